@@ -1,0 +1,15 @@
+package cli
+
+import (
+	"github.com/spf13/cobra"
+
+	"github.com/llamactl/llamactl/internal/cmdutil"
+)
+
+// domainCommands lists the commands of each domain, one line each, in the
+// order `llamactl --help` shows them.
+func domainCommands(f *cmdutil.Factory) []*cobra.Command {
+	return []*cobra.Command{
+		// doctor, build, run, explain, matrix, patches, gguf, probe: added by their packages' owners.
+	}
+}

@@ -1,0 +1,142 @@
+// Package proc runs external commands. Everything llamactl learns from the
+// outside world through a command goes through Runner, so rules and planners
+// are tested with recorded real outputs (see Replay) and every command has a
+// deadline.
+package proc
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os/exec"
+	"strings"
+	"time"
+)
+
+// DefaultTimeout bounds a command when the caller gives no deadline.
+const DefaultTimeout = 10 * time.Second
+
+// maxOutput caps captured stdout/stderr so a runaway tool cannot exhaust memory.
+const maxOutput = 8 << 20
+
+// Cmd describes one command to run.
+type Cmd struct {
+	Name    string
+	Args    []string
+	Dir     string
+	Env     []string // full environment; nil inherits the caller's
+	Stdin   io.Reader
+	Timeout time.Duration // 0 means DefaultTimeout
+	// Stdout/Stderr, when set, also receive the output live (e.g. build progress).
+	Stdout io.Writer
+	Stderr io.Writer
+}
+
+// String renders the command for logs and error messages.
+func (c Cmd) String() string {
+	parts := append([]string{c.Name}, c.Args...)
+	for i, p := range parts {
+		if p == "" || strings.ContainsAny(p, " \t\"'") {
+			parts[i] = fmt.Sprintf("%q", p)
+		}
+	}
+	return strings.Join(parts, " ")
+}
+
+// Result is what a command did.
+type Result struct {
+	Stdout   []byte        `json:"stdout"`
+	Stderr   []byte        `json:"stderr"`
+	ExitCode int           `json:"exit_code"`
+	Duration time.Duration `json:"duration"`
+	TimedOut bool          `json:"timed_out,omitempty"`
+}
+
+// Combined returns stdout followed by stderr.
+func (r Result) Combined() string { return string(r.Stdout) + string(r.Stderr) }
+
+// ErrNotFound is returned (wrapped) when the program does not exist.
+var ErrNotFound = errors.New("program not found")
+
+// ErrTimeout is returned (wrapped) when the command ran past its deadline.
+var ErrTimeout = errors.New("command timed out")
+
+// Runner runs commands and looks programs up. The real one is Exec; tests use
+// Replay with recorded outputs.
+type Runner interface {
+	Run(ctx context.Context, c Cmd) (Result, error)
+	LookPath(name string) (string, error)
+}
+
+// Exec runs real processes.
+type Exec struct{}
+
+func (Exec) LookPath(name string) (string, error) {
+	p, err := exec.LookPath(name)
+	if err != nil {
+		return "", fmt.Errorf("%s: %w", name, ErrNotFound)
+	}
+	return p, nil
+}
+
+type capWriter struct {
+	buf bytes.Buffer
+	tee io.Writer
+}
+
+func (w *capWriter) Write(p []byte) (int, error) {
+	if room := maxOutput - w.buf.Len(); room > 0 {
+		if len(p) > room {
+			w.buf.Write(p[:room])
+		} else {
+			w.buf.Write(p)
+		}
+	}
+	if w.tee != nil {
+		_, _ = w.tee.Write(p)
+	}
+	return len(p), nil
+}
+
+// Run starts the command and waits for it, killing it (and, where the OS
+// allows, its process group) at the deadline. A non-zero exit is not an
+// error: it is reported in Result.ExitCode.
+func (Exec) Run(ctx context.Context, c Cmd) (Result, error) {
+	timeout := c.Timeout
+	if timeout <= 0 {
+		timeout = DefaultTimeout
+	}
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, c.Name, c.Args...)
+	cmd.Dir = c.Dir
+	cmd.Env = c.Env
+	cmd.Stdin = c.Stdin
+	setProcessGroup(cmd)
+	cmd.WaitDelay = 2 * time.Second // do not wait forever on grandchildren holding pipes
+	out := &capWriter{tee: c.Stdout}
+	errw := &capWriter{tee: c.Stderr}
+	cmd.Stdout, cmd.Stderr = out, errw
+	start := time.Now()
+	err := cmd.Run()
+	res := Result{Stdout: out.buf.Bytes(), Stderr: errw.buf.Bytes(), Duration: time.Since(start)}
+	if ctx.Err() == context.DeadlineExceeded {
+		res.TimedOut = true
+		res.ExitCode = -1
+		return res, fmt.Errorf("%s: %w after %s", c.String(), ErrTimeout, timeout)
+	}
+	if err != nil {
+		var ee *exec.ExitError
+		if errors.As(err, &ee) {
+			res.ExitCode = ee.ExitCode()
+			return res, nil
+		}
+		if errors.Is(err, exec.ErrNotFound) || errors.Is(err, exec.ErrDot) || isNotExist(err) {
+			return res, fmt.Errorf("%s: %w", c.Name, ErrNotFound)
+		}
+		return res, fmt.Errorf("run %s: %w", c.String(), err)
+	}
+	return res, nil
+}

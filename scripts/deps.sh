@@ -1,0 +1,80 @@
+#!/usr/bin/env bash
+# Installs what the test suites need, when run as root, without changing the
+# machine's own apt configuration: a private sources file and lists dir are
+# used, bookworm packages are installed with -t bookworm, and sid packages
+# (llama.cpp's CPU binaries) are unpacked with dpkg -x into a private prefix.
+# Idempotent: every step checks before it acts.
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+STATE="${LLAMACTL_DEPS_DIR:-/var/cache/llamactl-deps}"
+ENGINE_DIR="$STATE/engine"
+
+log() { printf 'deps: %s\n' "$*" >&2; }
+
+if [[ "$(id -u)" != 0 ]]; then
+  log "not root: skipping package installation (tests needing missing tools will skip)"
+  exit 0
+fi
+
+mirror_uri() {
+  # Take the Debian mirror from the machine's existing apt sources.
+  local uri=""
+  if compgen -G "/etc/apt/sources.list.d/*.sources" >/dev/null; then
+    uri=$(awk '/^URIs:/ && $2 !~ /security/ {print $2; exit}' /etc/apt/sources.list.d/*.sources 2>/dev/null || true)
+  fi
+  if [[ -z "$uri" && -f /etc/apt/sources.list ]]; then
+    uri=$(awk '$1=="deb" && $0 !~ /security/ {for(i=2;i<=NF;i++) if ($i ~ /^(https?|file):/) {print $i; exit}}' /etc/apt/sources.list || true)
+  fi
+  [[ -n "$uri" ]] || { log "cannot find a Debian mirror in /etc/apt/sources*"; exit 1; }
+  printf '%s' "$uri"
+}
+
+APTDIR="$STATE/apt"
+mkdir -p "$APTDIR/lists/partial" "$APTDIR/parts" "$APTDIR/prefs"
+URI="$(mirror_uri)"
+cat >"$APTDIR/sources.list" <<SRC
+deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $URI bookworm main contrib non-free non-free-firmware
+deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $URI sid main
+SRC
+APT=(-o "Dir::Etc::SourceList=$APTDIR/sources.list" -o "Dir::Etc::SourceParts=$APTDIR/parts"
+     -o "Dir::State::Lists=$APTDIR/lists" -o "Dir::Etc::PreferencesParts=$APTDIR/prefs"
+     -o "APT::Default-Release=bookworm" -o Acquire::Retries=3)
+export DEBIAN_FRONTEND=noninteractive
+
+need_update=1
+if [[ -f "$APTDIR/updated" ]] && [[ $(( $(date +%s) - $(stat -c %Y "$APTDIR/updated") )) -lt 86400 ]]; then
+  need_update=0
+fi
+
+PKGS=(cmake ninja-build g++-11 pocl-opencl-icd ocl-icd-libopencl1 ocl-icd-opencl-dev clinfo nvidia-cuda-toolkit git)
+missing=()
+for p in "${PKGS[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+
+if [[ ${#missing[@]} -gt 0 || ! -x "$ENGINE_DIR/bin/llama-server" ]]; then
+  if [[ $need_update == 1 ]]; then
+    log "apt-get update (private lists in $APTDIR)"
+    apt-get "${APT[@]}" update -qq
+    touch "$APTDIR/updated"
+  fi
+fi
+
+if [[ ${#missing[@]} -gt 0 ]]; then
+  log "installing from bookworm: ${missing[*]}"
+  apt-get "${APT[@]}" install -y -qq --no-install-recommends -t bookworm "${missing[@]}" >/dev/null
+fi
+
+# llama.cpp CPU binaries from sid, unpacked privately (they need sid's libc).
+if [[ ! -x "$ENGINE_DIR/bin/llama-server" ]]; then
+  log "unpacking llama.cpp CPU binaries from sid into $ENGINE_DIR"
+  DL="$STATE/debs"
+  mkdir -p "$DL" "$ENGINE_DIR/root"
+  # The runtime closure of llama.cpp-tools in sid (its libc, libstdc++ and ggml).
+  SID_PKGS=(llama.cpp-tools libllama0 libggml0 libc6 libgcc-s1 libstdc++6 libgomp1 libssl3t64 zlib1g)
+  (cd "$DL" && apt-get "${APT[@]}" download -t sid "${SID_PKGS[@]}" >/dev/null 2>&1)
+  for deb in "$DL"/*.deb; do dpkg -x "$deb" "$ENGINE_DIR/root"; done
+  "$ROOT/scripts/mkengine.sh" "$ENGINE_DIR"
+fi
+log "ok"
