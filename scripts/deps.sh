@@ -17,6 +17,21 @@ if [[ "$(id -u)" != 0 ]]; then
   exit 0
 fi
 
+. /etc/os-release 2>/dev/null || true
+if [[ "${ID:-}" != debian ]]; then
+  # Ubuntu and derivatives: no Debian sid to borrow llama.cpp from; install what
+  # the distribution has (nvidia-cuda-toolkit needs multiverse) and let the
+  # tests that need the rest skip with their reason.
+  log "${ID:-unknown} is not Debian: installing what its own apt has"
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq || true
+  for p in cmake ninja-build g++-11 pocl-opencl-icd ocl-icd-libopencl1 ocl-icd-opencl-dev clinfo git nvidia-cuda-toolkit; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" ||
+      apt-get install -y -qq --no-install-recommends "$p" >/dev/null || log "could not install $p"
+  done
+  exit 0
+fi
+
 mirror_uri() {
   # Take the Debian mirror from the machine's existing apt sources.
   local uri=""
