@@ -35,6 +35,21 @@ type Snapshot struct {
 	ProbeErrors []ProbeError `json:"probe_errors,omitempty"`
 	// Raw command outputs keyed by command line (kept for --verbose and report --zip).
 	Raw map[string]string `json:"raw,omitempty"`
+	// Timings is how long each gatherer took (for --verbose and benchmarks).
+	Timings *Timings `json:"timings,omitempty"`
+}
+
+// Timings records the gather's wall time and each gatherer's duration; the
+// sum of the gatherers exceeding the wall time shows they ran concurrently.
+type Timings struct {
+	Wall      time.Duration  `json:"wall_ns"`
+	Gatherers []GatherTiming `json:"gatherers,omitempty"`
+}
+
+type GatherTiming struct {
+	Name     string        `json:"name"`
+	Duration time.Duration `json:"duration_ns"`
+	TimedOut bool          `json:"timed_out,omitempty"`
 }
 
 type OSInfo struct {

@@ -1,0 +1,5 @@
+package probe
+
+import "runtime"
+
+func goosHost() string { return runtime.GOOS }

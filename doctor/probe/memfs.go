@@ -1,0 +1,134 @@
+package probe
+
+import (
+	"io/fs"
+	"sort"
+	"strings"
+	"time"
+)
+
+// MemFS is an in-memory file tree in the target OS's path syntax, built from
+// a recording. Directories are implied by the files under them; a key ending
+// in a separator is an empty directory. On Windows, names match
+// case-insensitively as NTFS does.
+type MemFS struct {
+	goos  string
+	files map[string]memFile // normalized path -> file
+}
+
+type memFile struct {
+	name string // as recorded
+	data []byte
+	dir  bool
+	err  error // injected error (e.g. permission denied)
+}
+
+// NewMemFS builds a tree from path -> content. Keys ending in "/" or "\" are
+// directories.
+func NewMemFS(goos string, files map[string]string) *MemFS {
+	m := &MemFS{goos: goos, files: map[string]memFile{}}
+	for p, data := range files {
+		dir := strings.HasSuffix(p, "/") || strings.HasSuffix(p, `\`)
+		clean := cleanDir(goos, p)
+		m.files[m.norm(clean)] = memFile{name: clean, data: []byte(data), dir: dir}
+		// imply parents
+		for d := dirName(goos, clean); d != "" && d != "."; d = dirName(goos, d) {
+			k := m.norm(d)
+			if _, ok := m.files[k]; ok {
+				if !m.files[k].dir {
+					break
+				}
+			}
+			m.files[k] = memFile{name: d, dir: true}
+			if d == "/" || (len(d) == 3 && d[1] == ':') {
+				break
+			}
+		}
+	}
+	return m
+}
+
+// SetError makes every access to name fail with err (an unreadable file or
+// directory on the recorded machine).
+func (m *MemFS) SetError(name string, err error) {
+	k := m.norm(cleanDir(m.goos, name))
+	f := m.files[k]
+	f.name = cleanDir(m.goos, name)
+	f.err = err
+	m.files[k] = f
+}
+
+func (m *MemFS) norm(p string) string {
+	if isWin(m.goos) {
+		return strings.ToLower(strings.ReplaceAll(p, "/", `\`))
+	}
+	return p
+}
+
+func (m *MemFS) lookup(op, name string) (memFile, error) {
+	f, ok := m.files[m.norm(cleanDir(m.goos, name))]
+	if !ok {
+		return memFile{}, &fs.PathError{Op: op, Path: name, Err: fs.ErrNotExist}
+	}
+	if f.err != nil {
+		return memFile{}, &fs.PathError{Op: op, Path: name, Err: f.err}
+	}
+	return f, nil
+}
+
+func (m *MemFS) ReadFile(name string) ([]byte, error) {
+	f, err := m.lookup("open", name)
+	if err != nil {
+		return nil, err
+	}
+	if f.dir {
+		return nil, &fs.PathError{Op: "read", Path: name, Err: fs.ErrInvalid}
+	}
+	return append([]byte(nil), f.data...), nil
+}
+
+func (m *MemFS) Stat(name string) (fs.FileInfo, error) {
+	f, err := m.lookup("stat", name)
+	if err != nil {
+		return nil, err
+	}
+	return memInfo{name: baseName(m.goos, f.name), size: int64(len(f.data)), dir: f.dir}, nil
+}
+
+func (m *MemFS) ReadDir(name string) ([]fs.DirEntry, error) {
+	f, err := m.lookup("readdir", name)
+	if err != nil {
+		return nil, err
+	}
+	if !f.dir {
+		return nil, &fs.PathError{Op: "readdir", Path: name, Err: fs.ErrInvalid}
+	}
+	var out []fs.DirEntry
+	want := m.norm(cleanDir(m.goos, name))
+	for k, c := range m.files {
+		if k == want || m.norm(dirName(m.goos, c.name)) != want {
+			continue
+		}
+		out = append(out, fs.FileInfoToDirEntry(memInfo{name: baseName(m.goos, c.name), size: int64(len(c.data)), dir: c.dir}))
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Name() < out[j].Name() })
+	return out, nil
+}
+
+type memInfo struct {
+	name string
+	size int64
+	dir  bool
+}
+
+func (i memInfo) Name() string { return i.name }
+func (i memInfo) Size() int64  { return i.size }
+func (i memInfo) Mode() fs.FileMode {
+	if i.dir {
+		return fs.ModeDir | 0o755
+	}
+	return 0o755
+}
+func (i memInfo) ModTime() time.Time { return time.Time{} }
+func (i memInfo) IsDir() bool        { return i.dir }
+func (i memInfo) Sys() any           { return nil }

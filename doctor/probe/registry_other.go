@@ -1,0 +1,5 @@
+//go:build !windows
+
+package probe
+
+func systemRegistry() Registry { return nil }
