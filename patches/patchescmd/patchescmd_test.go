@@ -1,0 +1,61 @@
+package patchescmd
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/llamactl/llamactl/internal/cmdutil"
+)
+
+func run(t *testing.T, args ...string) (string, string, int) {
+	t.Helper()
+	f, out, errOut := cmdutil.NewTest(nil, nil)
+	cmd := NewCmd(f)
+	cmd.PersistentFlags().BoolVar(&f.IO.JSON, "json", false, "")
+	cmd.SetArgs(args)
+	cmd.SetOut(out)
+	cmd.SetErr(errOut)
+	cmd.SilenceErrors, cmd.SilenceUsage = true, true
+	err := cmd.Execute()
+	return out.String(), errOut.String(), cmdutil.ExitCode(err)
+}
+
+func TestListShowsEveryPatch(t *testing.T) {
+	out, _, code := run(t, "list")
+	if code != 0 {
+		t.Fatalf("exit %d", code)
+	}
+	for _, id := range []string{"cuda-stream-t", "cuda-libpath", "msvc-stl-cuda", "nvcc-host-gcc", "cuda-no-vmm", "build-info"} {
+		if !strings.Contains(out, id) {
+			t.Errorf("list lacks %s:\n%s", id, out)
+		}
+	}
+}
+
+func TestListJSON(t *testing.T) {
+	out, _, code := run(t, "list", "--json")
+	var doc ListDoc
+	if code != 0 || json.Unmarshal([]byte(out), &doc) != nil || doc.Schema != 1 || len(doc.Patches) != 6 {
+		t.Fatalf("exit %d, doc %+v from %s", code, doc, out)
+	}
+}
+
+func TestShow(t *testing.T) {
+	out, _, code := run(t, "show", "msvc-stl-cuda")
+	if code != 0 {
+		t.Fatalf("exit %d", code)
+	}
+	for _, want := range []string{"STL1002", "below 14.40", "--allow-unsupported-compiler", "-allow-unsupported-compiler", "llamacpp-build.md"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("show lacks %q:\n%s", want, out)
+		}
+	}
+}
+
+func TestShowUnknown(t *testing.T) {
+	_, _, code := run(t, "show", "no-such-patch")
+	if code != cmdutil.ExitUsage {
+		t.Fatalf("exit %d, want %d", code, cmdutil.ExitUsage)
+	}
+}

@@ -1,0 +1,242 @@
+// Package patches is llamactl's registry of known fixes for llama.cpp builds:
+// each one says when it applies (OS, backend, toolkit and compiler versions,
+// engine build range, the failure IDs it cures) and what it changes (CMake
+// cache entries, compiler/linker flags, environment, an MSVC toolset choice or
+// a unified diff). The facts live in data/patches.json; this file only
+// decides which entries match a situation.
+package patches
+
+import (
+	_ "embed"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+)
+
+//go:embed data/patches.json
+var registryJSON []byte
+
+// KV is one named value: a CMake cache entry, a flag to append, an env var.
+type KV struct {
+	Name  string `json:"name"`
+	Value string `json:"value"`
+}
+
+// When says when a patch applies. Empty fields do not constrain.
+type When struct {
+	OS       []string `json:"os,omitempty"`
+	Backends []string `json:"backends,omitempty"`
+	// CUDAMax/CUDAMin bound the selected toolkit ("12.3" matches 12.3.x).
+	CUDAMax string `json:"cuda_max,omitempty"`
+	CUDAMin string `json:"cuda_min,omitempty"`
+	// MSVCMin is the lowest MSVC toolset ("14.40") the problem starts at.
+	MSVCMin string `json:"msvc_min,omitempty"`
+	// EngineMin/EngineMax bound llama.cpp's build number (0 = open).
+	EngineMin int `json:"engine_min,omitempty"`
+	EngineMax int `json:"engine_max,omitempty"`
+	// NoGit: the source tree has no git metadata.
+	NoGit bool `json:"no_git,omitempty"`
+	// HostCompilerNeeded: the selection named an older host compiler for nvcc.
+	HostCompilerNeeded bool `json:"host_compiler_needed,omitempty"`
+	// Proactive patches apply whenever the conditions hold; the others only
+	// when a failure with one of Symptoms was diagnosed (--heal).
+	Proactive bool     `json:"proactive,omitempty"`
+	Symptoms  []string `json:"symptoms,omitempty"`
+}
+
+// Changes is what a patch does. Values may hold placeholders the planner
+// fills: {toolkit_root}, {toolkit_lib}, {host_compiler}, {build_number}, {commit}.
+type Changes struct {
+	Cache  []KV `json:"cache,omitempty"`  // -DNAME=VALUE
+	Append []KV `json:"append,omitempty"` // appended (space-separated) to a flags entry
+	Env    []KV `json:"env,omitempty"`    // environment of cmake and ninja
+	// MSVCToolsetBelow selects the newest installed MSVC toolset below this
+	// version (vcvarsall -vcvars_ver=).
+	MSVCToolsetBelow string `json:"msvc_toolset_below,omitempty"`
+	// Diff names a unified diff in data/diffs applied to the source tree.
+	Diff string `json:"diff,omitempty"`
+	// Requires names the explicit option this change set needs
+	// ("allow-unsupported-compiler").
+	Requires string `json:"requires,omitempty"`
+	// Fallback is used when the primary change cannot be made (no older
+	// toolset installed) and its Requires option was given.
+	Fallback *Changes `json:"fallback,omitempty"`
+}
+
+// Patch is one registry entry.
+type Patch struct {
+	ID      string  `json:"id"`
+	Title   string  `json:"title"`
+	Why     string  `json:"why"`
+	Source  string  `json:"source"`
+	When    When    `json:"when"`
+	Changes Changes `json:"changes"`
+}
+
+// Registry is the set of known patches, sorted by ID.
+type Registry struct {
+	Patches []Patch `json:"patches"`
+}
+
+var (
+	defaultOnce sync.Once
+	defaultReg  *Registry
+	defaultErr  error
+)
+
+// Default returns the embedded registry. It panics only if the embedded
+// data is invalid, which TestDefaultRegistryValid guards.
+func Default() *Registry {
+	defaultOnce.Do(func() { defaultReg, defaultErr = Parse(registryJSON) })
+	if defaultErr != nil {
+		panic(defaultErr)
+	}
+	return defaultReg
+}
+
+// Parse reads and validates a registry document.
+func Parse(data []byte) (*Registry, error) {
+	var r Registry
+	if err := json.Unmarshal(data, &r); err != nil {
+		return nil, fmt.Errorf("patch registry: %w", err)
+	}
+	seen := map[string]bool{}
+	for _, p := range r.Patches {
+		switch {
+		case p.ID == "" || p.Title == "" || p.Why == "" || p.Source == "":
+			return nil, fmt.Errorf("patch registry: entry %q lacks id, title, why or source", p.ID)
+		case seen[p.ID]:
+			return nil, fmt.Errorf("patch registry: duplicate id %q", p.ID)
+		case !p.When.Proactive && len(p.When.Symptoms) == 0:
+			return nil, fmt.Errorf("patch registry: %s is neither proactive nor tied to a symptom", p.ID)
+		}
+		seen[p.ID] = true
+		if p.Changes.Diff != "" {
+			if _, err := diffFS.ReadFile("data/diffs/" + p.Changes.Diff); err != nil {
+				return nil, fmt.Errorf("patch registry: %s: diff %s: %w", p.ID, p.Changes.Diff, err)
+			}
+		}
+	}
+	sort.Slice(r.Patches, func(i, j int) bool { return r.Patches[i].ID < r.Patches[j].ID })
+	return &r, nil
+}
+
+// Get returns the patch with id.
+func (r *Registry) Get(id string) (Patch, bool) {
+	for _, p := range r.Patches {
+		if p.ID == id {
+			return p, true
+		}
+	}
+	return Patch{}, false
+}
+
+// IDs lists the patch IDs.
+func (r *Registry) IDs() []string {
+	var ids []string
+	for _, p := range r.Patches {
+		ids = append(ids, p.ID)
+	}
+	return ids
+}
+
+// Situation is what matching looks at: the machine, the selection, the
+// engine and the failures diagnosed so far.
+type Situation struct {
+	OS                 string
+	Backend            string
+	CUDA               string // selected toolkit version, "12.3.107"
+	MSVCToolset        string // default toolset of the chosen VS, "14.41.34120"
+	EngineBuild        int    // 0 = unknown
+	NoGit              bool
+	HostCompilerNeeded bool
+	Symptoms           []string // failure IDs from the knowledge base
+}
+
+// Match returns the patches that apply to s, in ID order, each with the
+// reason it matched.
+func (r *Registry) Match(s Situation) []Matched {
+	var out []Matched
+	for _, p := range r.Patches {
+		if why, ok := p.applies(s); ok {
+			out = append(out, Matched{Patch: p, Reason: why})
+		}
+	}
+	return out
+}
+
+// Matched is a patch chosen for a situation.
+type Matched struct {
+	Patch
+	Reason string `json:"reason"`
+}
+
+func (p Patch) applies(s Situation) (string, bool) {
+	w := p.When
+	if len(w.OS) > 0 && !slices.Contains(w.OS, s.OS) {
+		return "", false
+	}
+	if len(w.Backends) > 0 && !slices.Contains(w.Backends, s.Backend) {
+		return "", false
+	}
+	if w.CUDAMax != "" && (s.CUDA == "" || CompareVersions(s.CUDA, w.CUDAMax, true) > 0) {
+		return "", false
+	}
+	if w.CUDAMin != "" && (s.CUDA == "" || CompareVersions(s.CUDA, w.CUDAMin, true) < 0) {
+		return "", false
+	}
+	if w.MSVCMin != "" && (s.MSVCToolset == "" || CompareVersions(s.MSVCToolset, w.MSVCMin, true) < 0) {
+		return "", false
+	}
+	if w.EngineMin > 0 && (s.EngineBuild == 0 || s.EngineBuild < w.EngineMin) {
+		return "", false
+	}
+	if w.EngineMax > 0 && s.EngineBuild > w.EngineMax {
+		return "", false
+	}
+	if w.NoGit && !s.NoGit {
+		return "", false
+	}
+	if w.HostCompilerNeeded && !s.HostCompilerNeeded {
+		return "", false
+	}
+	for _, sym := range s.Symptoms {
+		if slices.Contains(w.Symptoms, sym) {
+			return "diagnosed " + sym, true
+		}
+	}
+	if w.Proactive {
+		return "conditions hold on this machine", true
+	}
+	return "", false
+}
+
+// CompareVersions compares dotted numeric versions. With prefix, only as
+// many components as b has are compared, so "12.3.107" equals "12.3".
+func CompareVersions(a, b string, prefix bool) int {
+	as, bs := strings.Split(a, "."), strings.Split(b, ".")
+	n := max(len(as), len(bs))
+	if prefix {
+		n = len(bs)
+	}
+	for i := 0; i < n; i++ {
+		var x, y int
+		if i < len(as) {
+			x, _ = strconv.Atoi(strings.TrimLeft(as[i], "v"))
+		}
+		if i < len(bs) {
+			y, _ = strconv.Atoi(strings.TrimLeft(bs[i], "v"))
+		}
+		if x != y {
+			if x < y {
+				return -1
+			}
+			return 1
+		}
+	}
+	return 0
+}
