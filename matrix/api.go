@@ -35,7 +35,10 @@ type GPULookup struct {
 	Arch              string   `json:"arch,omitempty"`
 	Source            string   `json:"source,omitempty"`
 	Uncertain         bool     `json:"uncertain,omitempty"`
-	Closest           []string `json:"closest,omitempty"` // when not found
+	Closest           []string `json:"closest,omitempty"` // when not found; other rows a short form matched
+	// Match says how the name was matched (MatchExact, MatchNormalized,
+	// MatchShortForm, MatchCC); empty when not found.
+	Match string `json:"match,omitempty"`
 }
 
 // Candidate is one acceptable CUDA version and why.
@@ -52,6 +55,9 @@ type Blocker struct {
 	Fix     string `json:"fix"`
 	// LastResort marks fixes such as -allow-unsupported-compiler.
 	LastResort bool `json:"last_resort,omitempty"`
+	// LastResortFix is an unsupported way around the blocker (for example
+	// -allow-unsupported-compiler), never a default; shown after Fix, marked.
+	LastResortFix string `json:"last_resort_fix,omitempty"`
 }
 
 // CUDAChoice is the recommended toolkit and all acceptable ones.
@@ -72,4 +78,6 @@ type Resolution struct {
 	HostCompiler string    `json:"host_compiler,omitempty"`
 	Reasons      []string  `json:"reasons,omitempty"`
 	Blockers     []Blocker `json:"blockers,omitempty"`
+	// Rejected lists the CUDA versions that do not fit, each with why.
+	Rejected []Candidate `json:"rejected,omitempty"`
 }

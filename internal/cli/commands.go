@@ -5,6 +5,7 @@ import (
 
 	"github.com/llamactl/llamactl/doctor/probe/childcmd"
 	"github.com/llamactl/llamactl/internal/cmdutil"
+	"github.com/llamactl/llamactl/matrix/matrixcmd"
 )
 
 // domainCommands lists the commands of each domain, one line each, in the
@@ -12,6 +13,7 @@ import (
 func domainCommands(f *cmdutil.Factory) []*cobra.Command {
 	return []*cobra.Command{
 		// doctor, build, run, explain, matrix, patches, gguf, probe: added by their packages' owners.
+		matrixcmd.NewCmd(f),
 		childcmd.NewCmd(f), // hidden: llamactl __probe nvml (doctor's native child probe)
 	}
 }

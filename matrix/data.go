@@ -1,0 +1,215 @@
+package matrix
+
+import (
+	"embed"
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strings"
+	"sync"
+)
+
+// The facts live in data/*.json (one fact a line, sorted, each with its
+// source), converted from ../shared/reference/cuda-matrix.json; see
+// docs/matrix.md for how to update them.
+//
+//go:embed data/*.json
+var dataFS embed.FS
+
+// ToolkitFacts is one CUDA toolkit release as the data file records it.
+// Nil pointers are facts the sources did not give.
+type ToolkitFacts struct {
+	Version       string `json:"version"` // release version: "12.4.1" is 12.4 Update 1
+	Label         string `json:"label"`
+	DriverLinux   string `json:"driver_linux"`   // NVIDIA Table 3
+	DriverWindows string `json:"driver_windows"` // NVIDIA Table 3; empty = N/A (13.x)
+	BundledDriver *struct {
+		Linux   string `json:"linux"`
+		Windows string `json:"windows"`
+	} `json:"bundled_driver,omitempty"` // what the installer ships
+	SM           []int    `json:"sm"` // real targets nvcc accepts
+	ArchSpecific []string `json:"arch_specific"`
+	DeprecatedSM []int    `json:"deprecated_sm"`
+	// GCCMax/ClangMax are the documented maxima ("13.2"); the *Enforced
+	// values are the majors host_config.h accepts. nvcc checks majors only.
+	GCCMax           *string `json:"gcc_max"`
+	GCCMaxEnforced   *int    `json:"gcc_max_enforced"`
+	ClangMax         *string `json:"clang_max"`
+	ClangMaxEnforced *int    `json:"clang_max_enforced"`
+	// _MSC_VER range host_config.h accepts: [min, max).
+	MSCVerMin          *int     `json:"msc_ver_min"`
+	MSCVerMaxExclusive *int     `json:"msc_ver_max_exclusive"`
+	MSCVerDeprecated   int      `json:"msc_ver_deprecated_below,omitempty"`
+	Uncertain          bool     `json:"uncertain"`
+	UncertainFields    []string `json:"uncertain_fields,omitempty"`
+	UncertainReasons   []string `json:"uncertain_reasons,omitempty"`
+	Source             string   `json:"source"`
+	SourceRefs         []string `json:"source_refs"`
+	Notes              string   `json:"notes,omitempty"`
+
+	v version
+}
+
+// MinorVersion is "12.4" for "12.4.1".
+func (t *ToolkitFacts) MinorVersion() string { return fmt.Sprintf("%d.%d", t.v.major(), t.v.minor()) }
+
+// Major is the CUDA major family (11, 12, 13).
+func (t *ToolkitFacts) Major() int { return t.v.major() }
+
+// HasSM reports whether sm is a real target of this toolkit.
+func (t *ToolkitFacts) HasSM(sm int) bool {
+	for _, s := range t.SM {
+		if s == sm {
+			return true
+		}
+	}
+	return false
+}
+
+func (t *ToolkitFacts) uncertainField(f string) bool {
+	for _, u := range t.UncertainFields {
+		if u == f {
+			return true
+		}
+	}
+	return false
+}
+
+// GPUFacts is one GPU row.
+type GPUFacts struct {
+	Name             string   `json:"name"`
+	CC               string   `json:"cc"`
+	Arch             string   `json:"arch"`
+	Aliases          []string `json:"aliases,omitempty"`
+	VRAMGiB          float64  `json:"vram_gib,omitempty"`
+	VRAMUncertain    bool     `json:"vram_uncertain,omitempty"`
+	CCBasis          string   `json:"cc_basis"`
+	Uncertain        bool     `json:"uncertain"`
+	UncertainReasons []string `json:"uncertain_reasons,omitempty"`
+	Source           string   `json:"source"`
+	SourceRefs       []string `json:"source_refs"`
+}
+
+// Family is the minor-version-compatibility floor of one CUDA major.
+type Family struct {
+	Major         int    `json:"major"`
+	BranchFloor   int    `json:"branch_floor"`
+	DriverLinux   string `json:"driver_linux"`
+	DriverWindows string `json:"driver_windows"`
+	Uncertain     bool   `json:"uncertain"`
+	UncertainWhy  string `json:"uncertain_reason,omitempty"`
+	Source        string `json:"source"`
+}
+
+// STLRule is the MSVC STL's own CUDA check (error STL1002) for a _MSC_VER range.
+type STLRule struct {
+	MSCVerMin    int    `json:"msc_ver_min"`
+	MSCVerMax    int    `json:"msc_ver_max"` // inclusive
+	Release      string `json:"release"`
+	RequiresCUDA string `json:"requires_cuda"`
+	Uncertain    bool   `json:"uncertain"`
+	UncertainWhy string `json:"uncertain_reason,omitempty"`
+	Source       string `json:"source"`
+}
+
+// VisualStudio maps a _MSC_VER range to the product name users know.
+type VisualStudio struct {
+	MSCVerMin int    `json:"msc_ver_min"`
+	MSCVerMax int    `json:"msc_ver_max"` // inclusive
+	Name      string `json:"name"`
+	Source    string `json:"source"`
+}
+
+// Matrix is the loaded, read-only fact set.
+type Matrix struct {
+	DataVersion  string
+	Toolkits     []ToolkitFacts // sorted by version, oldest first
+	GPUs         []GPUFacts
+	Families     []Family
+	STL          []STLRule
+	VisualStudio []VisualStudio
+	Sources      map[string]string
+
+	gpuKeys []gpuKey // normalized names for LookupGPU
+}
+
+var (
+	defaultOnce sync.Once
+	defaultM    *Matrix
+	defaultErr  error
+)
+
+// Default returns the embedded matrix, parsed once on first use (so
+// commands that never ask, and `llamactl --help`, pay nothing). The data is
+// compiled in and checked by tests, so a parse error is a build defect.
+func Default() *Matrix {
+	defaultOnce.Do(func() { defaultM, defaultErr = Load(dataFS) })
+	if defaultErr != nil {
+		panic("matrix: embedded data is invalid: " + defaultErr.Error())
+	}
+	return defaultM
+}
+
+type fileSystem interface {
+	ReadFile(name string) ([]byte, error)
+}
+
+// Load parses the four data files from fsys (the embedded set or a test copy).
+func Load(fsys fileSystem) (*Matrix, error) {
+	var tk struct {
+		DataVersion string         `json:"data_version"`
+		About       string         `json:"about"`
+		Toolkits    []ToolkitFacts `json:"toolkits"`
+	}
+	var gp struct {
+		DataVersion string     `json:"data_version"`
+		About       string     `json:"about"`
+		GPUs        []GPUFacts `json:"gpus"`
+	}
+	var ru struct {
+		DataVersion  string         `json:"data_version"`
+		About        string         `json:"about"`
+		Families     []Family       `json:"families"`
+		STL          []STLRule      `json:"stl"`
+		VisualStudio []VisualStudio `json:"visual_studio"`
+	}
+	var so struct {
+		DataVersion string            `json:"data_version"`
+		Sources     map[string]string `json:"sources"`
+	}
+	for _, f := range []struct {
+		name string
+		v    any
+	}{{"data/toolkits.json", &tk}, {"data/gpus.json", &gp}, {"data/rules.json", &ru}, {"data/sources.json", &so}} {
+		b, err := fsys.ReadFile(f.name)
+		if err != nil {
+			return nil, err
+		}
+		dec := json.NewDecoder(strings.NewReader(string(b)))
+		dec.DisallowUnknownFields()
+		if err := dec.Decode(f.v); err != nil {
+			return nil, fmt.Errorf("%s: %w", f.name, err)
+		}
+	}
+	m := &Matrix{
+		DataVersion: tk.DataVersion, Toolkits: tk.Toolkits, GPUs: gp.GPUs,
+		Families: ru.Families, STL: ru.STL, VisualStudio: ru.VisualStudio, Sources: so.Sources,
+	}
+	for _, dv := range []string{gp.DataVersion, ru.DataVersion, so.DataVersion} {
+		if dv != m.DataVersion {
+			return nil, fmt.Errorf("data files disagree on data_version: %q vs %q", m.DataVersion, dv)
+		}
+	}
+	for i := range m.Toolkits {
+		v, ok := parseVersion(m.Toolkits[i].Version)
+		if !ok || len(v) != 3 {
+			return nil, fmt.Errorf("toolkit %q: version must be MAJOR.MINOR.UPDATE", m.Toolkits[i].Version)
+		}
+		m.Toolkits[i].v = v
+	}
+	if !sort.SliceIsSorted(m.Toolkits, func(i, j int) bool { return m.Toolkits[i].v.less(m.Toolkits[j].v) }) {
+		return nil, fmt.Errorf("toolkits.json: releases are not sorted by version")
+	}
+	m.indexGPUs()
+	return m, nil
+}

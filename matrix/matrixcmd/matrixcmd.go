@@ -1,0 +1,38 @@
+// Package matrixcmd is `llamactl matrix`: questions to the CUDA
+// compatibility matrix (GPU → compute capability, toolkit facts, resolve).
+package matrixcmd
+
+import (
+	"github.com/spf13/cobra"
+
+	"github.com/llamactl/llamactl/internal/cmdutil"
+	"github.com/llamactl/llamactl/matrix"
+)
+
+// NewCmd builds `llamactl matrix` and its subcommands.
+func NewCmd(f *cmdutil.Factory) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "matrix",
+		Short: "Query the CUDA compatibility matrix (GPU → CC, toolkit facts, resolve)",
+		Long: `Ask the built-in CUDA compatibility matrix, the facts llamactl builds with.
+
+  llamactl matrix gpu "RTX 4060 Laptop GPU"      compute capability of a GPU
+  llamactl matrix cuda 12.4                      what CUDA 12.4 needs and supports
+  llamactl matrix resolve --gpu "RTX 4090" --driver 560.94 --msvc 19.41
+                                                 which CUDA and CMAKE_CUDA_ARCHITECTURES to use
+
+Every fact names its source; see docs/matrix.md.`,
+		Args: cobra.NoArgs,
+		RunE: func(c *cobra.Command, _ []string) error { return c.Help() },
+	}
+	cmd.AddCommand(newGPUCmd(f, nil), newCUDACmd(f, nil), newResolveCmd(f, nil))
+	return cmd
+}
+
+// matrixOf lets tests hand in a matrix loaded from testdata.
+func matrixOf(m *matrix.Matrix) *matrix.Matrix {
+	if m != nil {
+		return m
+	}
+	return matrix.Default()
+}

@@ -1,0 +1,695 @@
+package matrix
+
+import (
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// Blocker IDs: stable, so doctor findings, docs and translations can key on them.
+const (
+	BlockGPUUnknown      = "gpu-unknown"
+	BlockGPUTooNew       = "gpu-arch-too-new"
+	BlockGPUTooOld       = "gpu-arch-too-old"
+	BlockGPUNotTarget    = "gpu-arch-not-a-target"
+	BlockDriverFamily    = "driver-below-family-floor"
+	BlockMSVCTooNew      = "msvc-too-new"
+	BlockMSVCTooOld      = "msvc-too-old"
+	BlockMSVCSTL         = "msvc-stl-needs-newer-cuda"
+	BlockGCCTooNew       = "gcc-too-new"
+	BlockClangTooNew     = "clang-too-new"
+	BlockEngineMinCUDA   = "engine-needs-newer-cuda"
+	BlockToolkitUnknown  = "toolkit-unknown"
+	BlockNoToolkitWorks  = "no-cuda-version-fits"
+	BlockInvalidQueryArg = "invalid-input"
+)
+
+// gpuTarget is one GPU as Resolve sees it.
+type gpuTarget struct {
+	label string // "NVIDIA GeForce GTX 1080 Ti (6.1)"
+	sm    int
+}
+
+type evaluation struct {
+	t           *ToolkitFacts
+	cand        Candidate
+	fails       []Blocker
+	minorCompat bool // driver older than the toolkit's own: no PTX JIT, limited features
+	host        string
+}
+
+type resolver struct {
+	m        *Matrix
+	q        Query
+	os       string
+	gpus     []gpuTarget
+	driver   version
+	msc      int
+	gcc      int
+	clang    int
+	engine   version
+	reps     []*ToolkitFacts
+	reasons  []string
+	blockers []Blocker
+}
+
+// Resolve picks the CUDA version, CMAKE_CUDA_ARCHITECTURES and host compiler
+// for a machine, or says what blocks a working CUDA build and how to fix it.
+func (m *Matrix) Resolve(q Query) Resolution {
+	r := &resolver{m: m, q: q}
+	r.reps, _ = m.minors()
+	r.parseQuery()
+
+	var evals []*evaluation
+	installed := false
+	seen := map[string]bool{}
+	for _, tv := range q.Toolkits {
+		t, ok := m.Toolkit(tv)
+		if !ok {
+			r.blockers = append(r.blockers, Blocker{ID: BlockToolkitUnknown,
+				Message: fmt.Sprintf("installed CUDA %q is not a toolkit version the matrix knows", tv),
+				Fix:     "check the version with `nvcc --version`; the matrix covers CUDA 11.0 to " + m.Toolkits[len(m.Toolkits)-1].MinorVersion()})
+			continue
+		}
+		if seen[tv] {
+			continue
+		}
+		seen[tv] = true
+		installed = true
+		e := r.evaluate(t)
+		e.cand.Version, e.cand.Installed = strings.TrimPrefix(strings.TrimPrefix(strings.TrimSpace(tv), "V"), "v"), true
+		if e.cand.Version != t.Version {
+			e.cand.Reasons = append([]string{fmt.Sprintf("installed %s is CUDA %s; judged by the facts of %s", e.cand.Version, t.MinorVersion(), t.Label)}, e.cand.Reasons...)
+		}
+		evals = append(evals, e)
+	}
+	for _, t := range r.reps {
+		evals = append(evals, r.evaluate(t))
+	}
+
+	res := Resolution{Schema: 1}
+	var ok []*evaluation
+	for _, e := range evals {
+		if len(e.fails) == 0 {
+			ok = append(ok, e)
+		} else {
+			c := e.cand
+			c.Reasons = nil
+			for _, f := range e.fails {
+				c.Reasons = append(c.Reasons, f.Message)
+			}
+			res.Rejected = append(res.Rejected, c)
+		}
+	}
+	// Newest first; an installed toolkit before the same minor's catalogue entry.
+	sort.SliceStable(ok, func(i, j int) bool {
+		if c := ok[i].t.v.cmp(ok[j].t.v); c != 0 {
+			return c > 0
+		}
+		return ok[i].cand.Installed && !ok[j].cand.Installed
+	})
+	dedup := map[string]bool{}
+	for _, e := range ok {
+		if !e.cand.Installed && dedup[e.t.MinorVersion()] {
+			continue
+		}
+		if e.cand.Installed {
+			dedup[e.t.MinorVersion()] = true
+		}
+		res.CUDA.Acceptable = append(res.CUDA.Acceptable, e.cand)
+	}
+
+	best := r.pick(ok)
+	if best != nil {
+		res.CUDA.Recommended = best.cand.Version
+		res.HostCompiler = best.host
+		res.CUDAArchitectures = r.architectures(best.t)
+		r.reasons = append(r.reasons, r.why(best, installed)...)
+	}
+
+	// What stops the user: the installed toolkits' failures when none of
+	// them works, or, when nothing works at all, the failures of the
+	// closest candidate (fewest failures, newest first).
+	switch {
+	case best == nil:
+		var closest *evaluation
+		for _, e := range evals {
+			if installed && !e.cand.Installed {
+				continue // the installed toolkits are what the user has to fix
+			}
+			if closest == nil || len(e.fails) < len(closest.fails) || len(e.fails) == len(closest.fails) && e.t.v.cmp(closest.t.v) > 0 {
+				closest = e
+			}
+		}
+		if closest != nil {
+			r.blockers = append(r.blockers, Blocker{ID: BlockNoToolkitWorks,
+				Message: "no CUDA version fits this machine as it is",
+				Fix:     fmt.Sprintf("fix what blocks CUDA %s, the closest fit, below", closest.t.MinorVersion())})
+			r.blockers = append(r.blockers, closest.fails...)
+		}
+	case installed && !best.cand.Installed:
+		for _, e := range evals {
+			if e.cand.Installed {
+				for _, f := range e.fails {
+					f.Message = fmt.Sprintf("installed CUDA %s: %s", e.cand.Version, f.Message)
+					r.blockers = append(r.blockers, f)
+				}
+			}
+		}
+	}
+	res.Blockers = dedupBlockers(r.blockers)
+	res.Reasons = r.reasons
+	res.GPUs = r.lookups()
+	res.OK = best != nil && len(res.Blockers) == 0
+	return res
+}
+
+func dedupBlockers(bs []Blocker) []Blocker {
+	seen := map[string]bool{}
+	var out []Blocker
+	for _, b := range bs {
+		k := b.ID + "\x00" + b.Message
+		if !seen[k] {
+			seen[k] = true
+			out = append(out, b)
+		}
+	}
+	return out
+}
+
+// pick prefers an installed toolkit; else the newest whose own driver the
+// machine has (full feature set, PTX JIT works); else the newest.
+func (r *resolver) pick(ok []*evaluation) *evaluation {
+	for _, e := range ok {
+		if e.cand.Installed {
+			return e
+		}
+	}
+	for _, e := range ok {
+		if !e.minorCompat {
+			return e
+		}
+	}
+	if len(ok) > 0 {
+		return ok[0]
+	}
+	return nil
+}
+
+func (r *resolver) why(e *evaluation, installed bool) []string {
+	var out []string
+	switch {
+	case e.cand.Installed:
+		out = append(out, fmt.Sprintf("CUDA %s is installed and fits everything given", e.cand.Version))
+	case installed:
+		out = append(out, fmt.Sprintf("none of the installed toolkits fits; CUDA %s does", e.cand.Version))
+	default:
+		out = append(out, fmt.Sprintf("CUDA %s is the newest release that fits everything given", e.cand.Version))
+	}
+	return append(out, e.cand.Reasons...)
+}
+
+func (r *resolver) lookups() []GPULookup {
+	var out []GPULookup
+	for _, g := range r.q.GPUs {
+		out = append(out, r.m.lookup(g))
+	}
+	return out
+}
+
+// lookup resolves one GPUQuery: a CC given by the caller (NVML) wins.
+func (m *Matrix) lookup(g GPUQuery) GPULookup {
+	if g.CC != "" {
+		l := GPULookup{Query: g.Name}
+		if l.Query == "" {
+			l.Query = g.CC
+		}
+		if g.Name != "" {
+			l = m.LookupGPU(g.Name)
+		}
+		_, cc, ok := parseCC(g.CC)
+		if !ok {
+			return GPULookup{Query: l.Query}
+		}
+		if l.Found && l.ComputeCapability != cc {
+			l.Uncertain = true
+		}
+		l.Found, l.ComputeCapability, l.Match = true, cc, MatchCC
+		if l.Name == "" {
+			l.Name = g.Name
+		}
+		if l.Arch == "" || l.Uncertain {
+			l.Arch, l.Source = m.archOf(cc), "given compute capability"
+		}
+		return l
+	}
+	return m.LookupGPU(g.Name)
+}
+
+// archOf names the architecture of a CC from the GPU table.
+func (m *Matrix) archOf(cc string) string {
+	for _, g := range m.GPUs {
+		if g.CC == cc {
+			return g.Arch
+		}
+	}
+	return ""
+}
+
+func (r *resolver) parseQuery() {
+	q := r.q
+	r.os = strings.ToLower(strings.TrimSpace(q.OS))
+	switch r.os {
+	case "", "windows", "linux":
+	case "win", "win32", "win64":
+		r.os = "windows"
+	default:
+		r.reasons = append(r.reasons, fmt.Sprintf("OS %q is neither windows nor linux; judged as linux", q.OS))
+		r.os = "linux"
+	}
+	if r.os == "" {
+		switch {
+		case q.MSVC != "":
+			r.os = "windows"
+		case q.GCC != "" || q.Clang != "":
+			r.os = "linux"
+		}
+	}
+	for _, g := range q.GPUs {
+		l := r.m.lookup(g)
+		label := g.Name
+		if label == "" {
+			label = "GPU"
+		}
+		if !l.Found {
+			fix := "give its compute capability instead: --cc X.Y (`nvidia-smi --query-gpu=name,compute_cap --format=csv` prints it)"
+			msg := fmt.Sprintf("GPU %q is not in the matrix", label)
+			if g.CC != "" {
+				msg = fmt.Sprintf("compute capability %q is not of the form X.Y", g.CC)
+			}
+			if len(l.Closest) > 0 {
+				msg += " (closest: " + strings.Join(l.Closest, ", ") + ")"
+			}
+			r.blockers = append(r.blockers, Blocker{ID: BlockGPUUnknown, Message: msg, Fix: fix})
+			continue
+		}
+		sm, _, _ := parseCC(l.ComputeCapability)
+		name := l.Name
+		if name == "" {
+			name = "GPU"
+		}
+		r.gpus = append(r.gpus, gpuTarget{label: fmt.Sprintf("%s (%s)", name, l.ComputeCapability), sm: sm})
+		if l.Match == MatchShortForm {
+			r.reasons = append(r.reasons, fmt.Sprintf("%q read as %s (CC %s): every GPU of that name has this CC", g.Name, l.Name, l.ComputeCapability))
+		}
+		if g.CC != "" && g.Name != "" && l.Uncertain {
+			if t := r.m.LookupGPU(g.Name); t.Found && t.ComputeCapability != l.ComputeCapability {
+				r.reasons = append(r.reasons, fmt.Sprintf("%s: the driver reports CC %s, the table says %s; the driver wins", g.Name, l.ComputeCapability, t.ComputeCapability))
+			}
+		}
+	}
+	if q.Driver != "" {
+		if v, ok := parseVersion(q.Driver); ok && v.major() >= 100 {
+			r.driver = v
+		} else {
+			r.blockers = append(r.blockers, Blocker{ID: BlockInvalidQueryArg, Message: fmt.Sprintf("driver version %q is not a version like 560.94", q.Driver), Fix: "pass the value of `nvidia-smi --query-gpu=driver_version --format=csv,noheader`"})
+		}
+	}
+	if q.MSVC != "" {
+		if n, ok := mscVer(q.MSVC); ok {
+			r.msc = n
+		} else {
+			r.blockers = append(r.blockers, Blocker{ID: BlockInvalidQueryArg, Message: fmt.Sprintf("MSVC version %q is not a cl.exe version like 19.41", q.MSVC), Fix: "pass the version `cl` prints in a Developer Command Prompt (\"Version 19.41.34123\")"})
+		}
+	}
+	r.gcc = r.compilerMajor("gcc", q.GCC)
+	r.clang = r.compilerMajor("clang", q.Clang)
+	if q.EngineMinCUDA != "" {
+		if v, ok := parseVersion(q.EngineMinCUDA); ok {
+			r.engine = v
+		} else {
+			r.blockers = append(r.blockers, Blocker{ID: BlockInvalidQueryArg, Message: fmt.Sprintf("engine minimum CUDA %q is not a version", q.EngineMinCUDA), Fix: "use a version like 12.4"})
+		}
+	}
+	if r.os == "windows" && (r.gcc > 0 || r.clang > 0) {
+		r.reasons = append(r.reasons, "on Windows nvcc uses cl.exe as host compiler; the gcc/clang version is not weighed")
+		r.gcc, r.clang = 0, 0
+	}
+	if r.os == "linux" && r.msc > 0 {
+		r.reasons = append(r.reasons, "on Linux nvcc does not use MSVC; the MSVC version is not weighed")
+		r.msc = 0
+	}
+}
+
+func (r *resolver) compilerMajor(kind, s string) int {
+	if s == "" {
+		return 0
+	}
+	v, ok := parseVersion(s)
+	if !ok || v.major() < 1 || v.major() > 99 {
+		r.blockers = append(r.blockers, Blocker{ID: BlockInvalidQueryArg, Message: fmt.Sprintf("%s version %q is not a version like 12 or 12.2", kind, s), Fix: fmt.Sprintf("pass the major version `%s -dumpversion` prints", kind)})
+		return 0
+	}
+	return v.major()
+}
+
+// target is the sm_ number of a GPU for toolkit t: Thor is sm_101 before
+// CUDA 13 and sm_110 from 13.0 (renumbered, RN130_SM110).
+func target(t *ToolkitFacts, sm int) int {
+	switch {
+	case sm == 110 && t.Major() < 13:
+		return 101
+	case sm == 101 && t.Major() >= 13:
+		return 110
+	}
+	return sm
+}
+
+func (r *resolver) architectures(t *ToolkitFacts) string {
+	set := map[int]bool{}
+	for _, g := range r.gpus {
+		set[target(t, g.sm)] = true
+	}
+	var sms []int
+	for s := range set {
+		sms = append(sms, s)
+	}
+	sort.Ints(sms)
+	parts := make([]string, len(sms))
+	for i, s := range sms {
+		parts[i] = strconv.Itoa(s) + "-real"
+	}
+	return strings.Join(parts, ";")
+}
+
+func (r *resolver) evaluate(t *ToolkitFacts) *evaluation {
+	e := &evaluation{t: t, cand: Candidate{Version: t.Version}}
+	r.checkGPUs(e)
+	r.checkDriver(e)
+	r.checkMSVC(e)
+	r.checkGCC(e)
+	r.checkClang(e)
+	if r.engine != nil && t.v.cmp(r.engine) < 0 {
+		e.fails = append(e.fails, Blocker{ID: BlockEngineMinCUDA,
+			Message: fmt.Sprintf("the pinned llama.cpp needs CUDA ≥ %s; %s is older", r.engine, t.MinorVersion()),
+			Fix:     fmt.Sprintf("use CUDA %s or newer", r.engine)})
+	}
+	return e
+}
+
+func (r *resolver) add(e *evaluation, s string) { e.cand.Reasons = append(e.cand.Reasons, s) }
+
+func (r *resolver) checkGPUs(e *evaluation) {
+	t := e.t
+	if len(t.SM) == 0 {
+		return
+	}
+	lo, hi := t.SM[0], t.SM[len(t.SM)-1]
+	for _, g := range r.gpus {
+		sm := target(t, g.sm)
+		if t.HasSM(sm) {
+			r.add(e, fmt.Sprintf("%s: CUDA %s builds real SASS for it (sm_%d)", g.label, t.MinorVersion(), sm))
+			for _, d := range t.DeprecatedSM {
+				if d == sm {
+					r.add(e, fmt.Sprintf("nvcc %s warns that sm_%d is deprecated; harmless (-Wno-deprecated-gpu-targets silences it)", t.MinorVersion(), sm))
+				}
+			}
+			if t.uncertainField("sm_list") {
+				r.add(e, fmt.Sprintf("unverified: the sources infer CUDA %s's target list", t.MinorVersion()))
+			}
+			continue
+		}
+		switch {
+		case sm > hi:
+			first := r.firstWith(func(c *ToolkitFacts) bool { return c.HasSM(target(c, g.sm)) })
+			e.fails = append(e.fails, Blocker{ID: BlockGPUTooNew,
+				Message: fmt.Sprintf("%s cannot be targeted by CUDA %s (newest target sm_%d)", g.label, t.MinorVersion(), hi),
+				Fix:     "use CUDA ≥ " + first})
+		case sm < lo:
+			last := r.lastWith(func(c *ToolkitFacts) bool { return c.HasSM(target(c, g.sm)) })
+			fix := "no CUDA release in the matrix targets it; use a CPU or Vulkan build"
+			if last != nil {
+				fix = fmt.Sprintf("use CUDA %d.x (%s is the newest that targets sm_%d)", last.Major(), last.MinorVersion(), g.sm)
+			}
+			e.fails = append(e.fails, Blocker{ID: BlockGPUTooOld,
+				Message: fmt.Sprintf("%s cannot be targeted by CUDA %s (oldest target sm_%d)", g.label, t.MinorVersion(), lo),
+				Fix:     fix})
+		default:
+			e.fails = append(e.fails, Blocker{ID: BlockGPUNotTarget,
+				Message: fmt.Sprintf("%s: sm_%d is not a target of CUDA %s", g.label, sm, t.MinorVersion()),
+				Fix:     "use CUDA ≥ " + r.firstWith(func(c *ToolkitFacts) bool { return c.HasSM(target(c, g.sm)) })})
+		}
+	}
+}
+
+func (r *resolver) firstWith(f func(*ToolkitFacts) bool) string {
+	for _, t := range r.reps {
+		if f(t) {
+			return t.MinorVersion()
+		}
+	}
+	return "(none in the matrix)"
+}
+
+func (r *resolver) lastWith(f func(*ToolkitFacts) bool) *ToolkitFacts {
+	for i := len(r.reps) - 1; i >= 0; i-- {
+		if f(r.reps[i]) {
+			return r.reps[i]
+		}
+	}
+	return nil
+}
+
+func (r *resolver) family(major int) *Family {
+	for i := range r.m.Families {
+		if r.m.Families[i].Major == major {
+			return &r.m.Families[i]
+		}
+	}
+	return nil
+}
+
+// floor is a family's minimum driver for the OS; with no OS given, the
+// stricter of Linux and Windows.
+func (r *resolver) floor(f *Family) (version, string) {
+	l, _ := parseVersion(f.DriverLinux)
+	w, _ := parseVersion(f.DriverWindows)
+	switch {
+	case r.os == "windows", r.os == "" && w.cmp(l) > 0:
+		return w, f.DriverWindows
+	}
+	return l, f.DriverLinux
+}
+
+// familyWorks: some release of that CUDA major fits everything but the driver.
+func (r *resolver) familyWorks(major int) bool {
+	saved := r.driver
+	r.driver = nil
+	defer func() { r.driver = saved }()
+	for _, t := range r.reps {
+		if t.Major() == major && len(r.evaluate(t).fails) == 0 {
+			return true
+		}
+	}
+	return false
+}
+
+func (r *resolver) ownDriver(t *ToolkitFacts) (version, string, bool, bool) {
+	if r.os == "" {
+		l, lr, lb, lok := t.driverFor("linux")
+		w, wr, wb, wok := t.driverFor("windows")
+		if lok && wok && w.cmp(l) > 0 {
+			return w, wr, wb, true
+		}
+		return l, lr, lb, lok
+	}
+	return t.driverFor(r.os)
+}
+
+func (r *resolver) checkDriver(e *evaluation) {
+	if r.driver == nil {
+		return
+	}
+	t := e.t
+	d := r.driver
+	f := r.family(t.Major())
+	if f == nil {
+		return
+	}
+	fl, fls := r.floor(f)
+	if d.cmp(fl) < 0 {
+		own, ownRaw, branchOnly, ok := r.ownDriver(t)
+		fix := fmt.Sprintf("update the driver to ≥ %s", fls)
+		if ok && own.cmp(fl) > 0 {
+			if branchOnly {
+				fix += fmt.Sprintf(" (and to an %s or newer driver for everything CUDA %s offers, PTX JIT included)", ownRaw, t.MinorVersion())
+			} else {
+				fix += fmt.Sprintf(" (and to ≥ %s for everything CUDA %s offers, PTX JIT included)", ownRaw, t.MinorVersion())
+			}
+		}
+		alt := 0
+		for _, o := range r.m.Families {
+			if o.Major < f.Major && o.Major > alt && d.cmp(first(r.floor(&o))) >= 0 && r.familyWorks(o.Major) {
+				alt = o.Major
+			}
+		}
+		if alt > 0 {
+			fix += fmt.Sprintf(" or build with %d.x", alt)
+		}
+		e.fails = append(e.fails, Blocker{ID: BlockDriverFamily,
+			Message: fmt.Sprintf("driver %s (R%d) cannot run CUDA %d builds at all (CUDA %d.x needs ≥ %s)", r.q.Driver, branch(d), t.Major(), t.Major(), fls),
+			Fix:     fix})
+		return
+	}
+	own, ownRaw, branchOnly, ok := r.ownDriver(t)
+	switch {
+	case !ok:
+		r.add(e, fmt.Sprintf("unverified: the sources give no driver for CUDA %s; driver %s meets the %d.x floor (%s)", t.MinorVersion(), r.q.Driver, t.Major(), fls))
+	case branchOnly && d.major() >= own.major() || !branchOnly && d.cmp(own) >= 0:
+		r.add(e, fmt.Sprintf("driver %s is at least CUDA %s's own driver (%s): full feature set, PTX JIT works", r.q.Driver, t.MinorVersion(), ownRaw))
+	default:
+		e.minorCompat = true
+		r.add(e, fmt.Sprintf("driver %s is older than CUDA %s's own driver (%s): it runs through minor-version compatibility with a limited feature set and cannot JIT-compile PTX, so every GPU gets real SASS", r.q.Driver, t.MinorVersion(), ownRaw))
+	}
+	if f.Uncertain && !r.m.familyCertainFor(d, f) {
+		r.add(e, "unverified: "+f.UncertainWhy)
+	}
+}
+
+// familyCertainFor: the point floor is uncertain, the branch floor is not;
+// a driver above the point floor's branch by a full branch is certain.
+func (m *Matrix) familyCertainFor(d version, f *Family) bool { return d.major() >= f.BranchFloor+5 }
+
+func (r *resolver) vsName(msc int) string {
+	for _, v := range r.m.VisualStudio {
+		if msc >= v.MSCVerMin && msc <= v.MSCVerMax {
+			return v.Name
+		}
+	}
+	return ""
+}
+
+func (r *resolver) msvcLabel() string {
+	s := "MSVC " + clVersion(r.msc)
+	if n := r.vsName(r.msc); n != "" {
+		s += " (" + n + ")"
+	}
+	return s
+}
+
+func (r *resolver) stlRule() *STLRule {
+	for i := range r.m.STL {
+		s := &r.m.STL[i]
+		if r.msc >= s.MSCVerMin && r.msc <= s.MSCVerMax {
+			return s
+		}
+	}
+	return nil
+}
+
+func (r *resolver) checkMSVC(e *evaluation) {
+	if r.msc == 0 {
+		return
+	}
+	t := e.t
+	stl := r.stlRule()
+	stlFails := false
+	var stlNeed version
+	if stl != nil {
+		stlNeed, _ = parseVersion(stl.RequiresCUDA)
+		stlFails = version{t.v.major(), t.v.minor()}.cmp(stlNeed) < 0
+	}
+	if t.MSCVerMin == nil || t.MSCVerMaxExclusive == nil {
+		r.add(e, fmt.Sprintf("unverified: the sources give no MSVC range for CUDA %s", t.MinorVersion()))
+	} else if r.msc >= *t.MSCVerMaxExclusive || r.msc < *t.MSCVerMin {
+		tooNew := r.msc >= *t.MSCVerMaxExclusive
+		accepts := fmt.Sprintf("host_config.h accepts cl %s to %s", clVersion(*t.MSCVerMin), clVersion(*t.MSCVerMaxExclusive-1))
+		b := Blocker{ID: BlockMSVCTooNew, Message: fmt.Sprintf("%s is too new for CUDA %s (%s)", r.msvcLabel(), t.MinorVersion(), accepts)}
+		if tooNew {
+			first := r.firstWith(func(c *ToolkitFacts) bool {
+				return c.MSCVerMaxExclusive != nil && r.msc < *c.MSCVerMaxExclusive && r.msc >= *c.MSCVerMin
+			})
+			if stl != nil && stlNeed.cmp(mustVersion(first)) > 0 {
+				first = stlNeed.String()
+			}
+			old := *t.MSCVerMaxExclusive - 1
+			b.Fix = fmt.Sprintf("use CUDA ≥ %s, or install the MSVC %s toolset side by side (Visual Studio Installer → Individual components) and build with it (`vcvarsall.bat x64 -vcvars_ver=14.%02d`, or CMake `-T version=14.%02d`)", first, clVersion(old), old%100, old%100)
+			if stlFails {
+				b.Message += fmt.Sprintf("; its STL also requires CUDA ≥ %s (error STL1002), so -allow-unsupported-compiler does not help", stl.RequiresCUDA)
+			} else {
+				b.LastResortFix = "pass -allow-unsupported-compiler to nvcc (CMAKE_CUDA_FLAGS): unsupported, may fail to compile or miscompile"
+			}
+		} else {
+			b.ID = BlockMSVCTooOld
+			b.Message = fmt.Sprintf("%s is too old for CUDA %s (%s)", r.msvcLabel(), t.MinorVersion(), accepts)
+			b.Fix = fmt.Sprintf("install Visual Studio 2019 or newer (cl ≥ %s), or use an older CUDA", clVersion(*t.MSCVerMin))
+		}
+		e.fails = append(e.fails, b)
+		return
+	} else {
+		r.add(e, fmt.Sprintf("%s is accepted by CUDA %s's host_config.h", r.msvcLabel(), t.MinorVersion()))
+	}
+	if stlFails {
+		e.fails = append(e.fails, Blocker{ID: BlockMSVCSTL,
+			Message:       fmt.Sprintf("the STL of %s requires CUDA ≥ %s (error STL1002)", r.msvcLabel(), stl.RequiresCUDA),
+			Fix:           fmt.Sprintf("use CUDA ≥ %s, or an older MSVC toolset", stl.RequiresCUDA),
+			LastResortFix: "define _ALLOW_COMPILER_AND_STL_VERSION_MISMATCH (unsupported by Microsoft)"})
+	}
+}
+
+func first(v version, _ string) version { return v }
+
+func mustVersion(s string) version {
+	v, _ := parseVersion(s)
+	return v
+}
+
+func (r *resolver) checkGCC(e *evaluation) {
+	if r.gcc == 0 {
+		return
+	}
+	max, inferred, ok := r.m.GCCMaxMajor(e.t)
+	r.checkHost(e, "gcc", "g++", r.gcc, max, inferred, ok, r.q.AvailableGCC, BlockGCCTooNew,
+		func(c *ToolkitFacts) bool { n, _, ok := r.m.GCCMaxMajor(c); return ok && n >= r.gcc })
+}
+
+func (r *resolver) checkClang(e *evaluation) {
+	if r.clang == 0 {
+		return
+	}
+	max, inferred, ok := r.m.ClangMaxMajor(e.t)
+	r.checkHost(e, "clang", "clang++", r.clang, max, inferred, ok, nil, BlockClangTooNew,
+		func(c *ToolkitFacts) bool { n, _, ok := r.m.ClangMaxMajor(c); return ok && n >= r.clang })
+}
+
+func (r *resolver) checkHost(e *evaluation, kind, cxx string, have, max int, inferred, ok bool, avail []int, id string, accepts func(*ToolkitFacts) bool) {
+	t := e.t
+	if !ok {
+		r.add(e, fmt.Sprintf("unverified: the sources give no %s limit for CUDA %s", kind, t.MinorVersion()))
+		return
+	}
+	note := ""
+	if inferred {
+		note = " (inferred from neighbouring releases)"
+	}
+	if have <= max {
+		r.add(e, fmt.Sprintf("%s %d is accepted by CUDA %s (up to %s %d%s)", kind, have, t.MinorVersion(), kind, max, note))
+		return
+	}
+	older := 0
+	for _, a := range avail {
+		if a <= max && a > older {
+			older = a
+		}
+	}
+	if older > 0 {
+		e.host = fmt.Sprintf("%s-%d", cxx, older)
+		r.add(e, fmt.Sprintf("%s %d is too new for CUDA %s (up to %s %d%s); %s is installed and becomes the host compiler (-DCMAKE_CUDA_HOST_COMPILER=%s)", kind, have, t.MinorVersion(), kind, max, note, e.host, e.host))
+		return
+	}
+	e.fails = append(e.fails, Blocker{ID: id,
+		Message:       fmt.Sprintf("%s %d is too new for CUDA %s (host_config.h accepts up to %s %d%s)", kind, have, t.MinorVersion(), kind, max, note),
+		Fix:           fmt.Sprintf("use %s-%d as host compiler (-DCMAKE_CUDA_HOST_COMPILER=%s-%d) or CUDA ≥ %s", cxx, max, cxx, max, r.firstWith(accepts)),
+		LastResortFix: "pass -allow-unsupported-compiler to nvcc: unsupported, and newer headers often fail later (_Float32, <type_traits> builtins)"})
+}
