@@ -47,6 +47,8 @@ type dlLib struct {
 	syms map[string]unsafe.Pointer
 }
 
+const loaderSupported = true
+
 func openLoader() (lib, string, error) {
 	var msgs []string
 	for _, name := range loaderNames {

@@ -7,6 +7,8 @@ import (
 	"runtime"
 )
 
+const loaderSupported = false
+
 func openLoader() (lib, string, error) {
 	return nil, "", errors.New("the OpenCL probe is not available in this build (" + runtime.GOOS + ", cgo off): build llamactl with CGO_ENABLED=1 on Linux")
 }

@@ -19,6 +19,8 @@ type winLib struct {
 	procs map[string]*windows.LazyProc
 }
 
+const loaderSupported = true
+
 func openLoader() (lib, string, error) {
 	dll := windows.NewLazySystemDLL(loaderDLL)
 	if err := dll.Load(); err != nil {

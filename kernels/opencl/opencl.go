@@ -429,3 +429,7 @@ func errName(c int32) string {
 	}
 	return "see the OpenCL error code list"
 }
+
+// Available says whether this build can load an ICD loader at all (cgo on
+// Linux, always on Windows).
+func Available() bool { return loaderSupported }
