@@ -1,0 +1,645 @@
+// Package plan computes the CMake + Ninja invocation for one llama.cpp build
+// as a pure function of the machine snapshot, doctor's selection, the user's
+// options and the engine version. It runs nothing: `llamactl build --dry-run`
+// prints a plan, and the executor (package build) runs it.
+package plan
+
+import (
+	"fmt"
+	"path"
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/llamactl/llamactl/doctor/snapshot"
+	"github.com/llamactl/llamactl/patches"
+)
+
+// Selection is what doctor selected for this machine (doctor.Selection's
+// fields; the build command copies them in, so the planner does not depend on
+// doctor's package).
+type Selection struct {
+	Backend           string                `json:"backend"`
+	CUDA              string                `json:"cuda,omitempty"`
+	Toolkit           *snapshot.CUDAToolkit `json:"toolkit,omitempty"`
+	CUDAArchitectures string                `json:"cuda_architectures,omitempty"`
+	HostCompiler      string                `json:"host_compiler,omitempty"`
+	MSVCToolset       string                `json:"msvc_toolset,omitempty"`
+	VCVarsAll         string                `json:"vcvarsall,omitempty"`
+	Reasons           []string              `json:"reasons,omitempty"`
+}
+
+// Engine is the llama.cpp source being built.
+type Engine struct {
+	Ref         string `json:"ref,omitempty"` // "b9591", "v0.4.0", or "" for --source trees without metadata
+	BuildNumber int    `json:"build_number,omitempty"`
+	Commit      string `json:"commit,omitempty"`
+	Semver      string `json:"semver,omitempty"`
+	SHA256      string `json:"sha256,omitempty"` // of the source archive, when downloaded
+	HasGit      bool   `json:"has_git"`
+	// VersionFrom says where the version came from: git, lock, archive-name, unknown.
+	VersionFrom string `json:"version_from,omitempty"`
+}
+
+// Input is everything the plan depends on.
+type Input struct {
+	Snapshot  *snapshot.Snapshot
+	Selection Selection
+	Engine    Engine
+	// Backend is what the user asked for: cuda|vulkan|hip|opencl|cpu|auto.
+	Backend   string
+	SourceDir string
+	BuildDir  string
+	// CMakeArgs are the user's --cmake-arg values, in any spelling.
+	CMakeArgs []string
+	Jobs      int
+	BuildType string // default Release
+	// Compiler is "" (MSVC cl / system default) or "clang-cl".
+	Compiler                 string
+	AllowUnsupportedCompiler bool
+	// Symptoms are failure IDs diagnosed on a previous attempt (--heal).
+	Symptoms []string
+	Registry *patches.Registry
+	// Launcher is a ccache/sccache path found on this machine, or "".
+	Launcher string
+}
+
+// EnvVar is one environment change applied to cmake and ninja only.
+type EnvVar struct {
+	Name  string `json:"name"`
+	Value string `json:"value"`
+	Why   string `json:"why,omitempty"`
+}
+
+// VCVars is the MSVC developer environment to import on Windows.
+type VCVars struct {
+	Path    string `json:"path"`
+	Arch    string `json:"arch"`
+	Toolset string `json:"toolset,omitempty"` // -vcvars_ver=
+}
+
+// Args returns vcvarsall's arguments.
+func (v VCVars) Args() []string {
+	a := []string{v.Arch}
+	if v.Toolset != "" {
+		a = append(a, "-vcvars_ver="+v.Toolset)
+	}
+	return a
+}
+
+// Command is one program with arguments.
+type Command struct {
+	Program string   `json:"program"`
+	Args    []string `json:"args"`
+}
+
+// AppliedPatch is a registry patch the plan includes.
+type AppliedPatch struct {
+	ID      string   `json:"id"`
+	Title   string   `json:"title"`
+	Reason  string   `json:"reason"`
+	Changes []string `json:"changes"`
+	Diff    string   `json:"diff,omitempty"`
+}
+
+// Plan is the complete build recipe.
+type Plan struct {
+	OS           string         `json:"os"`
+	Backend      string         `json:"backend"`
+	Reasons      []string       `json:"reasons,omitempty"`
+	Engine       Engine         `json:"engine"`
+	SourceDir    string         `json:"source_dir"`
+	BuildDir     string         `json:"build_dir"`
+	Generator    string         `json:"generator"`
+	Cache        []CacheArg     `json:"cache"`
+	Env          []EnvVar       `json:"env,omitempty"`
+	VCVars       *VCVars        `json:"vcvars,omitempty"`
+	Patches      []AppliedPatch `json:"patches,omitempty"`
+	Translations []Translation  `json:"translations,omitempty"`
+	Warnings     []string       `json:"warnings,omitempty"`
+	// Blockers stop the build before configure; each says what to do.
+	Blockers  []string `json:"blockers,omitempty"`
+	Jobs      int      `json:"jobs"`
+	Configure Command  `json:"configure"`
+	Build     Command  `json:"build"`
+}
+
+// Backends are the values --backend accepts.
+var Backends = []string{"auto", "cuda", "vulkan", "hip", "opencl", "cpu"}
+
+type planner struct {
+	in  Input
+	p   Plan
+	opt *Options
+	win bool
+}
+
+// Make computes the plan. Errors are bad input (unknown backend, a removed
+// option); problems of the machine become Blockers so --dry-run can show them.
+func Make(in Input) (Plan, error) {
+	if in.Snapshot == nil {
+		return Plan{}, fmt.Errorf("no machine snapshot")
+	}
+	if in.Registry == nil {
+		in.Registry = patches.Default()
+	}
+	if in.BuildType == "" {
+		in.BuildType = "Release"
+	}
+	if in.Jobs <= 0 {
+		in.Jobs = max(1, in.Snapshot.OS.LogicalCores)
+	}
+	if in.Backend == "" {
+		in.Backend = "auto"
+	}
+	if !slices.Contains(Backends, in.Backend) {
+		return Plan{}, fmt.Errorf("unknown backend %q: choose one of %s", in.Backend, strings.Join(Backends, ", "))
+	}
+	pl := &planner{in: in, opt: OptionTable(), win: in.Snapshot.OS.GOOS == "windows"}
+	pl.p = Plan{OS: in.Snapshot.OS.GOOS, Engine: in.Engine, SourceDir: in.SourceDir, BuildDir: in.BuildDir, Generator: "Ninja", Jobs: in.Jobs}
+	if err := pl.make(); err != nil {
+		return Plan{}, err
+	}
+	return pl.p, nil
+}
+
+func (pl *planner) set(name, value string) {
+	for i, c := range pl.p.Cache {
+		if c.Name == name {
+			pl.p.Cache[i].Value = value
+			return
+		}
+	}
+	pl.p.Cache = append(pl.p.Cache, CacheArg{Name: name, Value: value})
+}
+
+func (pl *planner) get(name string) (string, bool) {
+	for _, c := range pl.p.Cache {
+		if c.Name == name {
+			return c.Value, true
+		}
+	}
+	return "", false
+}
+
+func (pl *planner) appendFlag(name, value string) {
+	if old, ok := pl.get(name); ok && old != "" {
+		if strings.Contains(old, value) {
+			return
+		}
+		value = old + " " + value
+	}
+	pl.set(name, value)
+}
+
+func (pl *planner) blocker(format string, a ...any) {
+	pl.p.Blockers = append(pl.p.Blockers, fmt.Sprintf(format, a...))
+}
+
+func (pl *planner) warn(format string, a ...any) {
+	pl.p.Warnings = append(pl.p.Warnings, fmt.Sprintf(format, a...))
+}
+
+func (pl *planner) make() error {
+	in := pl.in
+	build := in.Engine.BuildNumber
+
+	// Backend: the user's choice, or doctor's.
+	backend := in.Backend
+	if backend == "auto" {
+		backend = in.Selection.Backend
+		if backend == "" {
+			backend = "cpu"
+		}
+		pl.p.Reasons = append(pl.p.Reasons, in.Selection.Reasons...)
+		pl.p.Reasons = append(pl.p.Reasons, "backend "+backend+" selected by doctor (--backend auto)")
+	} else {
+		pl.p.Reasons = append(pl.p.Reasons, "backend "+backend+" requested with --backend")
+	}
+	pl.p.Backend = backend
+	if build == 0 {
+		pl.warn("the engine's build number is unknown; options are spelled for a current llama.cpp")
+	}
+
+	pl.set("CMAKE_BUILD_TYPE", in.BuildType)
+	flag, err := pl.opt.BackendFlag(backend, build)
+	if err != nil {
+		return err
+	}
+	if flag != "" {
+		pl.set(flag, "ON")
+	}
+	// Tests and examples are not what users build llama.cpp for; they double the build time.
+	pl.set("LLAMA_BUILD_TESTS", "OFF")
+	pl.set("LLAMA_BUILD_EXAMPLES", "OFF")
+
+	if pl.win {
+		pl.windows()
+	}
+	switch backend {
+	case "cuda":
+		pl.cuda()
+	case "vulkan":
+		pl.vulkan()
+	case "hip":
+		pl.hip()
+	case "opencl":
+		pl.opencl()
+	}
+	pl.launcher(backend)
+	pl.network()
+	pl.patches()
+
+	// The user's options last: they win, in the spelling this engine knows.
+	var user []CacheArg
+	for _, a := range in.CMakeArgs {
+		c, err := ParseCacheArg(a)
+		if err != nil {
+			return err
+		}
+		user = append(user, c)
+	}
+	user, tr, err := pl.opt.Translate(user, build)
+	if err != nil {
+		return err
+	}
+	pl.p.Translations = tr
+	for _, t := range tr {
+		pl.warn("%s", t.Warning)
+	}
+	for _, u := range user {
+		if n, ok := pl.opt.NetworkFor(u.Name); ok && isOn(u.Value) {
+			pl.warn("-D%s=%s %s: the build needs network access (llamacpp-build.md §7.6)", u.Name, u.Value, n.Why)
+		}
+		pl.set(u.Name, u.Value)
+		if u.Type != "" {
+			for i := range pl.p.Cache {
+				if pl.p.Cache[i].Name == u.Name {
+					pl.p.Cache[i].Type = u.Type
+				}
+			}
+		}
+	}
+
+	pl.p.Configure = Command{Program: "cmake", Args: append([]string{"-S", in.SourceDir, "-B", in.BuildDir, "-G", "Ninja"}, cacheStrings(pl.p.Cache)...)}
+	pl.p.Build = Command{Program: "cmake", Args: []string{"--build", in.BuildDir, "--config", in.BuildType, "-j", fmt.Sprint(in.Jobs)}}
+	sort.SliceStable(pl.p.Env, func(i, j int) bool { return pl.p.Env[i].Name < pl.p.Env[j].Name })
+	return nil
+}
+
+func cacheStrings(c []CacheArg) []string {
+	var out []string
+	for _, a := range c {
+		out = append(out, a.String())
+	}
+	return out
+}
+
+func isOn(v string) bool {
+	switch strings.ToUpper(v) {
+	case "ON", "1", "TRUE", "YES", "Y":
+		return true
+	}
+	return false
+}
+
+// winJoin joins Windows path parts whatever OS the planner runs on.
+func winJoin(parts ...string) string {
+	out := strings.TrimRight(parts[0], `\/`)
+	for _, p := range parts[1:] {
+		out += `\` + strings.Trim(p, `\/`)
+	}
+	return out
+}
+
+func (pl *planner) join(parts ...string) string {
+	if pl.win {
+		return winJoin(parts...)
+	}
+	return path.Join(parts...)
+}
+
+// msvc returns the Visual Studio install to build with: the one whose
+// vcvarsall doctor selected, else the first with the C++ tools.
+func (pl *planner) msvc() *snapshot.MSVCInstall {
+	s := pl.in.Snapshot
+	for i, m := range s.MSVC {
+		if pl.in.Selection.VCVarsAll != "" && strings.HasPrefix(strings.ToLower(pl.in.Selection.VCVarsAll), strings.ToLower(m.Path)) {
+			return &s.MSVC[i]
+		}
+	}
+	for i, m := range s.MSVC {
+		if m.HasVCTools {
+			return &s.MSVC[i]
+		}
+	}
+	return nil
+}
+
+func (pl *planner) windows() {
+	m := pl.msvc()
+	if m == nil {
+		pl.blocker("no Visual Studio with the C++ build tools found: install \"Desktop development with C++\" (VS 2022 Build Tools) and rerun llamactl doctor")
+		return
+	}
+	vc := pl.in.Selection.VCVarsAll
+	if vc == "" {
+		vc = winJoin(m.Path, `VC\Auxiliary\Build\vcvarsall.bat`)
+	}
+	pl.p.VCVars = &VCVars{Path: vc, Arch: "x64", Toolset: pl.in.Selection.MSVCToolset}
+	pl.p.Reasons = append(pl.p.Reasons, fmt.Sprintf("MSVC environment from %s (%s)", m.DisplayName, m.ProductVersion))
+	if pl.in.Compiler == "clang-cl" {
+		if !m.HasClangCL {
+			pl.blocker("clang-cl was chosen but %s has no \"C++ Clang compiler for Windows\" component: add it in the Visual Studio Installer, or build without --compiler clang-cl", m.DisplayName)
+		}
+		pl.set("CMAKE_C_COMPILER", "clang-cl")
+		pl.set("CMAKE_CXX_COMPILER", "clang-cl")
+	}
+}
+
+// toolkit returns the CUDA toolkit to build with.
+func (pl *planner) toolkit() *snapshot.CUDAToolkit {
+	sel := pl.in.Selection
+	if sel.Toolkit != nil {
+		return sel.Toolkit
+	}
+	for i, t := range pl.in.Snapshot.Toolkits {
+		if sel.CUDA != "" && patches.CompareVersions(t.Version, sel.CUDA, true) == 0 {
+			return &pl.in.Snapshot.Toolkits[i]
+		}
+	}
+	if len(pl.in.Snapshot.Toolkits) > 0 {
+		return &pl.in.Snapshot.Toolkits[0]
+	}
+	return nil
+}
+
+func (pl *planner) cuda() {
+	tk := pl.toolkit()
+	if tk == nil {
+		want := pl.in.Selection.CUDA
+		if want == "" {
+			want = "12.4"
+		}
+		pl.blocker("no CUDA toolkit is installed: install CUDA %s (see llamactl doctor), or build another backend with --backend vulkan", want)
+		return
+	}
+	// Pin nvcc: whatever nvcc is first on PATH may belong to another toolkit (F12).
+	pl.set("CMAKE_CUDA_COMPILER", tk.NVCC)
+	pl.p.Reasons = append(pl.p.Reasons, fmt.Sprintf("CUDA %s at %s", tk.Version, tk.Root))
+	archs := pl.in.Selection.CUDAArchitectures
+	gpus := len(pl.in.Snapshot.NVIDIA.GPUs)
+	if archs != "" {
+		pl.set("CMAKE_CUDA_ARCHITECTURES", archs)
+	}
+	if archs != "" || gpus == 0 {
+		// Named architectures, or no GPU to probe: native detection would
+		// either be ignored or fail (F10/F11).
+		pl.set(pl.nameAt("GGML_NATIVE"), "OFF")
+		if gpus == 0 && archs == "" {
+			pl.warn("no NVIDIA GPU is visible: building llama.cpp's default CUDA architecture list instead of native")
+		}
+	}
+}
+
+func (pl *planner) nameAt(current string) string {
+	if n, ok := pl.opt.NameAt(current, pl.in.Engine.BuildNumber); ok {
+		return n
+	}
+	return current
+}
+
+func (pl *planner) vulkan() {
+	v := pl.in.Snapshot.Vulkan
+	if v.Glslc == "" {
+		fix := "install the LunarG Vulkan SDK (it sets VULKAN_SDK and contains glslc), then open a new shell"
+		if !pl.win {
+			fix = "sudo apt install libvulkan-dev glslc spirv-headers"
+		}
+		pl.blocker("glslc (the Vulkan shader compiler) is missing, so configure would fail with \"Could NOT find Vulkan (missing: glslc)\": %s", fix)
+	}
+	// SPIRV-Headers became a hard requirement at b9198 (llamacpp-build.md §2).
+	if !v.SPIRVHeaders && (pl.in.Engine.BuildNumber == 0 || pl.in.Engine.BuildNumber >= 9198) && v.SDK == "" {
+		fix := "install the LunarG Vulkan SDK"
+		if !pl.win {
+			fix = "sudo apt install spirv-headers"
+		}
+		pl.blocker("SPIRV-Headers are missing (required since b9198): %s", fix)
+	}
+	if v.SDK != "" {
+		pl.p.Reasons = append(pl.p.Reasons, "Vulkan SDK at "+v.SDK)
+	}
+}
+
+func (pl *planner) hip() {
+	h := pl.in.Snapshot.HIP
+	if h.Root == "" {
+		pl.blocker("the HIP SDK / ROCm was not found (HIP_PATH unset): install the AMD HIP SDK, or build with --backend vulkan, which works on every AMD GPU with a Vulkan driver")
+		return
+	}
+	if len(h.GFX) > 0 {
+		pl.set("GPU_TARGETS", strings.Join(h.GFX, ";"))
+	} else {
+		pl.warn("no AMD GPU target (gfx) was detected; pass --cmake-arg GPU_TARGETS=gfx1100 (your GPU's gfx) or the build targets the GPUs present at build time")
+	}
+	// The HIP SDK's clang compiles ggml-hip; on Windows it is also the C/C++
+	// compiler (llamacpp-build.md §2.1).
+	if pl.win {
+		pl.set("CMAKE_C_COMPILER", winJoin(h.Root, `bin\clang.exe`))
+		pl.set("CMAKE_CXX_COMPILER", winJoin(h.Root, `bin\clang++.exe`))
+		pl.set("CMAKE_PREFIX_PATH", h.Root)
+	} else {
+		pl.p.Env = append(pl.p.Env,
+			EnvVar{Name: "HIPCXX", Value: path.Join(h.Root, "llvm/bin/clang"), Why: "HIP clang compiles ggml-hip"},
+			EnvVar{Name: "HIP_PATH", Value: h.Root, Why: "the ROCm root"})
+	}
+}
+
+func (pl *planner) opencl() {
+	// llama.cpp's OpenCL backend drops every device but Adreno and Intel (§2, F43).
+	for _, p := range pl.in.Snapshot.OpenCL.Platforms {
+		for _, d := range p.Devices {
+			name := strings.ToLower(d.Name + " " + d.Vendor)
+			if strings.Contains(name, "adreno") || strings.Contains(name, "qualcomm") || strings.Contains(name, "intel") {
+				return
+			}
+		}
+	}
+	pl.warn("llama.cpp's OpenCL backend only runs on Adreno and Intel GPUs; no such OpenCL device was found, so the build will load but find no device (use --backend vulkan for AMD/NVIDIA)")
+}
+
+func (pl *planner) launcher(backend string) {
+	if pl.in.Launcher == "" {
+		return
+	}
+	pl.set("CMAKE_C_COMPILER_LAUNCHER", pl.in.Launcher)
+	pl.set("CMAKE_CXX_COMPILER_LAUNCHER", pl.in.Launcher)
+	if backend == "cuda" {
+		pl.set("CMAKE_CUDA_COMPILER_LAUNCHER", pl.in.Launcher)
+	}
+}
+
+func (pl *planner) network() {
+	build := pl.in.Engine.BuildNumber
+	for _, n := range pl.opt.Network {
+		if n.Off && build >= n.From && build > 0 {
+			pl.set(n.Name, "OFF")
+		}
+	}
+}
+
+func (pl *planner) placeholders() map[string]string {
+	m := map[string]string{
+		"{build_number}":  "",
+		"{commit}":        pl.in.Engine.Commit,
+		"{host_compiler}": pl.in.Selection.HostCompiler,
+	}
+	if pl.in.Engine.BuildNumber > 0 {
+		m["{build_number}"] = fmt.Sprint(pl.in.Engine.BuildNumber)
+	}
+	if tk := pl.toolkit(); tk != nil {
+		m["{toolkit_root}"] = tk.Root
+		if pl.win {
+			m["{toolkit_lib}"] = winJoin(tk.Root, `lib\x64`)
+		} else {
+			m["{toolkit_lib}"] = path.Join(tk.Root, "lib64")
+		}
+	}
+	return m
+}
+
+// expand fills placeholders; ok is false when one has no value here.
+func expand(v string, ph map[string]string) (string, bool) {
+	for k, val := range ph {
+		if strings.Contains(v, k) {
+			if val == "" {
+				return v, false
+			}
+			v = strings.ReplaceAll(v, k, val)
+		}
+	}
+	if strings.Contains(v, "{") && strings.Contains(v, "}") {
+		return v, false
+	}
+	return v, true
+}
+
+func (pl *planner) situation() patches.Situation {
+	s := patches.Situation{
+		OS:                 pl.p.OS,
+		Backend:            pl.p.Backend,
+		EngineBuild:        pl.in.Engine.BuildNumber,
+		NoGit:              !pl.in.Engine.HasGit,
+		HostCompilerNeeded: pl.in.Selection.HostCompiler != "" && !pl.win,
+		Symptoms:           pl.in.Symptoms,
+	}
+	if tk := pl.toolkit(); tk != nil {
+		s.CUDA = tk.Version
+	}
+	if m := pl.msvc(); m != nil {
+		s.MSVCToolset = m.DefaultToolset
+		if pl.in.Selection.MSVCToolset != "" {
+			s.MSVCToolset = pl.in.Selection.MSVCToolset
+		}
+	}
+	return s
+}
+
+func (pl *planner) patches() {
+	ph := pl.placeholders()
+	for _, m := range pl.in.Registry.Match(pl.situation()) {
+		ap := AppliedPatch{ID: m.ID, Title: m.Title, Reason: m.Reason}
+		ok := pl.applyChanges(&ap, m.Patch, m.Changes, ph)
+		if ok {
+			pl.p.Patches = append(pl.p.Patches, ap)
+		}
+	}
+}
+
+// applyChanges applies one change set; false means it was not applicable.
+func (pl *planner) applyChanges(ap *AppliedPatch, p patches.Patch, c patches.Changes, ph map[string]string) bool {
+	if c.Requires == "allow-unsupported-compiler" && !pl.in.AllowUnsupportedCompiler {
+		return false
+	}
+	if c.MSVCToolsetBelow != "" {
+		ts := pl.olderToolset(c.MSVCToolsetBelow)
+		if ts == "" {
+			if c.Fallback != nil && (c.Fallback.Requires != "allow-unsupported-compiler" || pl.in.AllowUnsupportedCompiler) {
+				ap.Reason += "; no MSVC toolset below " + c.MSVCToolsetBelow + " is installed, using the fallback"
+				return pl.applyChanges(ap, p, *c.Fallback, ph)
+			}
+			pl.blocker("%s: %s\n  No MSVC toolset older than %s is installed. Install CUDA 12.4 or newer (llamactl doctor shows the version), or add the \"MSVC v143 - VS 2022 C++ x64/x86 build tools (v14.39-17.9)\" component in the Visual Studio Installer and rerun, or, as a last resort, llamactl build --allow-unsupported-compiler", p.ID, p.Title, c.MSVCToolsetBelow)
+			return false
+		}
+		if pl.p.VCVars != nil {
+			pl.p.VCVars.Toolset = ts
+		}
+		ap.Changes = append(ap.Changes, "vcvarsall x64 -vcvars_ver="+ts)
+	}
+	var cache, appends, env []patches.KV
+	for _, kv := range c.Cache {
+		v, ok := expand(kv.Value, ph)
+		if !ok {
+			pl.warn("patch %s skipped: %s has no value on this machine", p.ID, kv.Value)
+			return false
+		}
+		cache = append(cache, patches.KV{Name: kv.Name, Value: v})
+	}
+	for _, kv := range c.Append {
+		v, ok := expand(kv.Value, ph)
+		if !ok {
+			pl.warn("patch %s skipped: %s has no value on this machine", p.ID, kv.Value)
+			return false
+		}
+		appends = append(appends, patches.KV{Name: kv.Name, Value: v})
+	}
+	for _, kv := range c.Env {
+		v, ok := expand(kv.Value, ph)
+		if !ok {
+			return false
+		}
+		env = append(env, patches.KV{Name: kv.Name, Value: v})
+	}
+	for _, kv := range cache {
+		pl.set(kv.Name, kv.Value)
+		ap.Changes = append(ap.Changes, "-D"+kv.Name+"="+kv.Value)
+	}
+	for _, kv := range appends {
+		pl.appendFlag(kv.Name, kv.Value)
+		ap.Changes = append(ap.Changes, kv.Name+" += "+kv.Value)
+	}
+	for _, kv := range env {
+		pl.p.Env = append(pl.p.Env, EnvVar{Name: kv.Name, Value: kv.Value, Why: "patch " + p.ID})
+		ap.Changes = append(ap.Changes, "env "+kv.Name+"="+kv.Value)
+	}
+	if c.Diff != "" {
+		ap.Diff = c.Diff
+		ap.Changes = append(ap.Changes, "source diff "+c.Diff)
+	}
+	return true
+}
+
+// olderToolset returns the newest installed toolset (major.minor) below limit.
+func (pl *planner) olderToolset(limit string) string {
+	m := pl.msvc()
+	if m == nil {
+		return ""
+	}
+	best := ""
+	for _, t := range m.Toolsets {
+		v := strings.TrimSpace(t)
+		if i := strings.LastIndexAny(v, `\/`); i >= 0 {
+			v = v[i+1:]
+		}
+		if patches.CompareVersions(v, limit, true) >= 0 {
+			continue
+		}
+		if best == "" || patches.CompareVersions(v, best, false) > 0 {
+			best = v
+		}
+	}
+	if parts := strings.Split(best, "."); len(parts) >= 2 {
+		return parts[0] + "." + parts[1]
+	}
+	return best
+}

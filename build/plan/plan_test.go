@@ -1,0 +1,333 @@
+package plan
+
+import (
+	"encoding/json"
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/llamactl/llamactl/doctor/snapshot"
+)
+
+var update = flag.Bool("update", false, "rewrite golden files")
+
+const casesDir = "../../testdata/build/plans"
+
+type caseFile struct {
+	Input struct {
+		Backend   string   `json:"backend"`
+		SourceDir string   `json:"source_dir"`
+		BuildDir  string   `json:"build_dir"`
+		Jobs      int      `json:"jobs"`
+		Engine    Engine   `json:"engine"`
+		CMakeArgs []string `json:"cmake_args"`
+	} `json:"input"`
+	Selection Selection         `json:"selection"`
+	Snapshot  snapshot.Snapshot `json:"snapshot"`
+}
+
+func loadCase(t *testing.T, name string) Input {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(casesDir, name+".json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var c caseFile
+	if err := json.Unmarshal(b, &c); err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	return Input{Snapshot: &c.Snapshot, Selection: c.Selection, Engine: c.Input.Engine, Backend: c.Input.Backend,
+		SourceDir: c.Input.SourceDir, BuildDir: c.Input.BuildDir, Jobs: c.Input.Jobs, CMakeArgs: c.Input.CMakeArgs}
+}
+
+func golden(t *testing.T, name, got string) {
+	t.Helper()
+	p := filepath.Join(casesDir, name+".golden")
+	if *update {
+		if err := os.WriteFile(p, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatalf("%v (run go test ./build/plan -update to create it)", err)
+	}
+	if string(want) != got {
+		t.Errorf("%s: plan differs from golden file (go test ./build/plan -update rewrites it)\n--- got\n%s\n--- want\n%s", name, got, want)
+	}
+}
+
+func TestGoldenPlans(t *testing.T) {
+	cases := []struct {
+		name   string
+		mutate func(*Input)
+	}{
+		{name: "win-vs2022-17.11-cuda12.4-rtx4090"},
+		{name: "win-vs2022-17.10-cuda12.3-older-toolset"},
+		{name: "win-amd-rx7900xtx-vulkan"},
+		{name: "linux-debian-nvcc11.8-gcc12-nogpu"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			in := loadCase(t, c.name)
+			p, err := Make(in)
+			if err != nil {
+				t.Fatal(err)
+			}
+			golden(t, c.name, p.Text())
+		})
+	}
+}
+
+func cacheValue(p Plan, name string) (string, bool) {
+	for _, c := range p.Cache {
+		if c.Name == name {
+			return c.Value, true
+		}
+	}
+	return "", false
+}
+
+func patchIDs(p Plan) []string {
+	var ids []string
+	for _, ap := range p.Patches {
+		ids = append(ids, ap.ID)
+	}
+	return ids
+}
+
+func TestCUDAPlanPinsToolkitAndArchitectures(t *testing.T) {
+	p, err := Make(loadCase(t, "win-vs2022-17.11-cuda12.4-rtx4090"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, want := range map[string]string{
+		"GGML_CUDA":                "ON",
+		"CMAKE_CUDA_COMPILER":      `C:\Program Files\NVIDIA GPU Computing Toolkit\CUDA\v12.4\bin\nvcc.exe`,
+		"CMAKE_CUDA_ARCHITECTURES": "89-real",
+		"GGML_NATIVE":              "OFF",
+		"LLAMA_BUILD_NUMBER":       "9591",
+		"LLAMA_BUILD_COMMIT":       "e95dae18d",
+		"LLAMA_BUILD_BORINGSSL":    "OFF",
+	} {
+		if got, _ := cacheValue(p, name); got != want {
+			t.Errorf("%s = %q, want %q", name, got, want)
+		}
+	}
+	if p.VCVars == nil || p.VCVars.Toolset != "" || !strings.HasSuffix(p.VCVars.Path, `Enterprise\VC\Auxiliary\Build\vcvarsall.bat`) {
+		t.Errorf("vcvars = %+v", p.VCVars)
+	}
+	if len(p.Blockers) != 0 {
+		t.Errorf("blockers: %v", p.Blockers)
+	}
+}
+
+func TestOldNVCCWithNewMSVCSelectsOlderToolset(t *testing.T) {
+	p, err := Make(loadCase(t, "win-vs2022-17.10-cuda12.3-older-toolset"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.VCVars == nil || p.VCVars.Toolset != "14.38" {
+		t.Fatalf("vcvars = %+v, want toolset 14.38", p.VCVars)
+	}
+	if ids := patchIDs(p); len(ids) != 1 || ids[0] != "msvc-stl-cuda" {
+		t.Errorf("patches = %v", ids)
+	}
+	if !strings.Contains(p.Script("cmd"), `vcvarsall.bat" x64 -vcvars_ver=14.38`) {
+		t.Errorf("cmd script does not select the toolset:\n%s", p.Script("cmd"))
+	}
+	// The git checkout reports its own version: no build-info patch.
+	if _, ok := cacheValue(p, "LLAMA_BUILD_NUMBER"); ok {
+		t.Error("build number passed for a git checkout")
+	}
+}
+
+func TestOldNVCCWithoutOlderToolsetIsBlockedUnlessAllowed(t *testing.T) {
+	in := loadCase(t, "win-vs2022-17.10-cuda12.3-older-toolset")
+	in.Snapshot.MSVC[0].Toolsets = []string{"14.40.33807"}
+	p, err := Make(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(p.Blockers) != 1 || !strings.Contains(p.Blockers[0], "--allow-unsupported-compiler") || !strings.Contains(p.Blockers[0], "CUDA 12.4") {
+		t.Fatalf("blockers = %v", p.Blockers)
+	}
+	if v, _ := cacheValue(p, "CMAKE_CUDA_FLAGS"); v != "" {
+		t.Errorf("unsupported-compiler flags used without being asked: %q", v)
+	}
+
+	in.AllowUnsupportedCompiler = true
+	p, err = Make(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(p.Blockers) != 0 {
+		t.Fatalf("blockers = %v", p.Blockers)
+	}
+	if v, _ := cacheValue(p, "CMAKE_CUDA_FLAGS"); v != "-D_ALLOW_COMPILER_AND_STL_VERSION_MISMATCH -allow-unsupported-compiler" {
+		t.Errorf("CMAKE_CUDA_FLAGS = %q", v)
+	}
+}
+
+func TestHealSymptomAddsLibpathPatch(t *testing.T) {
+	in := loadCase(t, "win-vs2022-17.11-cuda12.4-rtx4090")
+	in.Symptoms = []string{"cuda-link-libpath"}
+	p, err := Make(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `/LIBPATH:"C:\Program Files\NVIDIA GPU Computing Toolkit\CUDA\v12.4\lib\x64"`
+	if v, _ := cacheValue(p, "CMAKE_SHARED_LINKER_FLAGS"); v != want {
+		t.Errorf("CMAKE_SHARED_LINKER_FLAGS = %q, want %q", v, want)
+	}
+	if v, _ := cacheValue(p, "CUDAToolkit_ROOT"); v != `C:\Program Files\NVIDIA GPU Computing Toolkit\CUDA\v12.4` {
+		t.Errorf("CUDAToolkit_ROOT = %q", v)
+	}
+	// cmd.exe and PowerShell must hand cmake the quotes literally.
+	if !strings.Contains(p.Script("cmd"), `"-DCMAKE_SHARED_LINKER_FLAGS=/LIBPATH:\"C:\Program Files\NVIDIA GPU Computing Toolkit\CUDA\v12.4\lib\x64\""`) {
+		t.Errorf("cmd quoting:\n%s", p.Script("cmd"))
+	}
+}
+
+func TestLinuxCUDAUsesOlderHostCompiler(t *testing.T) {
+	p, err := Make(loadCase(t, "linux-debian-nvcc11.8-gcc12-nogpu"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v, _ := cacheValue(p, "CMAKE_CUDA_HOST_COMPILER"); v != "/usr/bin/g++-11" {
+		t.Errorf("CMAKE_CUDA_HOST_COMPILER = %q", v)
+	}
+	if v, _ := cacheValue(p, "CMAKE_CUDA_COMPILER"); v != "/usr/bin/nvcc" {
+		t.Errorf("CMAKE_CUDA_COMPILER = %q", v)
+	}
+	if p.VCVars != nil {
+		t.Error("vcvars on linux")
+	}
+	if !strings.Contains(p.Script("bash"), "cmake -S /home/ci/.cache/llamactl/engine/b9591") {
+		t.Errorf("bash script:\n%s", p.Script("bash"))
+	}
+}
+
+func TestVulkanWithoutGlslcIsBlocked(t *testing.T) {
+	in := loadCase(t, "win-amd-rx7900xtx-vulkan")
+	in.Snapshot.Vulkan = snapshot.Vulkan{}
+	p, err := Make(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(p.Blockers) == 0 || !strings.Contains(p.Blockers[0], "glslc") {
+		t.Errorf("blockers = %v", p.Blockers)
+	}
+}
+
+func TestUserArgsTranslatedOrRefused(t *testing.T) {
+	in := loadCase(t, "linux-debian-nvcc11.8-gcc12-nogpu")
+	in.CMakeArgs = []string{"-DLLAMA_CUBLAS=ON", "CUDA_ARCHITECTURES=86", "-DGGML_CUDA_FA_ALL_QUANTS:BOOL=ON"}
+	p, err := Make(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v, _ := cacheValue(p, "CMAKE_CUDA_ARCHITECTURES"); v != "86" {
+		t.Errorf("CUDA_ARCHITECTURES not translated: %q", v)
+	}
+	if _, ok := cacheValue(p, "LLAMA_CUBLAS"); ok {
+		t.Error("LLAMA_CUBLAS passed through")
+	}
+	if len(p.Translations) != 2 {
+		t.Errorf("translations = %+v", p.Translations)
+	}
+	found := false
+	for _, a := range p.Configure.Args {
+		if a == "-DGGML_CUDA_FA_ALL_QUANTS:BOOL=ON" {
+			found = true
+		}
+	}
+	if !found {
+		t.Errorf("typed arg lost: %v", p.Configure.Args)
+	}
+
+	in.CMakeArgs = []string{"-DLLAMA_CLBLAST=ON"}
+	if _, err := Make(in); err == nil || !strings.Contains(err.Error(), "b3086") {
+		t.Errorf("LLAMA_CLBLAST: err = %v", err)
+	}
+	in.CMakeArgs = []string{"-DLLAMA_CUDA_FORCE_DRAFT_MODEL=ON"}
+	if _, err := Make(in); err == nil || !strings.Contains(err.Error(), "never existed") {
+		t.Errorf("FORCE_DRAFT: err = %v", err)
+	}
+	in.CMakeArgs = []string{"-D=1"}
+	if _, err := Make(in); err == nil {
+		t.Error("bad -D accepted")
+	}
+}
+
+func TestBackendFlagByBuild(t *testing.T) {
+	o := OptionTable()
+	cases := []struct {
+		backend string
+		build   int
+		want    string
+	}{
+		{"cuda", 2000, "LLAMA_CUBLAS"},
+		{"cuda", 3000, "LLAMA_CUDA"},
+		{"cuda", 9591, "GGML_CUDA"},
+		{"hip", 3500, "GGML_HIPBLAS"},
+		{"hip", 9591, "GGML_HIP"},
+		{"vulkan", 2500, "LLAMA_VULKAN"},
+		{"opencl", 9591, "GGML_OPENCL"},
+		{"cpu", 9591, ""},
+		{"cuda", 0, "GGML_CUDA"},
+	}
+	for _, c := range cases {
+		got, err := o.BackendFlag(c.backend, c.build)
+		if err != nil || got != c.want {
+			t.Errorf("BackendFlag(%s, %d) = %q, %v; want %q", c.backend, c.build, got, err, c.want)
+		}
+	}
+	if _, err := o.BackendFlag("opencl", 3500); err == nil {
+		t.Error("opencl at b3500 should not exist")
+	}
+	// New spelling on an old engine translates back.
+	if got, ok := o.NameAt("GGML_HIP", 3500); !ok || got != "GGML_HIPBLAS" {
+		t.Errorf("NameAt(GGML_HIP, 3500) = %q %v", got, ok)
+	}
+}
+
+func TestUnknownBackend(t *testing.T) {
+	in := loadCase(t, "linux-debian-nvcc11.8-gcc12-nogpu")
+	in.Backend = "opengl"
+	if _, err := Make(in); err == nil {
+		t.Error("unknown backend accepted")
+	}
+}
+
+func TestOptionTableSourced(t *testing.T) {
+	o := OptionTable()
+	for _, l := range o.Lineages {
+		if l.Source == "" || len(l.Names) == 0 {
+			t.Errorf("lineage %s lacks source or names", l.ID)
+		}
+		last := l.Names[len(l.Names)-1]
+		if last.Until != 0 && l.Removed == "" && l.ID != "cuda-archs" {
+			t.Errorf("lineage %s ends without a replacement but says no reason", l.ID)
+		}
+	}
+}
+
+func FuzzParseCacheArg(f *testing.F) {
+	for _, s := range []string{"-DGGML_CUDA=ON", "X:BOOL=1", "-D=1", "", "-DA=B=C"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		c, err := ParseCacheArg(s)
+		if err != nil {
+			return
+		}
+		back, err := ParseCacheArg(c.String())
+		if err != nil || back != c {
+			t.Fatalf("round trip %q -> %+v -> %+v (%v)", s, c, back, err)
+		}
+	})
+}
