@@ -1,0 +1,199 @@
+package doctor
+
+import (
+	_ "embed"
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/llamactl/llamactl/doctor/snapshot"
+)
+
+// checks.json holds every check's ID, title and the texts of its findings,
+// keyed by stable message IDs, so that wording lives in reviewable data and
+// a translation (zh-CN) can follow the same IDs.
+//
+//go:embed data/checks.json
+var checksJSON []byte
+
+// Message is one finding text of a check. Summary, Fix and Commands may use
+// {name} placeholders filled by the check.
+type Message struct {
+	Status   Status              `json:"status"`
+	Summary  string              `json:"summary"`
+	Fix      string              `json:"fix,omitempty"`
+	Commands map[string][]string `json:"commands,omitempty"` // "windows" (PowerShell) / "linux" (bash)
+}
+
+// CheckInfo is a catalog entry.
+type CheckInfo struct {
+	ID        string             `json:"id"`
+	Section   string             `json:"section"` // A..G as in doctor.md §10
+	Title     string             `json:"title"`
+	Platforms []string           `json:"platforms"` // windows, linux (WSL is linux)
+	Source    string             `json:"source"`
+	Help      string             `json:"help"` // what it means, for --list-checks and docs
+	Messages  map[string]Message `json:"messages"`
+}
+
+type catalogFile struct {
+	Schema int `json:"schema"`
+	// SkipReasons are the shared texts of "skipped because ..." findings.
+	SkipReasons map[string]string `json:"skip_reasons"`
+	// Reasons are the texts of the selection's reasons.
+	Reasons map[string]string `json:"selection_reasons"`
+	Checks  []CheckInfo       `json:"checks"`
+}
+
+var (
+	catOnce    sync.Once
+	catList    []CheckInfo
+	catByID    map[string]*CheckInfo
+	catSkip    map[string]string
+	catReasons map[string]string
+	catErr     error
+)
+
+func loadCatalog() {
+	var f catalogFile
+	if err := json.Unmarshal(checksJSON, &f); err != nil {
+		catErr = fmt.Errorf("doctor/data/checks.json: %w", err)
+		return
+	}
+	catList = f.Checks
+	catSkip = f.SkipReasons
+	catReasons = f.Reasons
+	catByID = map[string]*CheckInfo{}
+	for i := range catList {
+		catByID[catList[i].ID] = &catList[i]
+	}
+}
+
+// Catalog returns every check in output order.
+func Catalog() []CheckInfo {
+	catOnce.Do(loadCatalog)
+	if catErr != nil {
+		panic(catErr) // embedded data is validated by tests; a bad build must not ship
+	}
+	return catList
+}
+
+// Info returns the catalog entry of a check.
+func Info(id string) (CheckInfo, bool) {
+	Catalog()
+	c, ok := catByID[id]
+	if !ok {
+		return CheckInfo{}, false
+	}
+	return *c, true
+}
+
+// CheckIDs lists the IDs in output order.
+func CheckIDs() []string {
+	var ids []string
+	for _, c := range Catalog() {
+		ids = append(ids, c.ID)
+	}
+	return ids
+}
+
+// vars are placeholder values: "name", value, "name", value...
+type vars []string
+
+func (v vars) fill(s string) string {
+	if len(v) == 0 || !strings.Contains(s, "{") {
+		return s
+	}
+	return strings.NewReplacer(v...).Replace(s)
+}
+
+func (v vars) replacerPairs() vars {
+	out := make(vars, 0, len(v))
+	for i := 0; i+1 < len(v); i += 2 {
+		out = append(out, "{"+v[i]+"}", v[i+1])
+	}
+	return out
+}
+
+// shellOf names the command set for the snapshot's machine: the user runs
+// the fix there, whatever OS replays the snapshot.
+func shellOf(s *snapshot.Snapshot) string {
+	if s != nil && s.OS.GOOS == "windows" {
+		return "windows"
+	}
+	return "linux"
+}
+
+// emit builds a finding from the catalog text id/key with placeholders.
+func emit(s *snapshot.Snapshot, id, key string, kv ...string) Finding {
+	Catalog()
+	f := Finding{ID: id, Message: id + "/" + key}
+	c, ok := catByID[id]
+	var m Message
+	if ok {
+		m, ok = c.Messages[key]
+	}
+	if !ok {
+		// A programming error caught by TestEveryMessageExists; never a panic at a user's.
+		f.Status = Error
+		f.Summary = "internal: no text for " + f.Message
+		return f
+	}
+	r := vars(kv).replacerPairs()
+	f.Status = m.Status
+	f.Summary = r.fill(m.Summary)
+	if m.Fix != "" || len(m.Commands) > 0 {
+		fx := &Fix{Text: r.fill(m.Fix)}
+		for _, cmd := range m.Commands[shellOf(s)] {
+			fx.Commands = append(fx.Commands, r.fill(cmd))
+		}
+		f.Fix = fx
+	}
+	return f
+}
+
+// withDetails appends detail lines.
+func (f Finding) with(details ...string) Finding {
+	for _, d := range details {
+		if d != "" {
+			f.Details = append(f.Details, d)
+		}
+	}
+	return f
+}
+
+// withFacts records raw facts for --verbose.
+func (f Finding) fact(k, v string) Finding {
+	if f.Facts == nil {
+		f.Facts = map[string]string{}
+	}
+	f.Facts[k] = v
+	return f
+}
+
+// skip is a skipped finding; why is a key of skip_reasons in the catalog.
+func skip(id, why string, kv ...string) Finding {
+	Catalog()
+	f := Finding{ID: id, Message: "skip/" + why, Status: Skipped}
+	text, ok := catSkip[why]
+	if !ok {
+		f.Status = Error
+		f.Summary = "internal: no text for " + f.Message
+		return f
+	}
+	f.SkippedBecause = vars(kv).replacerPairs().fill(text)
+	f.Summary = f.SkippedBecause
+	return f
+}
+
+// sortedKeys returns a map's keys in order.
+func sortedKeys[V any](m map[string]V) []string {
+	ks := make([]string, 0, len(m))
+	for k := range m {
+		ks = append(ks, k)
+	}
+	sort.Strings(ks)
+	return ks
+}

@@ -1,0 +1,290 @@
+package doctor
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/llamactl/llamactl/doctor/snapshot"
+)
+
+// Section C of doctor.md §10: CUDA toolkits and version selection.
+
+func toolkitLine(tk snapshot.CUDAToolkit) string {
+	l := tk.Version + "  " + tk.NVCC
+	if len(tk.Found) > 0 {
+		l += "  (found by " + strings.Join(tk.Found, ", ") + ")"
+	}
+	return l
+}
+
+func checkCUDAInventory(s *snapshot.Snapshot) []Finding {
+	if len(s.Toolkits) == 0 {
+		if len(nvidiaGPUs(s)) > 0 {
+			sel := Select(s)
+			return []Finding{emit(s, "cuda.inventory", "none-with-gpu", "version", orUnknown(majorMinor(sel.CUDA)))}
+		}
+		return []Finding{emit(s, "cuda.inventory", "none")}
+	}
+	var lines []string
+	for _, tk := range s.Toolkits {
+		lines = append(lines, toolkitLine(tk))
+	}
+	act, how := activeToolkit(s)
+	return []Finding{emit(s, "cuda.inventory", "ok", "count", strconv.Itoa(len(s.Toolkits)), "version", act.Version, "how", how).with(lines...)}
+}
+
+func checkCUDAPathConsistency(s *snapshot.Snapshot) []Finding {
+	if len(s.Toolkits) == 0 {
+		return []Finding{skip("cuda.path-consistency", "no-toolkit")}
+	}
+	nv := firstHit(s, "nvcc")
+	if isWindows(s) {
+		cp, set := env(s, "CUDA_PATH")
+		if !set || cp == "" {
+			return []Finding{emit(s, "cuda.path-consistency", "no-cuda-path")}
+		}
+		var root *snapshot.CUDAToolkit
+		for i := range s.Toolkits {
+			if samePath(s, s.Toolkits[i].Root, cp) {
+				root = &s.Toolkits[i]
+			}
+		}
+		if root == nil {
+			return []Finding{emit(s, "cuda.path-consistency", "cuda-path-dangling", "cuda_path", cp)}
+		}
+		if nv == "" {
+			return []Finding{emit(s, "cuda.path-consistency", "nvcc-not-on-path", "cuda_path", cp, "bin", strings.TrimRight(cp, `\`)+`\bin`)}
+		}
+		if !under(s, nv, cp) {
+			return []Finding{emit(s, "cuda.path-consistency", "nvcc-differs", "nvcc", nv, "cuda_path", cp, "version", root.Version, "bin", strings.TrimRight(cp, `\`)+`\bin`)}
+		}
+		return []Finding{emit(s, "cuda.path-consistency", "ok", "nvcc", nv)}
+	}
+	if nv == "" {
+		return []Finding{emit(s, "cuda.path-consistency", "nvcc-not-on-path-linux")}
+	}
+	for _, tk := range s.Toolkits {
+		if samePath(s, tk.Root, "/usr/local/cuda") && !samePath(s, tk.NVCC, nv) {
+			other := ""
+			for _, t2 := range s.Toolkits {
+				if samePath(s, t2.NVCC, nv) {
+					other = t2.Version
+				}
+			}
+			return []Finding{emit(s, "cuda.path-consistency", "linux-shadow", "nvcc", nv, "version", orUnknown(other), "cuda", tk.Version)}
+		}
+	}
+	return []Finding{emit(s, "cuda.path-consistency", "ok", "nvcc", nv)}
+}
+
+func checkCUDASelect(s *snapshot.Snapshot) []Finding {
+	nv := visibleNVIDIA(s)
+	if len(nv) == 0 {
+		return []Finding{skip("cuda.select", "no-nvidia")}
+	}
+	sel := Select(s)
+	if sel.Toolkit != nil {
+		if probs := toolkitProblems(s, sel.Toolkit, nv); len(probs) > 0 {
+			return []Finding{emit(s, "cuda.select", "blocked", "version", sel.Toolkit.Version, "recommended", orUnknown(sel.CUDA)).with(probs...)}
+		}
+		return []Finding{emit(s, "cuda.select", "ok", "version", sel.Toolkit.Version, "archs", sel.CUDAArchitectures).with(sel.Reasons...)}
+	}
+	if sel.CUDA == "" {
+		return []Finding{emit(s, "cuda.select", "no-version")}
+	}
+	return []Finding{emit(s, "cuda.select", "install", "recommended", majorMinor(sel.CUDA))}
+}
+
+func checkArchSupport(s *snapshot.Snapshot) []Finding {
+	nv := nvidiaGPUs(s)
+	if len(nv) == 0 {
+		return []Finding{skip("cuda.arch-support", "no-nvidia")}
+	}
+	tk, _ := activeToolkit(s)
+	if tk == nil {
+		return []Finding{skip("cuda.arch-support", "no-toolkit")}
+	}
+	var out []Finding
+	for _, gpu := range nv {
+		if gpu.ComputeCapability == "" {
+			continue
+		}
+		ok, known := targets(tk, gpu.ComputeCapability)
+		lo, hi := cudaRangeFor(gpu.ComputeCapability)
+		switch {
+		case !known:
+			out = append(out, emit(s, "cuda.arch-support", "unknown", "version", tk.Version, "name", gpu.Name, "cc", gpu.ComputeCapability))
+		case ok:
+			out = append(out, emit(s, "cuda.arch-support", "ok", "version", tk.Version, "name", gpu.Name, "cc", gpu.ComputeCapability))
+		case lo != "" && cmpVer(majorMinor(tk.Version), lo) < 0:
+			out = append(out, emit(s, "cuda.arch-support", "toolkit-too-old", "version", tk.Version, "name", gpu.Name, "cc", gpu.ComputeCapability, "min", lo))
+		default:
+			out = append(out, emit(s, "cuda.arch-support", "toolkit-too-new", "version", tk.Version, "name", gpu.Name, "cc", gpu.ComputeCapability, "max", orUnknown(hi)))
+		}
+	}
+	if len(out) == 0 {
+		return []Finding{skip("cuda.arch-support", "not-recorded", "what", "the compute capability")}
+	}
+	return out
+}
+
+func checkArchsFlag(s *snapshot.Snapshot) []Finding {
+	nv := visibleNVIDIA(s)
+	if len(nv) == 0 {
+		return []Finding{skip("cuda.archs-flag", "no-nvidia")}
+	}
+	sel := Select(s)
+	if sel.CUDAArchitectures == "" {
+		return []Finding{skip("cuda.archs-flag", "not-recorded", "what", "the compute capability")}
+	}
+	cm := s.BuildTools["cmake"].Version
+	// "native" needs CUDA >= 11.6 and CMake >= 3.24 (doctor.md §2.7); llamactl
+	// passes the explicit list anyway so a build without a visible GPU (CI,
+	// containers) still targets this card.
+	if cm != "" && cmpVer(cm, g().CMakeMinNative) < 0 {
+		return []Finding{emit(s, "cuda.archs-flag", "no-native", "archs", sel.CUDAArchitectures, "cmake", cm, "min", g().CMakeMinNative)}
+	}
+	return []Finding{emit(s, "cuda.archs-flag", "ok", "archs", sel.CUDAArchitectures)}
+}
+
+func checkHostCompiler(s *snapshot.Snapshot) []Finding {
+	tk, _ := activeToolkit(s)
+	if tk == nil {
+		return []Finding{skip("cuda.host-compiler", "no-toolkit")}
+	}
+	if isWindows(s) {
+		// nvcc's host compiler on Windows is cl.exe: msvc.cl-version checks it.
+		return []Finding{skip("cuda.host-compiler", "windows-msvc")}
+	}
+	row, ok := toolkitFacts(tk.Version)
+	if !ok || row.GCCMax == 0 {
+		return []Finding{skip("cuda.host-compiler", "unknown-toolkit", "version", tk.Version)}
+	}
+	def, sibs := gxx(s)
+	if def == nil {
+		return []Finding{emit(s, "cuda.host-compiler", "no-gxx", "version", tk.Version, "max", strconv.Itoa(row.GCCMax))}
+	}
+	if def.Major <= row.GCCMax {
+		return []Finding{emit(s, "cuda.host-compiler", "ok", "gcc", def.Version, "version", tk.Version, "max", strconv.Itoa(row.GCCMax))}
+	}
+	for _, c := range sibs {
+		if c.Major > 0 && c.Major <= row.GCCMax {
+			return []Finding{emit(s, "cuda.host-compiler", "sibling", "gcc", def.Version, "version", tk.Version, "max", strconv.Itoa(row.GCCMax), "cxx", c.Path).
+				fact("default_gxx", def.Path).fact("selected_gxx", c.Path)}
+		}
+	}
+	return []Finding{emit(s, "cuda.host-compiler", "too-new", "gcc", def.Version, "version", tk.Version, "max", strconv.Itoa(row.GCCMax))}
+}
+
+func checkVSIntegration(s *snapshot.Snapshot) []Finding {
+	tk, _ := activeToolkit(s)
+	if tk == nil {
+		return []Finding{skip("cuda.vs-integration", "no-toolkit")}
+	}
+	m := latestMSVC(s)
+	if m == nil {
+		return []Finding{skip("cuda.vs-integration", "no-msvc")}
+	}
+	if tk.VSIntegration {
+		return []Finding{emit(s, "cuda.vs-integration", "ok", "version", tk.Version)}
+	}
+	return []Finding{emit(s, "cuda.vs-integration", "missing", "version", tk.Version, "mm", majorMinor(tk.Version),
+		"root", strings.TrimRight(tk.Root, `\`), "vs", strings.TrimRight(m.Path, `\`))}
+}
+
+// runtimeDLLs are the DLLs ggml-cuda.dll imports for a CUDA major (doctor.md §7.1).
+func runtimeDLLs(major int) []string {
+	m := strconv.Itoa(major)
+	return []string{"cudart64_" + m + ".dll", "cublas64_" + m + ".dll", "cublasLt64_" + m + ".dll"}
+}
+
+func checkRuntimeDLLs(s *snapshot.Snapshot) []Finding {
+	tk, _ := activeToolkit(s)
+	if tk == nil {
+		return []Finding{skip("cuda.runtime-dlls", "no-toolkit")}
+	}
+	major := verMajor(tk.Version)
+	root := strings.TrimRight(tk.Root, `\`)
+	var out []Finding
+	if major >= 13 {
+		// CUDA 13 moved the runtime DLLs to bin\x64 (doctor.md §3.1).
+		x64 := root + `\bin\x64`
+		onPath := false
+		for _, d := range pathDirs(s) {
+			if samePath(s, d, x64) {
+				onPath = true
+			}
+		}
+		if !onPath {
+			out = append(out, emit(s, "cuda.runtime-dlls", "bin-x64-missing", "version", tk.Version, "dir", x64))
+		}
+	}
+	if s.Windows == nil || s.Windows.DLLs == nil {
+		if len(out) == 0 {
+			return []Finding{skip("cuda.runtime-dlls", "not-recorded", "what", "the DLL search")}
+		}
+		return out
+	}
+	for _, dll := range runtimeDLLs(major) {
+		cands := s.Windows.DLLs[dll]
+		if len(cands) == 0 {
+			cands = s.Windows.DLLs[strings.ToLower(dll)]
+		}
+		if len(cands) == 0 {
+			out = append(out, emit(s, "cuda.runtime-dlls", "not-found", "dll", dll, "version", tk.Version))
+			continue
+		}
+		win := cands[0]
+		if !under(s, win, root) {
+			out = append(out, emit(s, "cuda.runtime-dlls", "foreign", "dll", dll, "winner", win, "root", root, "dir", dirOf(win)).with(cands...))
+			continue
+		}
+		out = append(out, emit(s, "cuda.runtime-dlls", "ok", "dll", dll, "winner", win))
+	}
+	return out
+}
+
+func checkStubs(s *snapshot.Snapshot) []Finding {
+	ld, _ := env(s, "LD_LIBRARY_PATH")
+	var bad []string
+	for _, d := range strings.Split(ld, ":") {
+		if strings.Contains(d, "/stubs") {
+			bad = append(bad, d)
+		}
+	}
+	for _, p := range s.WSL.LibcudaPaths {
+		if strings.Contains(p, "/stubs/") && !containsStr(bad, dirOf(p)) {
+			bad = append(bad, dirOf(p))
+		}
+	}
+	if len(bad) > 0 {
+		return []Finding{emit(s, "cuda.stubs", "on-path", "dir", bad[0]).with(bad...)}
+	}
+	return []Finding{emit(s, "cuda.stubs", "ok")}
+}
+
+func checkGlibc(s *snapshot.Snapshot) []Finding {
+	tk, _ := activeToolkit(s)
+	if tk == nil {
+		return []Finding{skip("cuda.glibc", "no-toolkit")}
+	}
+	if s.OS.Glibc == "" {
+		return []Finding{skip("cuda.glibc", "not-recorded", "what", "the glibc version")}
+	}
+	// CUDA 11.x headers predate glibc 2.36's math declarations (doctor.md §3.2, §10 C cuda.glibc).
+	if verMajor(tk.Version) <= 11 && cmpVer(s.OS.Glibc, "2.36") >= 0 {
+		return []Finding{emit(s, "cuda.glibc", "old-toolkit", "version", tk.Version, "glibc", s.OS.Glibc)}
+	}
+	return []Finding{emit(s, "cuda.glibc", "ok", "version", tk.Version, "glibc", s.OS.Glibc)}
+}
+
+func checkDebianLayout(s *snapshot.Snapshot) []Finding {
+	tk, _ := activeToolkit(s)
+	if tk == nil {
+		return []Finding{skip("cuda.debian-layout", "no-toolkit")}
+	}
+	if samePath(s, tk.NVCC, "/usr/bin/nvcc") || containsStr(tk.Found, "debian") {
+		return []Finding{emit(s, "cuda.debian-layout", "debian", "nvcc", tk.NVCC, "root", orUnknown(tk.Root))}
+	}
+	return []Finding{emit(s, "cuda.debian-layout", "ok", "root", orUnknown(tk.Root))}
+}

@@ -1,0 +1,208 @@
+package doctor
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/llamactl/llamactl/doctor/snapshot"
+)
+
+// Section E of doctor.md §10: AMD, OpenCL, Vulkan, HIP.
+
+func checkAMDGfx(s *snapshot.Snapshot) []Finding {
+	if !gpuVendors(s)["amd"] {
+		return []Finding{skip("amd.gfx", "no-amd")}
+	}
+	if len(s.HIP.GFX) == 0 {
+		return []Finding{emit(s, "amd.gfx", "unknown")}
+	}
+	return []Finding{emit(s, "amd.gfx", "ok", "gfx", strings.Join(s.HIP.GFX, ", "))}
+}
+
+func checkAMDDriverWin(s *snapshot.Snapshot) []Finding {
+	if !gpuVendors(s)["amd"] {
+		return []Finding{skip("amd.driver-win", "no-amd")}
+	}
+	if s.Windows == nil || s.Windows.DLLs == nil {
+		return []Finding{skip("amd.driver-win", "not-recorded", "what", "the DLL search")}
+	}
+	v6, v7 := len(s.Windows.DLLs["amdhip64_6.dll"]) > 0, len(s.Windows.DLLs["amdhip64_7.dll"]) > 0
+	switch {
+	case v7:
+		return []Finding{emit(s, "amd.driver-win", "ok", "dll", s.Windows.DLLs["amdhip64_7.dll"][0])}
+	case v6:
+		// ollama: "AMD driver is too old" when only the v6 runtime is present (doctor.md §10 E).
+		return []Finding{emit(s, "amd.driver-win", "old", "dll", s.Windows.DLLs["amdhip64_6.dll"][0])}
+	}
+	return []Finding{emit(s, "amd.driver-win", "none")}
+}
+
+func checkICDRegistry(s *snapshot.Snapshot) []Finding {
+	o := s.OpenCL
+	if o.Status == "" && len(o.ICDFiles) == 0 && len(o.Platforms) == 0 {
+		return []Finding{skip("ocl.icd-registry", "not-recorded", "what", "OpenCL")}
+	}
+	if len(o.ICDFiles) == 0 {
+		if isWindows(s) {
+			return []Finding{emit(s, "ocl.icd-registry", "none-windows")}
+		}
+		return []Finding{emit(s, "ocl.icd-registry", "none-linux")}
+	}
+	return []Finding{emit(s, "ocl.icd-registry", "ok", "count", itoa(len(o.ICDFiles))).with(o.ICDFiles...)}
+}
+
+func oclGPUs(s *snapshot.Snapshot) (gpus []snapshot.OpenCLDevice, cpus []string) {
+	for _, p := range s.OpenCL.Platforms {
+		for _, d := range p.Devices {
+			if strings.Contains(strings.ToUpper(d.Type), "GPU") {
+				gpus = append(gpus, d)
+			} else {
+				cpus = append(cpus, p.Name+": "+d.Name+" ("+d.Type+")")
+			}
+		}
+	}
+	return gpus, cpus
+}
+
+func checkOCLPlatforms(s *snapshot.Snapshot) []Finding {
+	o := s.OpenCL
+	switch o.Status {
+	case "":
+		return []Finding{skip("ocl.platforms", "not-recorded", "what", "OpenCL")}
+	case "no-icd-loader":
+		return []Finding{emit(s, "ocl.platforms", "no-loader")}
+	case "no-platforms":
+		return []Finding{emit(s, "ocl.platforms", "no-platforms", "error", orUnknown(o.Error))}
+	case "error":
+		return []Finding{emit(s, "ocl.platforms", "error", "error", orUnknown(o.Error))}
+	}
+	var lines []string
+	for _, p := range o.Platforms {
+		for _, d := range p.Devices {
+			lines = append(lines, p.Name+" ("+p.Vendor+"): "+d.Name+" ["+d.Type+"]")
+		}
+		if len(p.Devices) == 0 {
+			lines = append(lines, p.Name+" ("+p.Vendor+"): no devices")
+		}
+	}
+	if len(o.Platforms) == 0 {
+		return []Finding{emit(s, "ocl.platforms", "no-platforms", "error", orUnknown(o.Error))}
+	}
+	gpus, _ := oclGPUs(s)
+	if len(gpus) == 0 {
+		return []Finding{emit(s, "ocl.platforms", "cpu-only", "platform", o.Platforms[0].Name).with(lines...)}
+	}
+	return []Finding{emit(s, "ocl.platforms", "ok", "count", itoa(len(gpus))).with(lines...)}
+}
+
+// llamaOpenCLSupported mirrors ggml-opencl's device filter: Adreno/Qualcomm
+// and Intel GPUs only (doctor.md §5.4).
+func llamaOpenCLSupported(d snapshot.OpenCLDevice) bool {
+	n := strings.ToLower(d.Name + " " + d.Vendor + " " + d.Version)
+	return strings.Contains(n, "adreno") || strings.Contains(n, "qualcomm") || strings.Contains(n, "intel")
+}
+
+func checkOCLCompat(s *snapshot.Snapshot, requested string) []Finding {
+	gpus, _ := oclGPUs(s)
+	wantsOpenCL := strings.EqualFold(requested, "opencl")
+	vend := gpuVendors(s)
+	var unsupported, supported []string
+	for _, d := range gpus {
+		if llamaOpenCLSupported(d) {
+			if d.OpenCLCVersion != "" && cmpVer(strings.TrimPrefix(strings.TrimSpace(strings.TrimPrefix(d.OpenCLCVersion, "OpenCL C")), " "), "2.0") < 0 {
+				unsupported = append(unsupported, d.Name+" ("+d.OpenCLCVersion+" < 2.0)")
+				continue
+			}
+			supported = append(supported, d.Name)
+		} else {
+			unsupported = append(unsupported, d.Name)
+		}
+	}
+	if len(supported) > 0 {
+		return []Finding{emit(s, "ocl.llama-compat", "ok", "gpus", strings.Join(supported, ", "))}
+	}
+	alt := bestNonOpenCL(s, visibleNVIDIA(s), vend)
+	if alt == "cpu" && (len(unsupported) > 0 || vend["amd"]) {
+		alt = "vulkan"
+	}
+	key := "alt-" + alt
+	if len(unsupported) == 0 && !vend["amd"] && !vend["nvidia"] {
+		if wantsOpenCL {
+			return []Finding{emit(s, "ocl.llama-compat", "requested-no-gpu")}
+		}
+		return []Finding{skip("ocl.llama-compat", "not-requested")}
+	}
+	gpusText := strings.Join(unsupported, ", ")
+	if gpusText == "" {
+		gpusText = vendorList(vend) + " GPU"
+	}
+	if wantsOpenCL {
+		return []Finding{emit(s, "ocl.llama-compat", "requested-"+key, "gpus", gpusText)}
+	}
+	return []Finding{emit(s, "ocl.llama-compat", "info-"+key, "gpus", gpusText)}
+}
+
+func checkVulkanLoader(s *snapshot.Snapshot) []Finding {
+	v := s.Vulkan
+	if v.Status == "" && len(v.Devices) == 0 {
+		return []Finding{skip("vk.loader", "not-recorded", "what", "Vulkan")}
+	}
+	var hw, sw []string
+	for _, d := range v.Devices {
+		n := strings.ToLower(d.Name)
+		if strings.Contains(strings.ToUpper(d.Type), "CPU") || strings.Contains(n, "llvmpipe") || strings.Contains(n, "microsoft direct3d12") {
+			sw = append(sw, d.Name)
+		} else {
+			hw = append(hw, d.Name+" ("+d.Type+")")
+		}
+	}
+	switch {
+	case len(hw) > 0:
+		return []Finding{emit(s, "vk.loader", "ok", "count", itoa(len(hw))).with(hw...)}
+	case len(sw) > 0:
+		return []Finding{emit(s, "vk.loader", "software-only", "devices", strings.Join(sw, ", "))}
+	case v.Status == "no-loader" || v.Status == "no-icd-loader":
+		return []Finding{emit(s, "vk.loader", "no-loader")}
+	}
+	return []Finding{emit(s, "vk.loader", "no-devices", "status", v.Status)}
+}
+
+// wantsBackend says whether a backend is requested or would be selected.
+func wantsBackend(s *snapshot.Snapshot, requested, backend string) bool {
+	if requested != "" {
+		return strings.EqualFold(requested, backend)
+	}
+	return SelectFor(s, "").Backend == backend
+}
+
+func checkVulkanSDK(s *snapshot.Snapshot, requested string) []Finding {
+	if !wantsBackend(s, requested, "vulkan") && !(strings.EqualFold(requested, "opencl") && SelectFor(s, requested).Backend == "vulkan") {
+		return []Finding{skip("vk.sdk", "backend-not-selected", "backend", "Vulkan")}
+	}
+	glslc := s.Vulkan.Glslc
+	if glslc == "" {
+		glslc = firstHit(s, "glslc")
+	}
+	switch {
+	case glslc == "":
+		return []Finding{emit(s, "vk.sdk", "no-glslc")}
+	case !s.Vulkan.SPIRVHeaders:
+		return []Finding{emit(s, "vk.sdk", "no-spirv-headers", "glslc", glslc)}
+	}
+	return []Finding{emit(s, "vk.sdk", "ok", "glslc", glslc, "sdk", orUnknown(s.Vulkan.SDK))}
+}
+
+func checkHIPSDK(s *snapshot.Snapshot, requested string) []Finding {
+	if !wantsBackend(s, requested, "hip") {
+		if gpuVendors(s)["amd"] && s.HIP.Status != "ok" {
+			return []Finding{emit(s, "hip.sdk", "optional")}
+		}
+		return []Finding{skip("hip.sdk", "backend-not-selected", "backend", "HIP")}
+	}
+	if s.HIP.Status != "ok" {
+		return []Finding{emit(s, "hip.sdk", "missing")}
+	}
+	return []Finding{emit(s, "hip.sdk", "ok", "version", orUnknown(s.HIP.Version), "root", orUnknown(s.HIP.Root))}
+}
+
+func itoa(n int) string { return strconv.Itoa(n) }

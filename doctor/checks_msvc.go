@@ -1,0 +1,234 @@
+package doctor
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/llamactl/llamactl/doctor/snapshot"
+)
+
+// Section D of doctor.md §10: MSVC, clang-cl and the build tools.
+
+func hasProbeError(s *snapshot.Snapshot, probe string) (snapshot.ProbeError, bool) {
+	for _, e := range s.ProbeErrors {
+		if strings.EqualFold(e.Probe, probe) {
+			return e, true
+		}
+	}
+	return snapshot.ProbeError{}, false
+}
+
+func checkVswhere(s *snapshot.Snapshot) []Finding {
+	if len(s.MSVC) > 0 {
+		return []Finding{emit(s, "msvc.vswhere", "ok", "count", strconv.Itoa(len(s.MSVC)))}
+	}
+	if e, ok := hasProbeError(s, "vswhere"); ok {
+		return []Finding{emit(s, "msvc.vswhere", "failed", "error", e.Error)}
+	}
+	return []Finding{emit(s, "msvc.vswhere", "missing")}
+}
+
+func checkMSVCInstances(s *snapshot.Snapshot) []Finding {
+	if len(s.MSVC) == 0 {
+		return []Finding{emit(s, "msvc.instances", "none")}
+	}
+	var out []Finding
+	usable := 0
+	for _, m := range s.MSVC {
+		name := orUnknown(m.DisplayName) + " " + m.ProductVersion
+		if !m.HasVCTools {
+			out = append(out, emit(s, "msvc.instances", "no-vctools", "name", name, "path", m.Path))
+			continue
+		}
+		usable++
+		out = append(out, emit(s, "msvc.instances", "ok", "name", name, "path", m.Path))
+	}
+	if usable > 0 {
+		// Instances without C++ tools matter only when none has them.
+		var kept []Finding
+		for _, f := range out {
+			if f.Status == OK {
+				kept = append(kept, f)
+			}
+		}
+		return kept
+	}
+	return out
+}
+
+func checkMSVCToolset(s *snapshot.Snapshot) []Finding {
+	m := latestMSVC(s)
+	if m == nil {
+		return []Finding{skip("msvc.toolset", "no-msvc")}
+	}
+	if m.DefaultToolset == "" && len(m.Toolsets) == 0 {
+		return []Finding{emit(s, "msvc.toolset", "missing", "path", m.Path)}
+	}
+	def := m.DefaultToolset
+	if def == "" {
+		def = m.Toolsets[len(m.Toolsets)-1]
+	}
+	return []Finding{emit(s, "msvc.toolset", "ok", "toolset", def, "cl", orUnknown(clVersionOf(m))).with(m.Toolsets...)}
+}
+
+// Windows SDK install folder (doctor.md §4.2).
+const regWindowsSDK = `HKLM\SOFTWARE\WOW6432Node\Microsoft\Microsoft SDKs\Windows\v10.0\InstallationFolder`
+
+func checkWindowsSDK(s *snapshot.Snapshot) []Finding {
+	if s.Windows == nil || s.Windows.Registry == nil {
+		return []Finding{skip("msvc.sdk", "not-recorded", "what", "the registry")}
+	}
+	if latestMSVC(s) == nil {
+		return []Finding{skip("msvc.sdk", "no-msvc")}
+	}
+	if dir := s.Windows.Registry[regWindowsSDK]; dir != "" {
+		return []Finding{emit(s, "msvc.sdk", "ok", "dir", dir)}
+	}
+	return []Finding{emit(s, "msvc.sdk", "missing", "vs", strings.TrimRight(latestMSVC(s).Path, `\`))}
+}
+
+func checkDevEnv(s *snapshot.Snapshot) []Finding {
+	m := latestMSVC(s)
+	if m == nil {
+		return []Finding{skip("msvc.devenv", "no-msvc")}
+	}
+	if cl := firstHit(s, "cl"); cl != "" {
+		return []Finding{emit(s, "msvc.devenv", "ok", "cl", cl)}
+	}
+	if s.Windows != nil && s.Windows.DeveloperPrompt {
+		return []Finding{emit(s, "msvc.devenv", "prompt-without-cl", "vs", strings.TrimRight(m.Path, `\`))}
+	}
+	return []Finding{emit(s, "msvc.devenv", "not-imported", "vcvarsall", vcvarsall(m), "vs", strings.TrimRight(m.Path, `\`))}
+}
+
+func checkActivePrompt(s *snapshot.Snapshot) []Finding {
+	ver, set := env(s, "VSCMD_VER")
+	if !set {
+		return []Finding{skip("msvc.active-prompt", "no-prompt")}
+	}
+	tgt, _ := env(s, "VSCMD_ARG_TGT_ARCH")
+	want := "x64"
+	if s.OS.Arch == "arm64" {
+		want = "arm64"
+	}
+	if tgt != "" && !strings.EqualFold(tgt, want) {
+		return []Finding{emit(s, "msvc.active-prompt", "wrong-arch", "arch", tgt, "want", want)}
+	}
+	return []Finding{emit(s, "msvc.active-prompt", "ok", "version", ver, "arch", orUnknown(tgt))}
+}
+
+func checkClVersion(s *snapshot.Snapshot) []Finding {
+	tk, _ := activeToolkit(s)
+	if tk == nil {
+		m := latestMSVC(s)
+		if m == nil {
+			return []Finding{skip("msvc.cl-version", "no-msvc")}
+		}
+		return []Finding{emit(s, "msvc.cl-version", "ok-no-cuda", "cl", orUnknown(clVersionOf(m)))}
+	}
+	return checkClVersionFor(s, tk, "msvc.cl-version")
+}
+
+// checkClVersionFor applies the MSVC <-> CUDA gates of doctor.md §4.6:
+// nvcc's host_config.h range and the STL's minimum CUDA (STL1002).
+func checkClVersionFor(s *snapshot.Snapshot, tk *snapshot.CUDAToolkit, id string) []Finding {
+	m := latestMSVC(s)
+	if m == nil {
+		return []Finding{skip(id, "no-msvc")}
+	}
+	cl := clVersionOf(m)
+	if cl == "" {
+		return []Finding{skip(id, "not-recorded", "what", "the cl.exe version")}
+	}
+	row, ok := toolkitFacts(tk.Version)
+	if !ok {
+		return []Finding{skip(id, "unknown-toolkit", "version", tk.Version)}
+	}
+	vs := orUnknown(m.DisplayName) + " " + m.ProductVersion
+	var details []string
+	if need := stlMinCUDA(cl); need != "" && cmpVer(majorMinor(tk.Version), need) < 0 {
+		details = append(details, reasonText("stl1002", "cl", cl, "need", need))
+	}
+	if row.MSCVerMaxExcl > 0 && mscVer(cl) >= row.MSCVerMaxExcl {
+		need := minCUDAForCl(cl)
+		if t := olderToolset(m, row.MSCVerMaxExcl, tk.Version); t != "" {
+			return []Finding{emit(s, id, "use-older-toolset", "cl", cl, "vs", vs, "version", tk.Version, "toolset", t, "vcvarsall", vcvarsall(m)).with(details...)}
+		}
+		return []Finding{emit(s, id, "msvc-too-new", "cl", cl, "vs", vs, "version", tk.Version, "need", orUnknown(need)).with(details...)}
+	}
+	if len(details) > 0 {
+		return []Finding{emit(s, id, "stl-too-new", "cl", cl, "vs", vs, "version", tk.Version).with(details...)}
+	}
+	return []Finding{emit(s, id, "ok", "cl", cl, "version", tk.Version)}
+}
+
+func checkClangCL(s *snapshot.Snapshot) []Finding {
+	has := firstHit(s, "clang-cl") != ""
+	for _, m := range s.MSVC {
+		has = has || m.HasClangCL
+	}
+	if has {
+		return []Finding{emit(s, "clangcl.present", "ok")}
+	}
+	// Only Windows on ARM builds need clang (llama.cpp docs, doctor.md §4.5).
+	if s.OS.Arch == "arm64" {
+		return []Finding{emit(s, "clangcl.present", "missing-arm64")}
+	}
+	return []Finding{emit(s, "clangcl.present", "not-needed")}
+}
+
+func toolVersion(s *snapshot.Snapshot, name string) (snapshot.ToolVersion, bool) {
+	t, ok := s.BuildTools[name]
+	if !ok || (t.Path == "" && t.Version == "") {
+		if p := firstHit(s, name); p != "" {
+			return snapshot.ToolVersion{Path: p, Version: hits(s, name)[0].Version}, true
+		}
+		return t, false
+	}
+	return t, true
+}
+
+func checkCMake(s *snapshot.Snapshot) []Finding {
+	t, ok := toolVersion(s, "cmake")
+	if !ok {
+		return []Finding{emit(s, "build.cmake", "missing")}
+	}
+	if t.Version == "" {
+		return []Finding{emit(s, "build.cmake", "unknown-version", "path", t.Path, "error", orUnknown(t.Error))}
+	}
+	if cmpVer(t.Version, g().CMakeMinNative) < 0 {
+		return []Finding{emit(s, "build.cmake", "too-old", "version", t.Version, "path", t.Path, "min", g().CMakeMinNative)}
+	}
+	return []Finding{emit(s, "build.cmake", "ok", "version", t.Version, "path", t.Path)}
+}
+
+func checkNinja(s *snapshot.Snapshot) []Finding {
+	t, ok := toolVersion(s, "ninja")
+	if !ok {
+		if m := latestMSVC(s); m != nil && isWindows(s) {
+			// VS ships a Ninja next to its CMake; llamactl's build uses it (doctor.md §4.2).
+			return []Finding{emit(s, "build.ninja", "vs-bundled", "vs", strings.TrimRight(m.Path, `\`))}
+		}
+		return []Finding{emit(s, "build.ninja", "missing")}
+	}
+	return []Finding{emit(s, "build.ninja", "ok", "version", orUnknown(t.Version), "path", t.Path)}
+}
+
+func checkGit(s *snapshot.Snapshot) []Finding {
+	t, ok := toolVersion(s, "git")
+	if !ok {
+		return []Finding{emit(s, "build.git", "missing")}
+	}
+	return []Finding{emit(s, "build.git", "ok", "version", orUnknown(t.Version), "path", t.Path)}
+}
+
+// minCUDAForCl is the oldest CUDA (major.minor) whose nvcc and STL gates accept cl.
+func minCUDAForCl(cl string) string {
+	stl := stlMinCUDA(cl)
+	for _, r := range g().Toolkits {
+		if r.MSCVerMaxExcl > mscVer(cl) && (stl == "" || cmpVer(r.CUDA, stl) >= 0) {
+			return r.CUDA
+		}
+	}
+	return ""
+}

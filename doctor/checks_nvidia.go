@@ -1,0 +1,182 @@
+package doctor
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/llamactl/llamactl/doctor/snapshot"
+)
+
+// Section B of doctor.md §10: NVIDIA driver and GPUs.
+
+// nvmlCode reduces NVMLStatus ("ERROR_DRIVER_NOT_LOADED", "NVML_ERROR_...") to its name.
+func nvmlCode(s *snapshot.Snapshot) string {
+	c := strings.ToUpper(strings.TrimSpace(s.NVIDIA.NVMLStatus))
+	c = strings.TrimPrefix(c, "NVML_")
+	if c == "SUCCESS" {
+		return "OK"
+	}
+	return c
+}
+
+// nvidiaEvidence says whether anything besides NVML suggests an NVIDIA GPU.
+func nvidiaEvidence(s *snapshot.Snapshot) bool {
+	if s.NVIDIA.SMIDriverVersion != "" || len(s.NVIDIA.GPUs) > 0 {
+		return true
+	}
+	return gpuVendors(s)["nvidia"]
+}
+
+func checkNVMLLoad(s *snapshot.Snapshot) []Finding {
+	code := nvmlCode(s)
+	switch {
+	case code == "":
+		return []Finding{skip("nv.nvml-load", "not-recorded", "what", "NVML")}
+	case code == "ERROR_LIBRARY_NOT_FOUND":
+		if nvidiaEvidence(s) {
+			return []Finding{emit(s, "nv.nvml-load", "missing-with-gpu")}
+		}
+		return []Finding{emit(s, "nv.nvml-load", "absent")}
+	case strings.Contains(code, "TIMEOUT") || strings.Contains(code, "CRASH"):
+		return []Finding{emit(s, "nv.nvml-load", "probe-failed", "code", s.NVIDIA.NVMLStatus)}
+	}
+	return []Finding{emit(s, "nv.nvml-load", "ok", "lib", orUnknown(s.NVIDIA.NVMLLibrary)).fact("nvml_status", s.NVIDIA.NVMLStatus)}
+}
+
+func checkNVMLInit(s *snapshot.Snapshot) []Finding {
+	code := nvmlCode(s)
+	lib := orUnknown(s.NVIDIA.NVMLLibrary)
+	switch code {
+	case "":
+		return []Finding{skip("nv.nvml-init", "not-recorded", "what", "NVML")}
+	case "ERROR_LIBRARY_NOT_FOUND":
+		return []Finding{skip("nv.nvml-init", "no-nvidia")}
+	case "OK":
+		return []Finding{emit(s, "nv.nvml-init", "ok", "driver", s.NVIDIA.DriverVersion, "count", strconv.Itoa(len(nvidiaGPUs(s))))}
+	case "ERROR_DRIVER_NOT_LOADED":
+		if nvidiaEvidence(s) {
+			return []Finding{emit(s, "nv.nvml-init", "driver-not-loaded", "code", s.NVIDIA.NVMLStatus, "lib", lib)}
+		}
+		// The library is installed (e.g. by a CUDA toolkit package) but
+		// there is no GPU or kernel module: harmless for CPU builds.
+		return []Finding{emit(s, "nv.nvml-init", "no-gpu", "code", s.NVIDIA.NVMLStatus, "lib", lib).fact("nvml_status", s.NVIDIA.NVMLStatus)}
+	case "ERROR_LIB_RM_VERSION_MISMATCH":
+		return []Finding{emit(s, "nv.nvml-init", "version-mismatch", "code", s.NVIDIA.NVMLStatus)}
+	case "ERROR_NO_PERMISSION":
+		return []Finding{emit(s, "nv.nvml-init", "no-permission", "code", s.NVIDIA.NVMLStatus)}
+	case "ERROR_GPU_IS_LOST":
+		return []Finding{emit(s, "nv.nvml-init", "gpu-lost", "code", s.NVIDIA.NVMLStatus)}
+	}
+	return []Finding{emit(s, "nv.nvml-init", "failed", "code", s.NVIDIA.NVMLStatus, "lib", lib)}
+}
+
+// driverReady says NVML answered with a driver version.
+func driverReady(s *snapshot.Snapshot) bool {
+	return s.NVIDIA.DriverVersion != "" || s.NVIDIA.SMIDriverVersion != ""
+}
+
+func driverVersion(s *snapshot.Snapshot) string {
+	if s.NVIDIA.DriverVersion != "" {
+		return s.NVIDIA.DriverVersion
+	}
+	return s.NVIDIA.SMIDriverVersion
+}
+
+func checkDriverVersion(s *snapshot.Snapshot) []Finding {
+	if !driverReady(s) {
+		return []Finding{skip("nv.driver-version", "no-driver")}
+	}
+	dv := driverVersion(s)
+	tk, _ := activeToolkit(s)
+	if tk == nil {
+		return []Finding{emit(s, "nv.driver-version", "ok", "driver", dv)}
+	}
+	floor := driverFloor(verMajor(tk.Version))
+	if floor != "" && cmpVer(dv, floor) < 0 {
+		where := "windows"
+		if s.WSL.IsWSL {
+			where = "wsl"
+		}
+		return []Finding{emit(s, "nv.driver-version", "below-floor", "driver", dv, "floor", floor,
+			"major", strconv.Itoa(verMajor(tk.Version)), "version", tk.Version).fact("where", where)}
+	}
+	return []Finding{emit(s, "nv.driver-version", "ok", "driver", dv)}
+}
+
+func checkDriverCUDA(s *snapshot.Snapshot) []Finding {
+	api := s.NVIDIA.CUDADriverAPI
+	if api == "" {
+		return []Finding{skip("nv.driver-cuda", "no-driver")}
+	}
+	tk, how := activeToolkit(s)
+	if tk == nil {
+		return []Finding{emit(s, "nv.driver-cuda", "ok", "api", api)}
+	}
+	if cmpVer(majorMinor(tk.Version), api) > 0 {
+		return []Finding{emit(s, "nv.driver-cuda", "too-old", "api", api, "version", tk.Version, "driver", driverVersion(s), "how", how)}
+	}
+	return []Finding{emit(s, "nv.driver-cuda", "ok-toolkit", "api", api, "version", tk.Version)}
+}
+
+func checkDevices(s *snapshot.Snapshot) []Finding {
+	gpus := nvidiaGPUs(s)
+	if len(gpus) == 0 {
+		return []Finding{skip("nv.devices", "no-nvidia")}
+	}
+	var out []Finding
+	for _, gpu := range gpus {
+		idx := strconv.Itoa(gpu.Index)
+		vram := gib(gpu.TotalMiB)
+		switch {
+		case gpu.ComputeCapability == "":
+			out = append(out, emit(s, "nv.devices", "no-cc", "index", idx, "name", gpu.Name))
+		case cmpVer(gpu.ComputeCapability, g().MinCC) < 0:
+			out = append(out, emit(s, "nv.devices", "too-old", "index", idx, "name", gpu.Name, "cc", gpu.ComputeCapability))
+		default:
+			f := emit(s, "nv.devices", "ok", "index", idx, "name", gpu.Name, "cc", gpu.ComputeCapability, "vram", vram)
+			if gpu.PCIBusID != "" {
+				f = f.fact("pci", gpu.PCIBusID)
+			}
+			out = append(out, f.fact("uuid", gpu.UUID))
+		}
+	}
+	return out
+}
+
+func checkVRAM(s *snapshot.Snapshot) []Finding {
+	gpus := nvidiaGPUs(s)
+	if len(gpus) == 0 {
+		return []Finding{skip("nv.vram", "no-nvidia")}
+	}
+	var out []Finding
+	for _, gpu := range gpus {
+		if gpu.TotalMiB == 0 {
+			continue
+		}
+		idx := strconv.Itoa(gpu.Index)
+		if gpu.FreeMiB < 1024 || gpu.FreeMiB*4 < gpu.TotalMiB {
+			out = append(out, emit(s, "nv.vram", "low", "index", idx, "name", gpu.Name, "free", gib(gpu.FreeMiB), "total", gib(gpu.TotalMiB)))
+			continue
+		}
+		out = append(out, emit(s, "nv.vram", "ok", "index", idx, "name", gpu.Name, "free", gib(gpu.FreeMiB), "total", gib(gpu.TotalMiB)))
+	}
+	if len(out) == 0 {
+		return []Finding{skip("nv.vram", "not-recorded", "what", "the GPU memory")}
+	}
+	return out
+}
+
+func checkSMIConsistency(s *snapshot.Snapshot) []Finding {
+	smi := s.NVIDIA.SMIStatus
+	if strings.Contains(strings.ToUpper(smi), "ERR") {
+		return []Finding{emit(s, "nv.smi-consistency", "cuda-err", "status", smi)}
+	}
+	a, b := s.NVIDIA.DriverVersion, s.NVIDIA.SMIDriverVersion
+	if a == "" || b == "" {
+		return []Finding{skip("nv.smi-consistency", "not-recorded", "what", "both NVML and nvidia-smi")}
+	}
+	if cmpVer(a, b) != 0 {
+		return []Finding{emit(s, "nv.smi-consistency", "mismatch", "nvml", a, "smi", b, "smi_path", orUnknown(firstHit(s, "nvidia-smi")))}
+	}
+	return []Finding{emit(s, "nv.smi-consistency", "ok", "driver", a)}
+}

@@ -1,0 +1,196 @@
+package doctor
+
+import (
+	"strings"
+
+	"github.com/llamactl/llamactl/doctor/snapshot"
+)
+
+// Section G of doctor.md §10: PATH order and library resolution (doctor.md §7).
+
+// isGnuLink says whether a link.exe is a GNU coreutils one (Git, MSYS2,
+// Cygwin, conda), not MSVC's linker (doctor.md §7.3).
+func isGnuLink(p string) bool {
+	l := strings.ToLower(strings.ReplaceAll(p, "/", `\`))
+	return strings.Contains(l, `\usr\bin\`) || strings.Contains(l, `\git\`) || strings.Contains(l, "msys") ||
+		strings.Contains(l, "cygwin") || strings.Contains(l, `\library\bin\`)
+}
+
+func checkPathTools(s *snapshot.Snapshot) []Finding {
+	var out []Finding
+	if isWindows(s) {
+		links := hits(s, "link")
+		if len(links) > 0 && isGnuLink(links[0].Path) {
+			msvc := ""
+			for _, h := range links[1:] {
+				if !isGnuLink(h.Path) {
+					msvc = h.Path
+					break
+				}
+			}
+			out = append(out, emit(s, "path.tools", "gnu-link", "link", links[0].Path, "dir", dirOf(links[0].Path), "msvc", orUnknown(msvc)))
+		}
+	}
+	var lines []string
+	for _, t := range []string{"nvcc", "cl", "link", "clang-cl", "cmake", "ninja", "git", "nvidia-smi", "hipcc", "glslc"} {
+		hs := hits(s, t)
+		if len(hs) == 0 {
+			continue
+		}
+		l := t + ": " + hs[0].Path
+		if len(hs) > 1 {
+			l += " (+" + itoa(len(hs)-1) + " more on PATH)"
+		}
+		lines = append(lines, l)
+	}
+	if len(out) == 0 {
+		return []Finding{emit(s, "path.tools", "ok", "count", itoa(len(lines))).with(lines...)}
+	}
+	return out
+}
+
+// strayDLLs are llama.cpp/ggml DLLs that another distribution left on PATH (doctor.md §7.1).
+var strayDLLs = []string{"ggml.dll", "ggml-base.dll", "ggml-cpu.dll", "ggml-cuda.dll", "llama.dll"}
+
+func checkGGMLStray(s *snapshot.Snapshot) []Finding {
+	if s.Windows == nil || s.Windows.DLLs == nil {
+		return []Finding{skip("path.ggml-stray", "not-recorded", "what", "the DLL search")}
+	}
+	var found []string
+	for _, d := range strayDLLs {
+		for _, c := range s.Windows.DLLs[d] {
+			found = append(found, c)
+		}
+	}
+	if len(found) > 0 {
+		return []Finding{emit(s, "path.ggml-stray", "found", "dll", found[0], "dir", dirOf(found[0])).with(found...)}
+	}
+	return []Finding{emit(s, "path.ggml-stray", "ok")}
+}
+
+func checkPathDLLs(s *snapshot.Snapshot) []Finding {
+	if s.Windows == nil || s.Windows.DLLs == nil {
+		return []Finding{skip("path.dlls", "not-recorded", "what", "the DLL search")}
+	}
+	var out []Finding
+	// nvcuda.dll and nvml.dll belong to the driver in System32 (doctor.md §7.1).
+	sys := s.Windows.SystemDir
+	if sys == "" {
+		sys = `C:\Windows\System32`
+	}
+	for _, d := range []string{"nvcuda.dll", "nvml.dll", "OpenCL.dll", "vulkan-1.dll"} {
+		c := s.Windows.DLLs[d]
+		if len(c) == 0 {
+			continue
+		}
+		if !under(s, c[0], sys) && !(d == "nvml.dll" && strings.Contains(strings.ToLower(c[0]), `nvidia corporation\nvsmi`)) {
+			out = append(out, emit(s, "path.dlls", "driver-dll-shadowed", "dll", d, "winner", c[0], "sys", sys).with(c...))
+		}
+	}
+	if len(out) == 0 {
+		var lines []string
+		for _, k := range sortedKeys(s.Windows.DLLs) {
+			if c := s.Windows.DLLs[k]; len(c) > 0 {
+				lines = append(lines, k+": "+c[0])
+			}
+		}
+		return []Finding{emit(s, "path.dlls", "ok").with(lines...)}
+	}
+	return out
+}
+
+// cudaBinDirs are the PATH entries that are some toolkit's bin directory.
+func cudaBinDirs(s *snapshot.Snapshot) (dirs []string, versions []string) {
+	for _, d := range pathDirs(s) {
+		for _, tk := range s.Toolkits {
+			root := strings.TrimRight(tk.Root, `\/`)
+			if root == "" || samePath(s, root, "/usr") {
+				continue
+			}
+			sep := "/"
+			if isWindows(s) {
+				sep = `\`
+			}
+			if samePath(s, d, root+sep+"bin") {
+				dirs = append(dirs, d)
+				versions = append(versions, tk.Version)
+			}
+		}
+	}
+	return dirs, versions
+}
+
+func checkMultiCUDA(s *snapshot.Snapshot) []Finding {
+	dirs, versions := cudaBinDirs(s)
+	if len(dirs) < 2 {
+		return []Finding{emit(s, "path.multi-cuda", "ok", "count", itoa(len(dirs)))}
+	}
+	act, how := activeToolkit(s)
+	if act != nil && how == "CUDA_PATH" {
+		want := strings.TrimRight(act.Root, `\/`)
+		if !under(s, dirs[0], want) {
+			return []Finding{emit(s, "path.multi-cuda", "order", "first", dirs[0], "firstv", versions[0], "version", act.Version,
+				"bin", want+`\bin`).with(dirs...)}
+		}
+	}
+	return []Finding{emit(s, "path.multi-cuda", "several", "count", itoa(len(dirs)), "first", dirs[0]).with(dirs...)}
+}
+
+func checkPathHygiene(s *snapshot.Snapshot) []Finding {
+	if len(s.Path) == 0 {
+		return []Finding{skip("path.hygiene", "not-recorded", "what", "PATH")}
+	}
+	var missing, dups, odd []string
+	seen := map[string]bool{}
+	total := 0
+	for _, p := range s.Path {
+		total += len(p.Dir) + 1
+		n := normPath(s, p.Dir)
+		switch {
+		case strings.Contains(p.Dir, `"`) || (isWindows(s) && strings.Count(p.Dir, "%") >= 2):
+			odd = append(odd, p.Dir)
+		case !p.Exists:
+			missing = append(missing, p.Dir)
+		}
+		if seen[n] && !containsStr(dups, p.Dir) {
+			dups = append(dups, p.Dir)
+		}
+		seen[n] = true
+	}
+	var out []Finding
+	if len(odd) > 0 {
+		out = append(out, emit(s, "path.hygiene", "odd", "count", itoa(len(odd))).with(odd...))
+	}
+	// cmd.exe and vcvarsall choke on very long PATH values (doctor.md §7.3).
+	if isWindows(s) && total > 4000 {
+		out = append(out, emit(s, "path.hygiene", "long", "len", itoa(total)))
+	}
+	if len(missing) > 0 {
+		out = append(out, emit(s, "path.hygiene", "missing", "count", itoa(len(missing))).with(missing...))
+	}
+	if len(dups) > 0 {
+		out = append(out, emit(s, "path.hygiene", "dups", "count", itoa(len(dups))).with(dups...))
+	}
+	if len(out) == 0 {
+		return []Finding{emit(s, "path.hygiene", "ok", "count", itoa(len(s.Path)))}
+	}
+	return out
+}
+
+func checkLdLib(s *snapshot.Snapshot) []Finding {
+	ld, set := env(s, "LD_LIBRARY_PATH")
+	if !set || strings.TrimSpace(ld) == "" {
+		return []Finding{emit(s, "path.ldlib", "unset")}
+	}
+	var conda []string
+	for _, d := range strings.Split(ld, ":") {
+		l := strings.ToLower(d)
+		if strings.Contains(l, "conda") || strings.Contains(l, "miniforge") || strings.Contains(l, "mamba") {
+			conda = append(conda, d)
+		}
+	}
+	if len(conda) > 0 {
+		return []Finding{emit(s, "path.ldlib", "conda", "dir", conda[0]).with(conda...)}
+	}
+	return []Finding{emit(s, "path.ldlib", "ok", "value", ld)}
+}

@@ -1,0 +1,180 @@
+package doctor
+
+import (
+	_ "embed"
+	"encoding/json"
+	"strconv"
+	"strings"
+	"sync"
+)
+
+// gates.json holds the version gates the checks apply (driver floors, host
+// compiler limits, MSVC/STL coupling, nvcc targets), each with its source.
+//
+//go:embed data/gates.json
+var gatesJSON []byte
+
+type toolkitRow struct {
+	CUDA          string `json:"cuda"` // "12.4"
+	GCCMax        int    `json:"gcc_max"`
+	MSCVerMaxExcl int    `json:"msc_ver_max_exclusive"`
+	SM            []int  `json:"sm"`
+	DriverLinux   string `json:"toolkit_driver_linux"`
+	DriverWindows string `json:"toolkit_driver_windows"`
+	Source        string `json:"source"`
+}
+
+type gateFile struct {
+	DriverFloor []struct {
+		CUDAMajor int    `json:"cuda_major"`
+		MinDriver string `json:"min_driver"`
+	} `json:"driver_floor"`
+	MSVCSTL []struct {
+		ClMin   string `json:"cl_min"`
+		CUDAMin string `json:"cuda_min"`
+		Source  string `json:"source"`
+	} `json:"msvc_stl"`
+	CMakeMinNative string       `json:"cmake_min_native"`
+	CUDAMinNative  string       `json:"cuda_min_native"`
+	MinCC          string       `json:"min_cc"`
+	Toolkits       []toolkitRow `json:"toolkits"`
+}
+
+var (
+	gatesOnce sync.Once
+	gates     gateFile
+)
+
+func g() *gateFile {
+	gatesOnce.Do(func() {
+		if err := json.Unmarshal(gatesJSON, &gates); err != nil {
+			panic("doctor/data/gates.json: " + err.Error()) // validated by tests
+		}
+	})
+	return &gates
+}
+
+// toolkitFacts returns the row of a toolkit version's major.minor; for a
+// release newer than the table the newest row of the same major stands in.
+func toolkitFacts(version string) (toolkitRow, bool) {
+	mm := majorMinor(version)
+	var best *toolkitRow
+	for i, r := range g().Toolkits {
+		if r.CUDA == mm {
+			return r, true
+		}
+		if verMajor(r.CUDA) == verMajor(mm) && cmpVer(r.CUDA, mm) < 0 {
+			best = &g().Toolkits[i]
+		}
+	}
+	if best != nil && verMajor(mm) >= 13 {
+		return *best, true
+	}
+	return toolkitRow{}, false
+}
+
+// driverFloor is the minimum driver for a CUDA major (minor-version compatibility).
+func driverFloor(cudaMajor int) string {
+	for _, f := range g().DriverFloor {
+		if f.CUDAMajor == cudaMajor {
+			return f.MinDriver
+		}
+	}
+	return ""
+}
+
+// stlMinCUDA is the oldest CUDA the MSVC STL of cl version accepts ("" when no gate).
+func stlMinCUDA(cl string) string {
+	need := ""
+	for _, r := range g().MSVCSTL {
+		if cmpVer(cl, r.ClMin) >= 0 {
+			need = r.CUDAMin
+		}
+	}
+	return need
+}
+
+// --- versions ---
+
+// verParts parses the leading dotted digits of v ("12.4.131" -> 12 4 131).
+func verParts(v string) []int {
+	v = strings.TrimSpace(strings.TrimPrefix(strings.TrimPrefix(v, "v"), "V"))
+	var out []int
+	for _, p := range strings.Split(v, ".") {
+		end := 0
+		for end < len(p) && p[end] >= '0' && p[end] <= '9' {
+			end++
+		}
+		if end == 0 {
+			break
+		}
+		n, err := strconv.Atoi(p[:end])
+		if err != nil {
+			break
+		}
+		out = append(out, n)
+		if end < len(p) {
+			break
+		}
+	}
+	return out
+}
+
+// cmpVer compares dotted versions numerically; missing parts count as 0.
+func cmpVer(a, b string) int {
+	pa, pb := verParts(a), verParts(b)
+	for i := 0; i < len(pa) || i < len(pb); i++ {
+		var x, y int
+		if i < len(pa) {
+			x = pa[i]
+		}
+		if i < len(pb) {
+			y = pb[i]
+		}
+		if x != y {
+			if x < y {
+				return -1
+			}
+			return 1
+		}
+	}
+	return 0
+}
+
+func verMajor(v string) int {
+	p := verParts(v)
+	if len(p) == 0 {
+		return 0
+	}
+	return p[0]
+}
+
+// majorMinor returns "12.4" of "12.4.131" ("" when unparsable).
+func majorMinor(v string) string {
+	p := verParts(v)
+	switch len(p) {
+	case 0:
+		return ""
+	case 1:
+		return strconv.Itoa(p[0]) + ".0"
+	}
+	return strconv.Itoa(p[0]) + "." + strconv.Itoa(p[1])
+}
+
+// mscVer turns cl "19.41.34123" into _MSC_VER 1941 (0 when unparsable).
+func mscVer(cl string) int {
+	p := verParts(cl)
+	if len(p) < 2 {
+		return 0
+	}
+	return p[0]*100 + p[1]
+}
+
+// ccToSM turns "8.9" into 89 (0 when unparsable).
+func ccToSM(cc string) int {
+	p := verParts(cc)
+	if len(p) < 2 {
+		return 0
+	}
+	return p[0]*10 + p[1]
+}

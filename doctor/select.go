@@ -1,0 +1,419 @@
+package doctor
+
+import (
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/llamactl/llamactl/doctor/snapshot"
+	"github.com/llamactl/llamactl/matrix"
+)
+
+// Selection is what a build should use on this machine.
+type Selection struct {
+	Backend           string                `json:"backend"`        // cuda|vulkan|hip|opencl|cpu
+	CUDA              string                `json:"cuda,omitempty"` // recommended toolkit version
+	Toolkit           *snapshot.CUDAToolkit `json:"toolkit,omitempty"`
+	CUDAArchitectures string                `json:"cuda_architectures,omitempty"` // "89-real"
+	HostCompiler      string                `json:"host_compiler,omitempty"`      // nvcc -ccbin; empty = default
+	MSVCToolset       string                `json:"msvc_toolset,omitempty"`       // -vcvars_ver value, e.g. "14.39"
+	VCVarsAll         string                `json:"vcvarsall,omitempty"`
+	Reasons           []string              `json:"reasons,omitempty"`
+	Resolution        *matrix.Resolution    `json:"resolution,omitempty"`
+	// GPUs is the per-GPU view: CC and the architecture each needs.
+	GPUs []SelectedGPU `json:"gpus,omitempty"`
+	// Requested is the backend the user asked for, when it differs from Backend.
+	Requested string `json:"requested,omitempty"`
+}
+
+// SelectedGPU is one GPU in the selection.
+type SelectedGPU struct {
+	Index             int    `json:"index"`
+	Name              string `json:"name"`
+	ComputeCapability string `json:"compute_capability,omitempty"`
+	Architecture      string `json:"cuda_architecture,omitempty"` // "89-real"
+	MinCUDA           string `json:"min_cuda,omitempty"`          // oldest toolkit that targets it
+	MaxCUDA           string `json:"max_cuda,omitempty"`          // newest toolkit that still targets it
+}
+
+// Select picks the backend, CUDA toolkit, architectures and host compiler.
+func Select(s *snapshot.Snapshot) Selection { return SelectFor(s, "") }
+
+// SelectFor is Select for a backend the user asked for ("" = best for the machine).
+func SelectFor(s *snapshot.Snapshot, requested string) Selection {
+	if s == nil {
+		s = &snapshot.Snapshot{}
+	}
+	var sel Selection
+	reason := func(key string, kv ...string) { sel.Reasons = append(sel.Reasons, reasonText(key, kv...)) }
+	nv := visibleNVIDIA(s)
+	vend := gpuVendors(s)
+	requested = strings.ToLower(strings.TrimSpace(requested))
+
+	// Toolkit and host compiler, whenever a toolkit is installed: build and
+	// kernel probes compile CUDA code even when the backend is not CUDA.
+	tk := chooseToolkit(s, nv)
+	if tk != nil {
+		sel.Toolkit = tk
+		hostCompiler(s, tk, &sel, reason)
+	}
+
+	switch {
+	case requested == "opencl" && !vend["qualcomm"] && !vend["intel"]:
+		sel.Requested = "opencl"
+		reason("opencl-unsupported", "gpus", vendorList(vend))
+		sel.Backend = bestNonOpenCL(s, nv, vend)
+	case requested != "" && requested != "auto":
+		sel.Backend = requested
+		reason("requested", "backend", requested)
+	case len(nv) > 0:
+		sel.Backend = "cuda"
+	case vend["amd"]:
+		sel.Backend = bestNonOpenCL(s, nv, vend)
+	case vend["intel"]:
+		sel.Backend = "vulkan"
+		reason("intel-vulkan")
+	case vend["qualcomm"]:
+		sel.Backend = "opencl"
+		reason("adreno-opencl")
+	default:
+		sel.Backend = "cpu"
+		reason("no-gpu")
+	}
+
+	if len(nv) > 0 {
+		var archs []string
+		for _, g := range nv {
+			sg := SelectedGPU{Index: g.Index, Name: g.Name, ComputeCapability: g.ComputeCapability}
+			if a := archFor(g.ComputeCapability); a != "" {
+				sg.Architecture = a
+				if !containsStr(archs, a) {
+					archs = append(archs, a)
+				}
+			}
+			sg.MinCUDA, sg.MaxCUDA = cudaRangeFor(g.ComputeCapability)
+			sel.GPUs = append(sel.GPUs, sg)
+		}
+		sort.Slice(archs, func(i, j int) bool { return archNum(archs[i]) < archNum(archs[j]) })
+		sel.CUDAArchitectures = strings.Join(archs, ";")
+		sel.CUDA = recommendCUDA(s, nv, tk)
+		if sel.Backend == "cuda" {
+			reason("nvidia", "gpu", nv[0].Name, "cc", nv[0].ComputeCapability, "archs", sel.CUDAArchitectures)
+			if tk != nil && majorMinor(tk.Version) == majorMinor(sel.CUDA) {
+				reason("toolkit-installed", "version", tk.Version, "nvcc", tk.NVCC)
+			} else if sel.CUDA != "" {
+				reason("toolkit-install", "version", sel.CUDA)
+			}
+		}
+		if r := resolve(s, nv); r != nil {
+			sel.Resolution = r
+			if r.CUDA.Recommended != "" {
+				sel.CUDA = r.CUDA.Recommended
+			}
+			if r.CUDAArchitectures != "" {
+				sel.CUDAArchitectures = r.CUDAArchitectures
+			}
+		}
+	}
+	if isWindows(s) {
+		if m := latestMSVC(s); m != nil {
+			sel.VCVarsAll = vcvarsall(m)
+		}
+	}
+	return sel
+}
+
+// resolve asks the matrix when one is linked in (see resolver.go).
+var resolve = func(s *snapshot.Snapshot, nv []snapshot.GPU) *matrix.Resolution { return nil }
+
+func vendorList(v map[string]bool) string {
+	var out []string
+	for _, k := range sortedKeys(v) {
+		out = append(out, map[string]string{"amd": "AMD", "nvidia": "NVIDIA", "intel": "Intel", "qualcomm": "Qualcomm"}[k])
+	}
+	if len(out) == 0 {
+		return "none"
+	}
+	return strings.Join(out, ", ")
+}
+
+// bestNonOpenCL is what accelerates AMD/NVIDIA cards: CUDA for NVIDIA, HIP
+// when the ROCm/HIP SDK is installed and knows the GPU, else Vulkan
+// (doctor.md §5.4).
+func bestNonOpenCL(s *snapshot.Snapshot, nv []snapshot.GPU, vend map[string]bool) string {
+	if len(nv) > 0 {
+		return "cuda"
+	}
+	if vend["amd"] && s.HIP.Status == "ok" && len(s.HIP.GFX) > 0 {
+		return "hip"
+	}
+	if vend["amd"] || vend["nvidia"] || vend["intel"] {
+		return "vulkan"
+	}
+	return "cpu"
+}
+
+// visibleNVIDIA are the NVIDIA GPUs a CUDA program would see: those NVML
+// lists, minus any CUDA_VISIBLE_DEVICES hides.
+func visibleNVIDIA(s *snapshot.Snapshot) []snapshot.GPU {
+	all := nvidiaGPUs(s)
+	v, set := env(s, "CUDA_VISIBLE_DEVICES")
+	if !set {
+		return all
+	}
+	var out []snapshot.GPU
+	for _, g := range all {
+		if visibleIn(v, g) {
+			out = append(out, g)
+		}
+	}
+	return out
+}
+
+// visibleIn applies CUDA's CUDA_VISIBLE_DEVICES rules: a comma list of
+// indices or UUID prefixes; parsing stops at the first invalid entry.
+func visibleIn(list string, g snapshot.GPU) bool {
+	for _, e := range strings.Split(list, ",") {
+		e = strings.TrimSpace(e)
+		if e == "" {
+			return false
+		}
+		if n, err := strconv.Atoi(e); err == nil {
+			if n < 0 {
+				return false
+			}
+			if n == g.Index {
+				return true
+			}
+			continue
+		}
+		if strings.HasPrefix(e, "GPU-") || strings.HasPrefix(e, "MIG-") {
+			if g.UUID != "" && strings.HasPrefix(g.UUID, e) {
+				return true
+			}
+			continue
+		}
+		return false
+	}
+	return false
+}
+
+// archFor is CMAKE_CUDA_ARCHITECTURES for a CC: "89-real"; Blackwell 12.x
+// takes the "a" suffix (llama.cpp rewrites 12X to 12Xa, doctor.md §2.7).
+func archFor(cc string) string {
+	sm := ccToSM(cc)
+	if sm == 0 {
+		return ""
+	}
+	if sm >= 120 && sm < 130 {
+		return strconv.Itoa(sm) + "a-real"
+	}
+	return strconv.Itoa(sm) + "-real"
+}
+
+func archNum(a string) int {
+	n, _ := strconv.Atoi(strings.TrimRightFunc(strings.SplitN(a, "-", 2)[0], func(r rune) bool { return r < '0' || r > '9' }))
+	return n
+}
+
+// cudaRangeFor is the oldest and newest toolkit (major.minor) in gates.json that targets cc.
+func cudaRangeFor(cc string) (lo, hi string) {
+	sm := ccToSM(cc)
+	if sm == 0 {
+		return "", ""
+	}
+	for _, r := range g().Toolkits {
+		if containsInt(r.SM, sm) {
+			if lo == "" {
+				lo = r.CUDA
+			}
+			hi = r.CUDA
+		}
+	}
+	return lo, hi
+}
+
+// targets says whether toolkit tk can compile for cc: nvcc --list-gpu-arch
+// when recorded, else the toolkit table.
+func targets(tk *snapshot.CUDAToolkit, cc string) (bool, bool) {
+	sm := ccToSM(cc)
+	if sm == 0 {
+		return false, false
+	}
+	if len(tk.GPUArchs) > 0 {
+		want := "compute_" + strconv.Itoa(sm)
+		for _, a := range tk.GPUArchs {
+			if a == want || a == "sm_"+strconv.Itoa(sm) {
+				return true, true
+			}
+		}
+		return false, true
+	}
+	row, ok := toolkitFacts(tk.Version)
+	if !ok {
+		return false, false
+	}
+	return containsInt(row.SM, sm), true
+}
+
+// toolkitProblems lists why an installed toolkit cannot build for these GPUs
+// on this machine (message keys of the reasons table, with values).
+func toolkitProblems(s *snapshot.Snapshot, tk *snapshot.CUDAToolkit, nv []snapshot.GPU) []string {
+	var out []string
+	for _, gpu := range nv {
+		if ok, known := targets(tk, gpu.ComputeCapability); known && !ok {
+			out = append(out, reasonText("cannot-target", "version", tk.Version, "gpu", gpu.Name, "cc", gpu.ComputeCapability))
+		}
+	}
+	if api := s.NVIDIA.CUDADriverAPI; api != "" && cmpVer(majorMinor(tk.Version), api) > 0 {
+		out = append(out, reasonText("driver-too-old", "version", tk.Version, "api", api, "driver", s.NVIDIA.DriverVersion))
+	}
+	if isWindows(s) {
+		if m := latestMSVC(s); m != nil {
+			cl := clVersionOf(m)
+			if row, ok := toolkitFacts(tk.Version); ok && row.MSCVerMaxExcl > 0 && mscVer(cl) >= row.MSCVerMaxExcl && olderToolset(m, row.MSCVerMaxExcl, tk.Version) == "" {
+				out = append(out, reasonText("msvc-too-new", "version", tk.Version, "cl", cl))
+			}
+		}
+	}
+	return out
+}
+
+// chooseToolkit is the installed toolkit a build should use: the active
+// one when it works for every GPU, else the newest one that does, else the
+// active one (so its problems are reported).
+func chooseToolkit(s *snapshot.Snapshot, nv []snapshot.GPU) *snapshot.CUDAToolkit {
+	act, _ := activeToolkit(s)
+	if act == nil || len(toolkitProblems(s, act, nv)) == 0 {
+		return act
+	}
+	var best *snapshot.CUDAToolkit
+	for i := range s.Toolkits {
+		tk := &s.Toolkits[i]
+		if len(toolkitProblems(s, tk, nv)) == 0 && (best == nil || cmpVer(tk.Version, best.Version) > 0) {
+			best = tk
+		}
+	}
+	if best != nil {
+		return best
+	}
+	return act
+}
+
+// recommendCUDA is the CUDA version to build with: the chosen installed
+// toolkit when it works, else the newest release in gates.json that targets
+// every GPU, that the driver runs, and that the host compiler accepts.
+func recommendCUDA(s *snapshot.Snapshot, nv []snapshot.GPU, tk *snapshot.CUDAToolkit) string {
+	if tk != nil && len(toolkitProblems(s, tk, nv)) == 0 {
+		return tk.Version
+	}
+	best := ""
+	for _, r := range g().Toolkits {
+		ok := true
+		for _, gpu := range nv {
+			if sm := ccToSM(gpu.ComputeCapability); sm != 0 && !containsInt(r.SM, sm) {
+				ok = false
+			}
+		}
+		if api := s.NVIDIA.CUDADriverAPI; api != "" && cmpVer(r.CUDA, api) > 0 {
+			ok = false
+		}
+		if isWindows(s) {
+			if m := latestMSVC(s); m != nil {
+				cl := clVersionOf(m)
+				if r.MSCVerMaxExcl > 0 && mscVer(cl) >= r.MSCVerMaxExcl {
+					ok = false
+				}
+				if need := stlMinCUDA(cl); need != "" && cmpVer(r.CUDA, need) < 0 {
+					ok = false
+				}
+			}
+		}
+		if ok {
+			best = r.CUDA
+		}
+	}
+	return best
+}
+
+// olderToolset returns an installed MSVC toolset family ("14.39") older
+// than the toolkit's limit that the toolkit accepts (host_config.h and STL),
+// for -vcvars_ver; "" when none.
+func olderToolset(m *snapshot.MSVCInstall, maxExcl int, tkVersion string) string {
+	best := ""
+	for _, t := range m.Toolsets {
+		cl := toolsetToCl(t)
+		if cl == "" || mscVer(cl) >= maxExcl {
+			continue
+		}
+		if need := stlMinCUDA(cl); need != "" && cmpVer(tkVersion, need) < 0 {
+			continue
+		}
+		if fam := majorMinor(t); best == "" || cmpVer(fam, best) > 0 {
+			best = fam
+		}
+	}
+	return best
+}
+
+// hostCompiler fills the host compiler nvcc must use with tk.
+func hostCompiler(s *snapshot.Snapshot, tk *snapshot.CUDAToolkit, sel *Selection, reason func(string, ...string)) {
+	row, ok := toolkitFacts(tk.Version)
+	if !ok {
+		return
+	}
+	if isWindows(s) {
+		m := latestMSVC(s)
+		if m == nil || row.MSCVerMaxExcl == 0 {
+			return
+		}
+		cl := clVersionOf(m)
+		if mscVer(cl) >= row.MSCVerMaxExcl {
+			if t := olderToolset(m, row.MSCVerMaxExcl, tk.Version); t != "" {
+				sel.MSVCToolset = t
+				reason("msvc-toolset", "version", tk.Version, "cl", cl, "toolset", t)
+			}
+		}
+		return
+	}
+	def, sibs := gxx(s)
+	if row.GCCMax == 0 || def == nil || def.Major <= row.GCCMax {
+		return
+	}
+	for _, c := range sibs {
+		if c.Major <= row.GCCMax && c.Major > 0 {
+			sel.HostCompiler = c.Path
+			reason("host-compiler", "version", tk.Version, "max", strconv.Itoa(row.GCCMax), "gcc", def.Version, "cxx", c.Path)
+			return
+		}
+	}
+}
+
+// reasonText fills a selection reason from the catalog.
+func reasonText(key string, kv ...string) string {
+	Catalog()
+	t, ok := catReasons[key]
+	if !ok {
+		return fmt.Sprintf("internal: no reason text %q", key)
+	}
+	return vars(kv).replacerPairs().fill(t)
+}
+
+func containsInt(xs []int, x int) bool {
+	for _, v := range xs {
+		if v == x {
+			return true
+		}
+	}
+	return false
+}
+
+func containsStr(xs []string, x string) bool {
+	for _, v := range xs {
+		if v == x {
+			return true
+		}
+	}
+	return false
+}
