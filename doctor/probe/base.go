@@ -18,6 +18,9 @@ func gatherBase(d *Deps, s *snapshot.Snapshot) {
 	}
 	s.Tools = map[string][]snapshot.ToolHit{}
 	for _, name := range facts.Tools.Names {
+		if !isWin(d.GOOS) && containsExact(facts.Tools.WindowsOnly, name) {
+			continue // Linux's /usr/bin/link is coreutils, not a linker
+		}
 		for _, p := range searchPath(d, s.Path, name) {
 			s.Tools[name] = append(s.Tools[name], snapshot.ToolHit{Path: p})
 		}
@@ -138,8 +141,11 @@ func searchPath(d *Deps, path []snapshot.PathEntry, name string) []string {
 	seen := map[string]bool{}
 	add := func(p string) {
 		k := p
+		if rp, err := d.FS.Realpath(p); err == nil {
+			k = rp // /bin/cmake and /usr/bin/cmake are one file on merged-/usr systems
+		}
 		if isWin(d.GOOS) {
-			k = strings.ToLower(p)
+			k = strings.ToLower(k)
 		}
 		if !seen[k] {
 			seen[k] = true

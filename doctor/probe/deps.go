@@ -24,6 +24,9 @@ type FS interface {
 	ReadFile(name string) ([]byte, error)
 	Stat(name string) (fs.FileInfo, error)
 	ReadDir(name string) ([]fs.DirEntry, error)
+	// Realpath resolves symbolic links (Debian's /bin -> /usr/bin, /usr/local/cuda
+	// -> cuda-12.4) so one file found twice is reported once.
+	Realpath(name string) (string, error)
 }
 
 // Registry reads the Windows registry. Keys are written with their hive

@@ -18,7 +18,8 @@ type factsFile struct {
 		Prefixes []string `json:"prefixes"`
 	} `json:"env_allowlist"`
 	Tools struct {
-		Names []string `json:"names"`
+		Names       []string `json:"names"`
+		WindowsOnly []string `json:"windows_only"`
 	} `json:"tools"`
 	PathextDefault struct {
 		Value string `json:"value"`

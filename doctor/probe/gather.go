@@ -98,7 +98,7 @@ func Gather(ctx context.Context, d Deps) *snapshot.Snapshot {
 	for i, gr := range gs {
 		ch := make(chan done, 1)
 		results[i] = ch
-		g := &gctx{d: &d, base: s, raw: map[string]string{}, name: gr.name}
+		g := &gctx{d: &d, base: cloneBase(s), raw: map[string]string{}, name: gr.name}
 		gctx2, cancel := context.WithTimeout(ctx, d.Timeout)
 		go func(gr gatherer) {
 			defer cancel()
@@ -202,4 +202,19 @@ func withDefaults(d Deps) Deps {
 		d.CommandTimeout = DefaultCommandTimeout
 	}
 	return d
+}
+
+// cloneBase copies what gatherers read, so the main goroutine can apply
+// results while late gatherers still read their own copy.
+func cloneBase(s *snapshot.Snapshot) *snapshot.Snapshot {
+	c := &snapshot.Snapshot{OS: s.OS, Path: append([]snapshot.PathEntry(nil), s.Path...)}
+	c.Env = map[string]string{}
+	for k, v := range s.Env {
+		c.Env[k] = v
+	}
+	c.Tools = map[string][]snapshot.ToolHit{}
+	for k, v := range s.Tools {
+		c.Tools[k] = append([]snapshot.ToolHit(nil), v...)
+	}
+	return c
 }

@@ -14,6 +14,7 @@ import (
 type MemFS struct {
 	goos  string
 	files map[string]memFile // normalized path -> file
+	links map[string]string  // normalized link path -> target (absolute)
 }
 
 type memFile struct {
@@ -26,7 +27,7 @@ type memFile struct {
 // NewMemFS builds a tree from path -> content. Keys ending in "/" or "\" are
 // directories.
 func NewMemFS(goos string, files map[string]string) *MemFS {
-	m := &MemFS{goos: goos, files: map[string]memFile{}}
+	m := &MemFS{goos: goos, files: map[string]memFile{}, links: map[string]string{}}
 	for p, data := range files {
 		dir := strings.HasSuffix(p, "/") || strings.HasSuffix(p, `\`)
 		clean := cleanDir(goos, p)
@@ -65,7 +66,38 @@ func (m *MemFS) norm(p string) string {
 	return p
 }
 
+// AddLink records a symbolic link: name resolves to target (a file or a
+// directory, absolute).
+func (m *MemFS) AddLink(name, target string) {
+	m.links[m.norm(cleanDir(m.goos, name))] = cleanDir(m.goos, target)
+}
+
+// Realpath resolves recorded links in every leading component.
+func (m *MemFS) Realpath(name string) (string, error) {
+	p := cleanDir(m.goos, name)
+	for i := 0; i < 40; i++ {
+		changed := false
+		for cur := p; cur != "" && cur != dirName(m.goos, cur); cur = dirName(m.goos, cur) {
+			if t, ok := m.links[m.norm(cur)]; ok {
+				p = t + p[len(cur):]
+				changed = true
+				break
+			}
+		}
+		if !changed {
+			if _, ok := m.files[m.norm(p)]; !ok {
+				return "", &fs.PathError{Op: "realpath", Path: name, Err: fs.ErrNotExist}
+			}
+			return p, nil
+		}
+	}
+	return "", &fs.PathError{Op: "realpath", Path: name, Err: fs.ErrInvalid}
+}
+
 func (m *MemFS) lookup(op, name string) (memFile, error) {
+	if rp, err := m.Realpath(name); err == nil {
+		name = rp
+	}
 	f, ok := m.files[m.norm(cleanDir(m.goos, name))]
 	if !ok {
 		return memFile{}, &fs.PathError{Op: op, Path: name, Err: fs.ErrNotExist}

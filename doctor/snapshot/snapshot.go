@@ -123,6 +123,11 @@ type CUDAToolkit struct {
 	HasCudart     bool     `json:"has_cudart,omitempty"`
 	HasCublas     bool     `json:"has_cublas,omitempty"`
 	VSIntegration bool     `json:"vs_integration,omitempty"` // MSBuild .props/.targets present for a VS install
+	// DLLDir is where the runtime libraries are: bin\ (Windows, CUDA <= 12),
+	// bin\x64\ (Windows, CUDA 13+), lib64 or targets/*/lib (Linux).
+	DLLDir string `json:"dll_dir,omitempty"`
+	// Missing marks a root named by CUDA_PATH* or the registry that is not on disk.
+	Missing bool `json:"missing,omitempty"`
 }
 
 // MSVCInstall is one Visual Studio / Build Tools instance (vswhere) and its toolsets.
@@ -137,6 +142,12 @@ type MSVCInstall struct {
 	ClVersion      string   `json:"cl_version,omitempty"`      // "19.41.34123" from the cl banner
 	HasVCTools     bool     `json:"has_vc_tools"`
 	HasClangCL     bool     `json:"has_clang_cl,omitempty"`
+	VCVarsAll      string   `json:"vcvarsall,omitempty"` // VC\Auxiliary\Build\vcvarsall.bat when present
+	// CUDABuildCustomizations are the CUDA versions whose MSBuild files are in
+	// MSBuild\Microsoft\VC\v*\BuildCustomizations (what the VS generator uses).
+	CUDABuildCustomizations []string `json:"cuda_build_customizations,omitempty"`
+	// FromVswhere: vswhere reported it (false: found by scanning the default dirs).
+	FromVswhere bool `json:"from_vswhere,omitempty"`
 }
 
 type Compiler struct {

@@ -1,0 +1,130 @@
+package probe
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/llamactl/llamactl/doctor/snapshot"
+)
+
+// compilerNames are the host compilers nvcc may be pointed at, plain and
+// versioned (g++-11 .. g++-15: Debian's nvcc 11.8 rejects gcc 12, so an
+// installed g++-11 is the fix; issue 3 item 4).
+func compilerNames() []string {
+	names := []string{"gcc", "g++", "clang", "clang++"}
+	for _, m := range facts.GCCVersioned.Majors {
+		names = append(names, fmt.Sprintf("gcc-%d", m), fmt.Sprintf("g++-%d", m))
+	}
+	for _, m := range facts.GCCVersioned.Majors {
+		names = append(names, fmt.Sprintf("clang-%d", m+5), fmt.Sprintf("clang++-%d", m+5))
+	}
+	return names
+}
+
+func gatherCompilers(ctx context.Context, g *gctx) func(*snapshot.Snapshot) {
+	var cs []snapshot.Compiler
+	goos := g.goos()
+	for _, name := range compilerNames() {
+		hits := searchPath(g.d, g.base.Path, name)
+		if len(hits) == 0 {
+			continue
+		}
+		p := hits[0]
+		if !isWin(goos) && strings.HasSuffix(strings.ToLower(p), ".exe") {
+			continue
+		}
+		_, out, ok := g.run(ctx, p, "--version")
+		if !ok {
+			continue
+		}
+		kind := strings.TrimRight(strings.TrimRight(name, "0123456789"), "-")
+		c := snapshot.Compiler{Kind: kind, Path: p}
+		if strings.HasPrefix(kind, "clang") {
+			c.Version, c.Target = ParseClangVersion(out)
+		} else {
+			c.Version = ParseGCCVersion(out)
+			if strings.Contains(strings.ToLower(firstLine(out)), "clang") {
+				// macOS and some distros make gcc a clang front end
+				c.Version, c.Target = ParseClangVersion(out)
+				c.Kind = "clang"
+			}
+		}
+		if c.Version == "" {
+			g.errorf("%s --version: no version in %q", p, truncate(firstLine(out), 200))
+			continue
+		}
+		c.Major = major(c.Version)
+		cs = append(cs, c)
+	}
+	if isWin(goos) {
+		for _, h := range g.base.Tools["cl"] {
+			// cl prints its banner on stderr and exits 2 without arguments.
+			if _, out, ok := g.run(ctx, h.Path); ok {
+				b := ParseClBanner(out)
+				if b.Version == "" {
+					g.errorf("%s: no compiler banner in %q", h.Path, truncate(firstLine(out), 200))
+					continue
+				}
+				cs = append(cs, snapshot.Compiler{Kind: "cl", Path: h.Path, Version: b.Version, Major: major(b.Version), Target: b.Arch})
+			}
+			break // only the cl that runs matters here; MSVC lists all toolsets
+		}
+	}
+	for _, h := range g.base.Tools["clang-cl"] {
+		if _, out, ok := g.run(ctx, h.Path, "--version"); ok {
+			v, t := ParseClangVersion(out)
+			if v != "" {
+				cs = append(cs, snapshot.Compiler{Kind: "clang-cl", Path: h.Path, Version: v, Major: major(v), Target: t})
+			}
+		}
+		break
+	}
+	return func(s *snapshot.Snapshot) { s.Compilers = cs }
+}
+
+// gatherBuildTools asks cmake, ninja, git (and ccache) for their versions.
+func gatherBuildTools(ctx context.Context, g *gctx) func(*snapshot.Snapshot) {
+	bt := map[string]snapshot.ToolVersion{}
+	type tool struct {
+		name  string
+		parse func(string) string
+	}
+	tools := []tool{{"cmake", ParseCMakeVersion}, {"ninja", ParseNinjaVersion}, {"git", ParseGitVersion}, {"ccache", ParseCcacheVersion}}
+	for _, t := range tools {
+		p := firstTool(g.base, t.name)
+		if p == "" {
+			if hits := searchPath(g.d, g.base.Path, t.name); len(hits) > 0 {
+				p = hits[0]
+			}
+		}
+		if p == "" {
+			continue
+		}
+		tv := snapshot.ToolVersion{Path: p}
+		res, out, ok := g.run(ctx, p, "--version")
+		switch {
+		case res.TimedOut:
+			tv.Error = "timed out"
+		case !ok:
+			tv.Error = "could not run"
+		default:
+			tv.Raw = truncate(firstLine(out), 200)
+			tv.Version = t.parse(out)
+			if tv.Version == "" {
+				tv.Error = "no version in its output"
+			}
+		}
+		bt[t.name] = tv
+	}
+	return func(s *snapshot.Snapshot) {
+		if len(bt) > 0 {
+			s.BuildTools = bt
+		}
+		for name, tv := range bt {
+			if hits := s.Tools[name]; len(hits) > 0 && samePath(s.OS.GOOS, hits[0].Path, tv.Path) {
+				hits[0].Version = tv.Version
+			}
+		}
+	}
+}
