@@ -1,0 +1,87 @@
+package launch
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func fixture(t *testing.T, name string) string {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join("..", "..", "testdata", "runner", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+func TestParseLogCPU(t *testing.T) {
+	r := ParseLog(strings.NewReader(fixture(t, "llama-server-b11669-llama-f16-cpu.log")))
+	if r.Host.ModelMiB != 5.51 || r.Host.ContextMiB != 8 || r.Host.ComputeMiB != 9.52 {
+		t.Errorf("host = %+v", r.Host)
+	}
+	if r.Devices != nil {
+		t.Errorf("CPU run has devices %v", r.Devices)
+	}
+	if r.CtxSize != 4096 || r.ListenURL != "http://127.0.0.1:18124" || r.OOM != nil {
+		t.Errorf("report = %+v", r)
+	}
+}
+
+// Line shapes of a CUDA run (autotune.md §6.6): devices and host split.
+func TestParseLogCUDAShapes(t *testing.T) {
+	log := `load_tensors: offloaded 37/37 layers to GPU
+load_tensors:   CPU_Mapped model buffer size =   308.23 MiB
+load_tensors:        CUDA0 model buffer size =  4403.49 MiB
+llama_context:  CUDA_Host  output buffer size =     1.97 MiB
+llama_kv_cache:      CUDA0 KV buffer size =  4096.00 MiB
+llama_context:      CUDA0 compute buffer size =   258.50 MiB
+llama_context:  CUDA_Host compute buffer size =    72.01 MiB
+llama_context: Flash Attention was auto, set to enabled`
+	r := ParseLog(strings.NewReader(log))
+	if r.OffloadedLayers != 37 || r.TotalLayers != 37 || r.FlashAttn != "enabled" {
+		t.Errorf("report = %+v", r)
+	}
+	d := r.Devices["CUDA0"]
+	if d.ModelMiB != 4403.49 || d.ContextMiB != 4096 || d.ComputeMiB != 258.5 {
+		t.Errorf("CUDA0 = %+v", d)
+	}
+	if r.Host.ModelMiB != 308.23 || r.Host.ComputeMiB != 72.01+1.97 {
+		t.Errorf("host = %+v", r.Host)
+	}
+}
+
+func TestParseOOMRecorded(t *testing.T) {
+	log := fixture(t, "gpu-out-of-memory-compute-buffer-multi-gpu-llamacpp-pr26297-win.log")
+	o := ParseOOM(log)
+	if o == nil || o.Stage != "compute" || o.Device != "CUDA1" || o.NeedMiB != 51748.72 {
+		t.Fatalf("oom = %+v", o)
+	}
+	r := ParseLog(strings.NewReader(log))
+	if r.OOM == nil || r.OOM.Stage != "compute" {
+		t.Errorf("streamed oom = %+v", r.OOM)
+	}
+	if ParseOOM(fixture(t, "llama-server-b11669-llama-f16-cpu.log")) != nil {
+		t.Error("a clean log has no OOM")
+	}
+	w := ParseOOM("llama_model_load: error loading model: unable to allocate CUDA0 buffer\n")
+	if w == nil || w.Stage != "weights" || w.Device != "CUDA0" {
+		t.Errorf("weights oom = %+v", w)
+	}
+	kv := ParseOOM("llama_init_from_model: failed to initialize the context: failed to allocate buffer for kv cache\n")
+	if kv == nil || kv.Stage != "kv" {
+		t.Errorf("kv oom = %+v", kv)
+	}
+}
+
+func FuzzParseLog(f *testing.F) {
+	f.Add("load_tensors:        CUDA0 model buffer size =  4403.49 MiB")
+	f.Add("allocating 51748.72 MiB on device 1: cudaMalloc failed: out of memory")
+	f.Fuzz(func(t *testing.T, s string) {
+		r := ParseLog(strings.NewReader(s))
+		if r.Host.Total() < 0 {
+			t.Fatal("negative")
+		}
+	})
+}
