@@ -162,13 +162,13 @@ func ParseVersion(out string) (version string, build int, commit string) {
 type Caps struct {
 	Flags map[string]bool `json:"-"`
 
-	Fit          bool `json:"fit"`           // -fit on|off
-	FitPrint     bool `json:"fit_print"`     // -fitp: memory estimate oracle
+	Fit          bool `json:"fit"`            // -fit on|off
+	FitPrint     bool `json:"fit_print"`      // -fitp: memory estimate oracle
 	FlashAttnArg bool `json:"flash_attn_arg"` // -fa on|off|auto (else bare -fa)
-	SpecType     bool `json:"spec_type"`     // --spec-type draft-simple needed with -md
-	SpecDraftN   bool `json:"spec_draft_n"`  // --spec-draft-n-max (else --draft-max)
-	LoadMode     bool `json:"load_mode"`     // --load-mode none (else --no-mmap)
-	NGLAuto      bool `json:"ngl_auto"`      // -ngl auto|all
+	SpecType     bool `json:"spec_type"`      // --spec-type draft-simple needed with -md
+	SpecDraftN   bool `json:"spec_draft_n"`   // --spec-draft-n-max (else --draft-max)
+	LoadMode     bool `json:"load_mode"`      // --load-mode none (else --no-mmap)
+	NGLAuto      bool `json:"ngl_auto"`       // -ngl auto|all
 	ListDevices  bool `json:"list_devices"`
 	CPUMoE       bool `json:"n_cpu_moe"` // --n-cpu-moe N
 	Verbosity    bool `json:"log_verbosity"`
