@@ -1,0 +1,331 @@
+package engine
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+)
+
+// Doer sends HTTP requests (an *http.Client; tests point it at httptest).
+type Doer interface {
+	Do(*http.Request) (*http.Response, error)
+}
+
+// Fetcher downloads and unpacks pinned engines into a cache directory:
+//
+//	<cache>/downloads/<ref>.tar.gz(.part)   the archive, resumable
+//	<cache>/engine/<ref>/                     the unpacked tree
+//	<cache>/engine/hashes.json                sha256 recorded on first download
+type Fetcher struct {
+	HTTP     Doer
+	CacheDir string
+	// Progress, when set, is called as bytes arrive (total -1 when unknown).
+	Progress func(done, total int64)
+	// Timeout bounds the whole download (default 30 minutes).
+	Timeout time.Duration
+}
+
+// Source is an engine tree ready to build.
+type Source struct {
+	Dir    string `json:"dir"`
+	Ref    string `json:"ref"`
+	SHA256 string `json:"sha256,omitempty"`
+	URL    string `json:"url,omitempty"`
+	// Cached is true when no download was needed.
+	Cached bool `json:"cached"`
+	// Recorded is true when this download recorded the ref's hash.
+	Recorded bool `json:"recorded,omitempty"`
+}
+
+// marker is written into an unpacked tree once it is complete.
+const markerName = ".llamactl-source.json"
+
+type marker struct {
+	Ref    string `json:"ref"`
+	SHA256 string `json:"sha256"`
+	URL    string `json:"url"`
+	Commit string `json:"commit,omitempty"`
+	Build  int    `json:"build_number,omitempty"`
+}
+
+// ErrOffline wraps download failures that mean "no network".
+var ErrOffline = errors.New("cannot download the engine")
+
+// ErrHashMismatch is returned when an archive's sha256 is not the pinned one.
+var ErrHashMismatch = errors.New("sha256 mismatch")
+
+// Fetch returns the unpacked tree of pin, downloading it if needed.
+func (f *Fetcher) Fetch(ctx context.Context, pin Pin) (Source, error) {
+	treeDir := filepath.Join(f.CacheDir, "engine", pin.Ref)
+	want, err := f.expectedHash(pin)
+	if err != nil {
+		return Source{}, err
+	}
+	if m, ok := readMarker(treeDir); ok && (want == "" || m.SHA256 == want) {
+		return Source{Dir: treeDir, Ref: pin.Ref, SHA256: m.SHA256, URL: m.URL, Cached: true}, nil
+	}
+	archive := filepath.Join(f.CacheDir, "downloads", pin.Ref+archiveExt(pin.URL))
+	sum, err := hashFile(archive)
+	if err != nil || (want != "" && sum != want) {
+		if err := f.download(ctx, pin.URL, archive); err != nil {
+			return Source{}, err
+		}
+		if sum, err = hashFile(archive); err != nil {
+			return Source{}, err
+		}
+	}
+	recorded := false
+	if want != "" && sum != want {
+		os.Remove(archive)
+		return Source{}, fmt.Errorf("%w for %s: expected %s, got %s. The download was corrupted or the release archive changed; run the build again to download it afresh, or build a tree you trust with --source DIR", ErrHashMismatch, pin.URL, want, sum)
+	}
+	if want == "" {
+		if err := f.recordHash(pin.Ref, sum); err != nil {
+			return Source{}, err
+		}
+		recorded = true
+	}
+	if err := f.unpack(archive, treeDir, marker{Ref: pin.Ref, SHA256: sum, URL: pin.URL, Commit: pin.Commit, Build: pin.BuildNumber}); err != nil {
+		return Source{}, err
+	}
+	return Source{Dir: treeDir, Ref: pin.Ref, SHA256: sum, URL: pin.URL, Recorded: recorded}, nil
+}
+
+func archiveExt(url string) string {
+	if strings.HasSuffix(url, ".zip") {
+		return ".zip"
+	}
+	return ".tar.gz"
+}
+
+// expectedHash is the lock's hash, else the one recorded on first download,
+// else "" (record this time).
+func (f *Fetcher) expectedHash(pin Pin) (string, error) {
+	if pin.SHA256 != "" && pin.SHA256 != UnknownSHA256 {
+		return strings.ToLower(pin.SHA256), nil
+	}
+	h, err := f.recorded()
+	if err != nil {
+		return "", err
+	}
+	return h[pin.Ref], nil
+}
+
+func (f *Fetcher) hashesPath() string { return filepath.Join(f.CacheDir, "engine", "hashes.json") }
+
+func (f *Fetcher) recorded() (map[string]string, error) {
+	h := map[string]string{}
+	b, err := os.ReadFile(f.hashesPath())
+	if errors.Is(err, os.ErrNotExist) {
+		return h, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	if err := json.Unmarshal(b, &h); err != nil {
+		return nil, fmt.Errorf("%s is damaged (%v): delete it to record the hashes again", f.hashesPath(), err)
+	}
+	return h, nil
+}
+
+// RecordedHash returns the sha256 recorded for ref on its first download.
+func (f *Fetcher) RecordedHash(ref string) string {
+	h, _ := f.recorded()
+	return h[ref]
+}
+
+func (f *Fetcher) recordHash(ref, sum string) error {
+	h, err := f.recorded()
+	if err != nil {
+		return err
+	}
+	h[ref] = sum
+	b, _ := json.MarshalIndent(h, "", "  ")
+	return writeFileAtomic(f.hashesPath(), append(b, '\n'))
+}
+
+func writeFileAtomic(p string, data []byte) error {
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		return err
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(p), ".tmp-*")
+	if err != nil {
+		return err
+	}
+	if _, err := tmp.Write(data); err != nil {
+		tmp.Close()
+		os.Remove(tmp.Name())
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		os.Remove(tmp.Name())
+		return err
+	}
+	return os.Rename(tmp.Name(), p)
+}
+
+func hashFile(p string) (string, error) {
+	fh, err := os.Open(p)
+	if err != nil {
+		return "", err
+	}
+	defer fh.Close()
+	h := sha256.New()
+	if _, err := io.Copy(h, fh); err != nil {
+		return "", err
+	}
+	return hex.EncodeToString(h.Sum(nil)), nil
+}
+
+// download fetches url into dst, resuming a previous partial download
+// (<dst>.part) with a Range request when the server allows it.
+func (f *Fetcher) download(ctx context.Context, url, dst string) error {
+	timeout := f.Timeout
+	if timeout <= 0 {
+		timeout = 30 * time.Minute
+	}
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+		return err
+	}
+	part := dst + ".part"
+	var have int64
+	if info, err := os.Stat(part); err == nil {
+		have = info.Size()
+	}
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
+	if err != nil {
+		return err
+	}
+	if have > 0 {
+		req.Header.Set("Range", fmt.Sprintf("bytes=%d-", have))
+	}
+	resp, err := f.HTTP.Do(req)
+	if err != nil {
+		return fmt.Errorf("%w from %s: %v.\nWithout network, build a llama.cpp tree you already have: llamactl build --source DIR", ErrOffline, url, err)
+	}
+	defer resp.Body.Close()
+	flags := os.O_CREATE | os.O_WRONLY
+	switch {
+	case resp.StatusCode == http.StatusPartialContent && have > 0:
+		flags |= os.O_APPEND
+	case resp.StatusCode == http.StatusOK:
+		flags |= os.O_TRUNC // the server ignored the range: start over
+		have = 0
+	case resp.StatusCode == http.StatusRequestedRangeNotSatisfiable:
+		os.Remove(part) // stale partial file; the next run starts afresh
+		return fmt.Errorf("%w from %s: the partial download does not match the server's file; it was removed, run the build again", ErrOffline, url)
+	case resp.StatusCode == http.StatusNotFound:
+		return fmt.Errorf("%s: 404 not found: is the release tag right? See https://github.com/ggml-org/llama.cpp/tags", url)
+	default:
+		return fmt.Errorf("%w from %s: HTTP %s", ErrOffline, url, resp.Status)
+	}
+	out, err := os.OpenFile(part, flags, 0o644)
+	if err != nil {
+		return err
+	}
+	total := int64(-1)
+	if resp.ContentLength >= 0 {
+		total = have + resp.ContentLength
+	}
+	pw := &progressWriter{w: out, done: have, total: total, fn: f.Progress}
+	_, err = io.Copy(pw, resp.Body)
+	if cerr := out.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		// Keep the partial file: the next run resumes from it.
+		return fmt.Errorf("%w from %s: interrupted after %d bytes (%v); run the build again to resume", ErrOffline, url, pw.done, err)
+	}
+	if total >= 0 && pw.done != total {
+		return fmt.Errorf("%w from %s: got %d of %d bytes; run the build again to resume", ErrOffline, url, pw.done, total)
+	}
+	return os.Rename(part, dst)
+}
+
+type progressWriter struct {
+	w           io.Writer
+	done, total int64
+	fn          func(done, total int64)
+}
+
+func (p *progressWriter) Write(b []byte) (int, error) {
+	n, err := p.w.Write(b)
+	p.done += int64(n)
+	if p.fn != nil {
+		p.fn(p.done, p.total)
+	}
+	return n, err
+}
+
+// unpack extracts archive into a temporary directory beside treeDir and
+// renames it into place, so an interrupted extraction never looks complete.
+func (f *Fetcher) unpack(archive, treeDir string, m marker) error {
+	parent := filepath.Dir(treeDir)
+	if err := os.MkdirAll(parent, 0o755); err != nil {
+		return err
+	}
+	tmp, err := os.MkdirTemp(parent, ".extract-"+m.Ref+"-*")
+	if err != nil {
+		return err
+	}
+	ok := false
+	defer func() {
+		if !ok {
+			os.RemoveAll(tmp)
+		}
+	}()
+	fh, err := os.Open(archive)
+	if err != nil {
+		return err
+	}
+	defer fh.Close()
+	if strings.HasSuffix(archive, ".zip") {
+		info, err := fh.Stat()
+		if err != nil {
+			return err
+		}
+		err = ExtractZip(fh, info.Size(), tmp)
+	} else {
+		err = ExtractTarGz(fh, tmp)
+	}
+	if err != nil {
+		if !errors.Is(err, ErrUnsafeArchive) {
+			// A corrupt archive is removed so the next run downloads it again.
+			fh.Close()
+			os.Remove(archive)
+		}
+		return fmt.Errorf("unpacking %s: %w", filepath.Base(archive), err)
+	}
+	b, _ := json.MarshalIndent(m, "", "  ")
+	if err := os.WriteFile(filepath.Join(tmp, markerName), append(b, '\n'), 0o644); err != nil {
+		return err
+	}
+	if err := os.RemoveAll(treeDir); err != nil {
+		return err
+	}
+	if err := os.Rename(tmp, treeDir); err != nil {
+		return err
+	}
+	ok = true
+	return nil
+}
+
+func readMarker(dir string) (marker, bool) {
+	var m marker
+	b, err := os.ReadFile(filepath.Join(dir, markerName))
+	if err != nil || json.Unmarshal(b, &m) != nil || m.SHA256 == "" {
+		return marker{}, false
+	}
+	return m, true
+}
