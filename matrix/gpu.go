@@ -83,9 +83,12 @@ func (m *Matrix) LookupGPU(name string) GPULookup {
 	if q == "" {
 		return res
 	}
+	// nvidia-smi's table cuts long names: "NVIDIA GeForce RTX 4080 ...".
+	// Such a name is a prefix, never an exact name.
+	truncated := strings.HasSuffix(q, "...") || strings.HasSuffix(q, "…")
 	ex := collapse(q)
 	for _, k := range m.gpuKeys {
-		if k.exact == ex {
+		if k.exact == ex && !truncated {
 			return m.lookupFound(name, k.row, MatchExact)
 		}
 	}
@@ -96,7 +99,7 @@ func (m *Matrix) LookupGPU(name string) GPULookup {
 	qn := strings.Join(qt, " ")
 	rows := map[int]bool{}
 	for _, k := range m.gpuKeys {
-		if k.norm == qn {
+		if k.norm == qn && !truncated {
 			rows[k.row] = true
 		}
 	}

@@ -102,12 +102,12 @@ func (m *Matrix) Resolve(q Query) Resolution {
 			res.Rejected = append(res.Rejected, c)
 		}
 	}
-	// Newest first; an installed toolkit before the same minor's catalogue entry.
+	// Installed toolkits first, then newest first.
 	sort.SliceStable(ok, func(i, j int) bool {
-		if c := ok[i].t.v.cmp(ok[j].t.v); c != 0 {
-			return c > 0
+		if ok[i].cand.Installed != ok[j].cand.Installed {
+			return ok[i].cand.Installed
 		}
-		return ok[i].cand.Installed && !ok[j].cand.Installed
+		return ok[i].t.v.cmp(ok[j].t.v) > 0
 	})
 	dedup := map[string]bool{}
 	for _, e := range ok {
@@ -320,7 +320,7 @@ func (r *resolver) parseQuery() {
 		if n, ok := mscVer(q.MSVC); ok {
 			r.msc = n
 		} else {
-			r.blockers = append(r.blockers, Blocker{ID: BlockInvalidQueryArg, Message: fmt.Sprintf("MSVC version %q is not a cl.exe version like 19.41", q.MSVC), Fix: "pass the version `cl` prints in a Developer Command Prompt (\"Version 19.41.34123\")"})
+			r.blockers = append(r.blockers, Blocker{ID: BlockInvalidQueryArg, Message: fmt.Sprintf("MSVC version %q is not a cl.exe version like 19.41", q.MSVC), Fix: "pass the version `cl` prints in a Developer Command Prompt (\"Version 19.41.34123\"), not the Visual Studio year"})
 		}
 	}
 	r.gcc = r.compilerMajor("gcc", q.GCC)
@@ -461,14 +461,6 @@ func (r *resolver) lastWith(f func(*ToolkitFacts) bool) *ToolkitFacts {
 	return nil
 }
 
-func (r *resolver) family(major int) *Family {
-	for i := range r.m.Families {
-		if r.m.Families[i].Major == major {
-			return &r.m.Families[i]
-		}
-	}
-	return nil
-}
 
 // floor is a family's minimum driver for the OS; with no OS given, the
 // stricter of Linux and Windows.
@@ -513,7 +505,7 @@ func (r *resolver) checkDriver(e *evaluation) {
 	}
 	t := e.t
 	d := r.driver
-	f := r.family(t.Major())
+	f := r.m.Family(t.Major())
 	if f == nil {
 		return
 	}

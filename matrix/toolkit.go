@@ -136,3 +136,14 @@ func (t *ToolkitFacts) driverFor(os string) (v version, raw string, branchOnly b
 }
 
 func (t *ToolkitFacts) String() string { return fmt.Sprintf("CUDA %s (%s)", t.Version, t.Label) }
+
+// Family is the minor-version-compatibility rule of a CUDA major, nil when
+// the data has none.
+func (m *Matrix) Family(major int) *Family {
+	for i := range m.Families {
+		if m.Families[i].Major == major {
+			return &m.Families[i]
+		}
+	}
+	return nil
+}

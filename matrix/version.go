@@ -109,7 +109,7 @@ func mscVer(s string) (int, bool) {
 		return 0, false
 	}
 	if len(v) == 1 {
-		if v[0] >= 1000 && v[0] < 10000 {
+		if v[0] >= 1300 && v[0] < 2000 { // 2017/2019/2022 are VS years, not _MSC_VER
 			return v[0], true
 		}
 		return 0, false
