@@ -461,7 +461,6 @@ func (r *resolver) lastWith(f func(*ToolkitFacts) bool) *ToolkitFacts {
 	return nil
 }
 
-
 // floor is a family's minimum driver for the OS; with no OS given, the
 // stricter of Linux and Windows.
 func (r *resolver) floor(f *Family) (version, string) {

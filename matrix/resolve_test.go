@@ -8,19 +8,19 @@ import (
 
 // expect is what a scenario must show; zero fields are not checked.
 type expect struct {
-	ok          bool
-	recommended string // exact, or "" to skip
-	recMinor    string // "12.9": recommended must be of this minor
-	archs       string
-	host        string
-	blockers    []string // IDs that must be present, in any order
-	noBlockers  bool
-	fixHas      []string // substrings some blocker's Fix must hold
-	msgHas      []string // substrings some blocker's Message must hold
-	reasonHas   []string // substrings some Reason must hold
-	acceptable  []string // minors that must be acceptable
-	rejected    []string // minors that must not be acceptable
-	lastResort  bool     // some blocker offers a last-resort fix
+	ok           bool
+	recommended  string // exact, or "" to skip
+	recMinor     string // "12.9": recommended must be of this minor
+	archs        string
+	host         string
+	blockers     []string // IDs that must be present, in any order
+	noBlockers   bool
+	fixHas       []string // substrings some blocker's Fix must hold
+	msgHas       []string // substrings some blocker's Message must hold
+	reasonHas    []string // substrings some Reason must hold
+	acceptable   []string // minors that must be acceptable
+	rejected     []string // minors that must not be acceptable
+	lastResort   bool     // some blocker offers a last-resort fix
 	noLastResort bool
 }
 
