@@ -42,18 +42,21 @@ type catalogFile struct {
 	Schema int `json:"schema"`
 	// SkipReasons are the shared texts of "skipped because ..." findings.
 	SkipReasons map[string]string `json:"skip_reasons"`
+	// Sections title the groups of the human output (A..G).
+	Sections map[string]string `json:"sections"`
 	// Reasons are the texts of the selection's reasons.
 	Reasons map[string]string `json:"selection_reasons"`
 	Checks  []CheckInfo       `json:"checks"`
 }
 
 var (
-	catOnce    sync.Once
-	catList    []CheckInfo
-	catByID    map[string]*CheckInfo
-	catSkip    map[string]string
-	catReasons map[string]string
-	catErr     error
+	catOnce     sync.Once
+	catList     []CheckInfo
+	catByID     map[string]*CheckInfo
+	catSkip     map[string]string
+	catReasons  map[string]string
+	catSections map[string]string
+	catErr      error
 )
 
 func loadCatalog() {
@@ -65,6 +68,7 @@ func loadCatalog() {
 	catList = f.Checks
 	catSkip = f.SkipReasons
 	catReasons = f.Reasons
+	catSections = f.Sections
 	catByID = map[string]*CheckInfo{}
 	for i := range catList {
 		catByID[catList[i].ID] = &catList[i]
@@ -196,4 +200,10 @@ func sortedKeys[V any](m map[string]V) []string {
 	}
 	sort.Strings(ks)
 	return ks
+}
+
+// SectionTitle names a catalog section ("C" -> "CUDA toolkit").
+func SectionTitle(sec string) string {
+	Catalog()
+	return catSections[sec]
 }

@@ -161,6 +161,8 @@ func checkVulkanLoader(s *snapshot.Snapshot) []Finding {
 		return []Finding{emit(s, "vk.loader", "ok", "count", itoa(len(hw))).with(hw...)}
 	case len(sw) > 0:
 		return []Finding{emit(s, "vk.loader", "software-only", "devices", strings.Join(sw, ", "))}
+	case v.Status == "no-vulkaninfo":
+		return []Finding{emit(s, "vk.loader", "no-vulkaninfo")}
 	case v.Status == "no-loader" || v.Status == "no-icd-loader":
 		return []Finding{emit(s, "vk.loader", "no-loader")}
 	}

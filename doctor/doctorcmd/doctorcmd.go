@@ -1,0 +1,332 @@
+// Package doctorcmd is `llamactl doctor`: gather the machine (or replay a
+// saved snapshot), run the checks, print what is wrong with the exact fix,
+// and end with the selection a build will use.
+package doctorcmd
+
+import (
+	"archive/zip"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/llamactl/llamactl/doctor"
+	"github.com/llamactl/llamactl/doctor/probe"
+	"github.com/llamactl/llamactl/doctor/snapshot"
+	"github.com/llamactl/llamactl/internal/buildinfo"
+	"github.com/llamactl/llamactl/internal/cmdutil"
+	"github.com/llamactl/llamactl/internal/ui"
+	"github.com/llamactl/llamactl/kernels"
+)
+
+// Schema versions the --json document (docs/doctor.md).
+const Schema = 1
+
+// maxReplayBytes bounds a replayed file: snapshots are a few hundred KiB.
+const maxReplayBytes = 64 << 20
+
+// Options are the command's inputs.
+type Options struct {
+	F           *cmdutil.Factory
+	SnapshotOut string
+	Replay      string
+	Checks      []string
+	ListChecks  bool
+	Backend     string
+	Probe       bool
+	// Gather takes the snapshot of this machine (probe.Gather by default).
+	Gather func(ctx context.Context) *snapshot.Snapshot
+	// Kernels runs the --probe kernels (kernels.Run by default).
+	Kernels func(ctx context.Context, s *snapshot.Snapshot, sel doctor.Selection) (kernels.Report, error)
+}
+
+// Doc is the --json document.
+type Doc struct {
+	Schema    int                `json:"schema"`
+	Checks    []doctor.Finding   `json:"checks"`
+	Selection doctor.Selection   `json:"selection"`
+	Summary   Summary            `json:"summary"`
+	Timing    Timing             `json:"timing"`
+	Replayed  string             `json:"replayed,omitempty"` // the file, with --replay
+	Snapshot  *snapshot.Snapshot `json:"snapshot"`
+}
+
+// Summary counts findings by status.
+type Summary struct {
+	OK      int `json:"ok"`
+	Warn    int `json:"warn"`
+	Error   int `json:"error"`
+	Skipped int `json:"skipped"`
+}
+
+// Timing is where the time went (milliseconds).
+type Timing struct {
+	GatherMS float64 `json:"gather_ms"`
+	ChecksMS float64 `json:"checks_ms"`
+	// ChecksSumMS is the sum of every check's own duration: above ChecksMS
+	// when the concurrency pays off.
+	ChecksSumMS float64 `json:"checks_sum_ms"`
+	TotalMS     float64 `json:"total_ms"`
+}
+
+// NewCmd builds `llamactl doctor`.
+func NewCmd(f *cmdutil.Factory) *cobra.Command {
+	opts := &Options{F: f}
+	cmd := &cobra.Command{
+		Use:   "doctor",
+		Short: "Find what is wrong with this machine's GPU toolchain, and how to fix it",
+		Long: `Inspect the machine (NVIDIA driver and GPUs, CUDA toolkits, Visual Studio or gcc,
+OpenCL, Vulkan, HIP, WSL, PATH order and DLLs), report every problem with the exact
+commands that fix it, and select the backend, CUDA version, CMAKE_CUDA_ARCHITECTURES
+and host compiler a build will use.
+
+Exit status: 0 when no check found an error (warnings allowed), 1 otherwise.`,
+		Example: `  llamactl doctor
+  llamactl doctor --json > doctor.json
+  llamactl doctor --snapshot machine.json      # save the facts for support
+  llamactl doctor --replay machine.json        # re-run the diagnosis of a saved machine
+  llamactl doctor --check cuda.host-compiler
+  llamactl doctor --backend opencl             # "I was told to enable OpenCL"`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return run(cmd.Context(), opts)
+		},
+	}
+	fl := cmd.Flags()
+	fl.StringVar(&opts.SnapshotOut, "snapshot", "", "also write the machine `FILE` (JSON) for support or --replay")
+	fl.StringVar(&opts.Replay, "replay", "", "evaluate a saved snapshot `FILE` (or a report.json / doctor --json file) instead of this machine")
+	fl.StringSliceVar(&opts.Checks, "check", nil, "run only this check `ID` (repeatable; see --list-checks)")
+	fl.BoolVar(&opts.ListChecks, "list-checks", false, "list every check and exit")
+	fl.StringVar(&opts.Backend, "backend", "", "the backend you intend to build: cuda|vulkan|hip|opencl|cpu (default: best for this machine)")
+	fl.BoolVar(&opts.Probe, "probe", false, "also compile and run small CUDA/OpenCL kernels with the selected toolchain")
+	return cmd
+}
+
+var backends = []string{"", "auto", "cuda", "vulkan", "hip", "opencl", "cpu"}
+
+func run(ctx context.Context, o *Options) error {
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	f := o.F
+	if o.ListChecks {
+		return listChecks(f)
+	}
+	o.Backend = strings.ToLower(strings.TrimSpace(o.Backend))
+	valid := false
+	for _, b := range backends {
+		valid = valid || b == o.Backend
+	}
+	if !valid {
+		return cmdutil.UsageErrorf("unknown backend %q: choose cuda, vulkan, hip, opencl or cpu", o.Backend)
+	}
+	ropts := doctor.Options{Only: o.Checks, Backend: o.Backend}
+	if err := ropts.Validate(); err != nil {
+		return cmdutil.UsageErrorf("%v", err)
+	}
+
+	t0 := time.Now()
+	var s *snapshot.Snapshot
+	if o.Replay != "" {
+		var err error
+		if s, err = LoadSnapshot(o.Replay); err != nil {
+			return err
+		}
+	} else {
+		gather := o.Gather
+		if gather == nil {
+			gather = func(ctx context.Context) *snapshot.Snapshot {
+				d := probe.System(f)
+				d.Version = buildinfo.Get().Version
+				return probe.Gather(ctx, d)
+			}
+		}
+		s = gather(ctx)
+	}
+	tGather := time.Since(t0)
+
+	t1 := time.Now()
+	findings := doctor.Run(ctx, s, ropts)
+	sel := doctor.SelectFor(s, o.Backend)
+	tChecks := time.Since(t1)
+
+	if o.Probe {
+		pf, err := runKernels(ctx, o, s, sel)
+		if err != nil {
+			return err
+		}
+		findings = append(findings, pf...)
+	}
+
+	if o.SnapshotOut != "" {
+		if err := writeJSONFile(o.SnapshotOut, s); err != nil {
+			return cmdutil.Errorf(cmdutil.ExitInternal, "could not write the snapshot to %s: %v", o.SnapshotOut, err)
+		}
+	}
+
+	doc := Doc{Schema: Schema, Checks: findings, Selection: sel, Snapshot: s, Replayed: o.Replay}
+	if doc.Checks == nil {
+		doc.Checks = []doctor.Finding{}
+	}
+	var sum time.Duration
+	for _, fd := range findings {
+		switch fd.Status {
+		case doctor.OK:
+			doc.Summary.OK++
+		case doctor.Warn:
+			doc.Summary.Warn++
+		case doctor.Error:
+			doc.Summary.Error++
+		default:
+			doc.Summary.Skipped++
+		}
+	}
+	seen := map[string]bool{}
+	for _, fd := range findings {
+		if !seen[fd.ID] { // findings of one check share its duration
+			seen[fd.ID] = true
+			sum += fd.Duration
+		}
+	}
+	doc.Timing = Timing{GatherMS: ms(tGather), ChecksMS: ms(tChecks), ChecksSumMS: ms(sum), TotalMS: ms(time.Since(t0))}
+
+	if f.IO.JSON {
+		if err := ui.WriteJSON(f.IO.Out, doc); err != nil {
+			return err
+		}
+	} else {
+		render(f.IO, doc, len(o.Checks) > 0)
+		if o.SnapshotOut != "" {
+			fmt.Fprintf(f.IO.Out, "\nSnapshot written to %s (replay it anywhere with: llamactl doctor --replay %s)\n", o.SnapshotOut, o.SnapshotOut)
+		}
+	}
+	if doctor.HasErrors(findings) {
+		return cmdutil.Exit(cmdutil.ExitFindings)
+	}
+	return nil
+}
+
+func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
+
+// runKernels runs the kernel probes with the selection and turns their
+// findings into doctor findings.
+func runKernels(ctx context.Context, o *Options, s *snapshot.Snapshot, sel doctor.Selection) ([]doctor.Finding, error) {
+	k := o.Kernels
+	if k == nil {
+		k = func(ctx context.Context, s *snapshot.Snapshot, sel doctor.Selection) (kernels.Report, error) {
+			ch := kernels.Choice{Backend: sel.Backend, Toolkit: sel.Toolkit, CUDAArchitectures: sel.CUDAArchitectures,
+				HostCompiler: sel.HostCompiler, MSVCToolset: sel.MSVCToolset, VCVarsAll: sel.VCVarsAll}
+			return kernels.Run(ctx, o.F, s, ch, kernels.Options{})
+		}
+	}
+	if o.Replay != "" {
+		return nil, cmdutil.UsageErrorf("--probe runs kernels on this machine and cannot be combined with --replay")
+	}
+	rep, err := k(ctx, s, sel)
+	if err != nil {
+		return nil, err
+	}
+	s.Probes = kernels.ToSnapshot(rep.Stages)
+	var out []doctor.Finding
+	for _, kf := range rep.Findings {
+		df := doctor.Finding{ID: kf.ID, Message: kf.Message, Status: doctor.Status(kf.Status), Summary: kf.Summary, Details: kf.Details, Facts: kf.Facts}
+		if kf.Fix != nil {
+			df.Fix = &doctor.Fix{Text: kf.Fix.Text, Commands: kf.Fix.Commands}
+		}
+		out = append(out, df)
+	}
+	return out, nil
+}
+
+func writeJSONFile(path string, v any) error {
+	var b bytes.Buffer
+	if err := ui.WriteJSON(&b, v); err != nil {
+		return err
+	}
+	return os.WriteFile(path, b.Bytes(), 0o644)
+}
+
+// LoadSnapshot reads a snapshot file: a bare snapshot, a doctor --json
+// document or a support report.json (both carry a "snapshot" field), or a
+// report zip holding one of those. Bad input is a usage error that says what
+// to do, never a panic.
+func LoadSnapshot(path string) (*snapshot.Snapshot, error) {
+	fh, err := os.Open(path)
+	if err != nil {
+		return nil, cmdutil.UsageErrorf("cannot read %s: %v", path, errors.Unwrap(err))
+	}
+	defer fh.Close()
+	b, err := io.ReadAll(io.LimitReader(fh, maxReplayBytes+1))
+	if err != nil {
+		return nil, cmdutil.UsageErrorf("cannot read %s: %v", path, err)
+	}
+	if len(b) > maxReplayBytes {
+		return nil, cmdutil.UsageErrorf("%s is larger than %d MiB: not a snapshot", path, maxReplayBytes>>20)
+	}
+	if bytes.HasPrefix(b, []byte("PK\x03\x04")) {
+		if b, err = fromZip(b); err != nil {
+			return nil, cmdutil.UsageErrorf("%s: %v", path, err)
+		}
+	}
+	return ParseSnapshot(b, path)
+}
+
+// ParseSnapshot decodes snapshot JSON (see LoadSnapshot); name is for messages.
+func ParseSnapshot(b []byte, name string) (*snapshot.Snapshot, error) {
+	hint := "Create one with 'llamactl doctor --snapshot machine.json' on the machine to diagnose."
+	var probeDoc map[string]json.RawMessage
+	if err := json.Unmarshal(b, &probeDoc); err != nil {
+		return nil, cmdutil.UsageErrorf("%s is not a snapshot (invalid JSON: %v). %s", name, err, hint)
+	}
+	if inner, ok := probeDoc["snapshot"]; ok && len(inner) > 0 && inner[0] == '{' {
+		b = inner
+		probeDoc = nil
+		if err := json.Unmarshal(b, &probeDoc); err != nil {
+			return nil, cmdutil.UsageErrorf("%s: its \"snapshot\" field is not valid JSON: %v. %s", name, err, hint)
+		}
+	}
+	if _, ok := probeDoc["os"]; !ok {
+		return nil, cmdutil.UsageErrorf("%s is JSON but not a llamactl snapshot (no \"os\" field). %s", name, hint)
+	}
+	var s snapshot.Snapshot
+	if err := json.Unmarshal(b, &s); err != nil {
+		return nil, cmdutil.UsageErrorf("%s is not a valid snapshot: %v. %s", name, err, hint)
+	}
+	if s.Schema > snapshot.SchemaVersion {
+		return nil, cmdutil.UsageErrorf("%s has snapshot schema %d but this llamactl reads up to %d: update llamactl", name, s.Schema, snapshot.SchemaVersion)
+	}
+	return &s, nil
+}
+
+// fromZip returns the snapshot-bearing JSON inside a report zip.
+func fromZip(b []byte) ([]byte, error) {
+	zr, err := zip.NewReader(bytes.NewReader(b), int64(len(b)))
+	if err != nil {
+		return nil, fmt.Errorf("not a valid zip: %v", err)
+	}
+	for _, want := range []string{"snapshot.json", "report.json", "doctor.json"} {
+		for _, zf := range zr.File {
+			if zf.Name != want && !strings.HasSuffix(zf.Name, "/"+want) {
+				continue
+			}
+			rc, err := zf.Open()
+			if err != nil {
+				return nil, err
+			}
+			data, err := io.ReadAll(io.LimitReader(rc, maxReplayBytes))
+			rc.Close()
+			if err != nil {
+				return nil, err
+			}
+			return data, nil
+		}
+	}
+	return nil, errors.New("the zip holds no snapshot.json or report.json")
+}

@@ -1,0 +1,202 @@
+package doctorcmd
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/llamactl/llamactl/doctor"
+	"github.com/llamactl/llamactl/internal/cmdutil"
+	"github.com/llamactl/llamactl/internal/ui"
+)
+
+func mark(s doctor.Status) ui.Status {
+	switch s {
+	case doctor.OK:
+		return ui.OK
+	case doctor.Warn:
+		return ui.Warn
+	case doctor.Error:
+		return ui.Err
+	}
+	return ui.Skip
+}
+
+// render prints the flutter-doctor-like report: findings grouped by
+// catalog section, each problem followed by its fix, then the selection.
+func render(io *ui.IOStreams, d Doc, only bool) {
+	p := ui.NewPrinter(io)
+	s := d.Snapshot
+	title := "llamactl doctor"
+	if s != nil {
+		title += fmt.Sprintf(" — %s (%s/%s)", orDash(s.OS.Name), s.OS.GOOS, s.OS.Arch)
+	}
+	if d.Replayed != "" {
+		title += ", replaying " + d.Replayed
+	}
+	p.Heading(title)
+
+	section := ""
+	hidden := 0
+	for _, f := range d.Checks {
+		if f.Status == doctor.Skipped && !io.Verbose && !only {
+			hidden++
+			continue
+		}
+		info, _ := doctor.Info(f.ID)
+		if sec := sectionTitle(info.Section, f.ID); sec != section {
+			section = sec
+			p.Println()
+			p.Println(p.Bold(section))
+		}
+		text := info.Title + ": " + f.Summary
+		if info.Title == "" {
+			text = f.Summary
+		}
+		var details []string
+		if f.Status == doctor.Skipped {
+			text = info.Title + ": skipped, " + f.SkippedBecause
+		}
+		if f.Status != doctor.OK || io.Verbose {
+			details = append(details, f.Details...)
+		}
+		if f.Fix != nil && (f.Status == doctor.Warn || f.Status == doctor.Error) {
+			if f.Fix.Text != "" {
+				details = append(details, "→ "+f.Fix.Text)
+			}
+			for _, c := range f.Fix.Commands {
+				details = append(details, "    "+c)
+			}
+		}
+		if io.Verbose {
+			line := fmt.Sprintf("[%s, %s]", f.ID, f.Duration.Round(time.Microsecond))
+			for _, k := range sortedKeys(f.Facts) {
+				line += fmt.Sprintf(" %s=%s", k, f.Facts[k])
+			}
+			details = append(details, p.Dim(line))
+		}
+		p.Line(mark(f.Status), text, indent(details)...)
+	}
+
+	p.Println()
+	p.Println(p.Bold("Selection"))
+	sel := d.Selection
+	rows := [][]string{{"backend", sel.Backend}}
+	if sel.Requested != "" {
+		rows = append(rows, []string{"asked for", sel.Requested})
+	}
+	for _, g := range sel.GPUs {
+		rows = append(rows, []string{fmt.Sprintf("GPU %d", g.Index), fmt.Sprintf("%s, compute capability %s → %s", g.Name, orDash(g.ComputeCapability), orDash(g.Architecture))})
+	}
+	if sel.CUDA != "" {
+		rows = append(rows, []string{"CUDA", sel.CUDA})
+	}
+	if sel.Toolkit != nil {
+		rows = append(rows, []string{"toolkit", sel.Toolkit.Version + " (" + sel.Toolkit.NVCC + ")"})
+	}
+	if sel.CUDAArchitectures != "" {
+		rows = append(rows, []string{"CMAKE_CUDA_ARCHITECTURES", sel.CUDAArchitectures})
+	}
+	if sel.HostCompiler != "" {
+		rows = append(rows, []string{"CUDA host compiler", sel.HostCompiler})
+	}
+	if sel.MSVCToolset != "" {
+		rows = append(rows, []string{"MSVC toolset", sel.MSVCToolset + " (-vcvars_ver=" + sel.MSVCToolset + ")"})
+	}
+	if sel.VCVarsAll != "" {
+		rows = append(rows, []string{"vcvarsall", sel.VCVarsAll})
+	}
+	for i := range rows {
+		rows[i][0] = "  " + rows[i][0]
+	}
+	p.Table(nil, rows)
+	for _, r := range sel.Reasons {
+		p.Println("  • " + r)
+	}
+
+	p.Println()
+	sum := fmt.Sprintf("%d ok, %d warning(s), %d error(s)", d.Summary.OK, d.Summary.Warn, d.Summary.Error)
+	if hidden > 0 {
+		sum += fmt.Sprintf("; %d check(s) skipped (--verbose shows why)", hidden)
+	}
+	if io.Verbose {
+		sum += fmt.Sprintf("; gather %.0f ms, checks %.1f ms (sum of checks %.1f ms), total %.0f ms", d.Timing.GatherMS, d.Timing.ChecksMS, d.Timing.ChecksSumMS, d.Timing.TotalMS)
+	}
+	switch {
+	case d.Summary.Error > 0:
+		p.Line(ui.Err, "Fix the errors above, then run 'llamactl doctor' again. ("+sum+")")
+	case d.Summary.Warn > 0:
+		p.Line(ui.Warn, "No errors; read the warnings above before building. ("+sum+")")
+	default:
+		p.Line(ui.OK, "Everything llamactl needs is in place. ("+sum+")")
+	}
+	if io.Verbose && s != nil && s.Timings != nil && len(s.Timings.Gatherers) > 0 {
+		p.Println()
+		var total time.Duration
+		for _, g := range s.Timings.Gatherers {
+			total += g.Duration
+		}
+		p.Println(p.Bold(fmt.Sprintf("Gatherers (wall %s, sum %s)", s.Timings.Wall.Round(time.Millisecond), total.Round(time.Millisecond))))
+		var rows [][]string
+		for _, g := range s.Timings.Gatherers {
+			rows = append(rows, []string{"  " + g.Name, fmt.Sprint(g.Duration.Round(time.Millisecond))})
+		}
+		p.Table(nil, rows)
+	}
+}
+
+func indent(xs []string) []string {
+	for i := range xs {
+		xs[i] = "  " + xs[i]
+	}
+	return xs
+}
+
+func sectionTitle(sec, id string) string {
+	if t := doctor.SectionTitle(sec); t != "" {
+		return t
+	}
+	if strings.HasPrefix(id, "probe") {
+		return "Kernel probes"
+	}
+	return "Other"
+}
+
+func orDash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
+}
+
+func sortedKeys(m map[string]string) []string {
+	ks := make([]string, 0, len(m))
+	for k := range m {
+		ks = append(ks, k)
+	}
+	sort.Strings(ks)
+	return ks
+}
+
+// ListDoc is the --list-checks --json document.
+type ListDoc struct {
+	Schema int                `json:"schema"`
+	Checks []doctor.CheckInfo `json:"checks"`
+}
+
+func listChecks(f *cmdutil.Factory) error {
+	cat := doctor.Catalog()
+	if f.IO.JSON {
+		return ui.WriteJSON(f.IO.Out, ListDoc{Schema: Schema, Checks: cat})
+	}
+	p := ui.NewPrinter(f.IO)
+	var rows [][]string
+	for _, c := range cat {
+		rows = append(rows, []string{c.ID, strings.Join(c.Platforms, ","), c.Title})
+	}
+	p.Table([]string{"ID", "PLATFORMS", "TITLE"}, rows)
+	p.Println()
+	p.Println("Run one with: llamactl doctor --check ID. docs/doctor.md explains each.")
+	return nil
+}
