@@ -3,6 +3,7 @@ package cli
 import (
 	"github.com/spf13/cobra"
 
+	"github.com/llamactl/llamactl/doctor/doctorcmd"
 	"github.com/llamactl/llamactl/doctor/probe/childcmd"
 	"github.com/llamactl/llamactl/internal/cmdutil"
 	"github.com/llamactl/llamactl/matrix/matrixcmd"
@@ -13,6 +14,7 @@ import (
 func domainCommands(f *cmdutil.Factory) []*cobra.Command {
 	return []*cobra.Command{
 		// doctor, build, run, explain, matrix, patches, gguf, probe: added by their packages' owners.
+		doctorcmd.NewCmd(f),
 		matrixcmd.NewCmd(f),
 		childcmd.NewCmd(f), // hidden: llamactl __probe nvml (doctor's native child probe)
 	}
