@@ -191,6 +191,9 @@ func probeCUDA(ctx context.Context, r proc.Runner, plan CUDAPlan) CUDAReport {
 
 	s, res, ok := step(StageLoad, proc.Cmd{Name: exe, Args: []string{"load"}, Timeout: t.Load})
 	lines := parseProbeOutput(string(res.Stdout))
+	if d := cudaError(lines); d != "" {
+		s.Detail = d
+	}
 	for _, l := range lines {
 		switch l.stage {
 		case "load":
@@ -217,6 +220,9 @@ func probeCUDA(ctx context.Context, r proc.Runner, plan CUDAPlan) CUDAReport {
 	s, res, _ = step(StageRun, proc.Cmd{Name: exe, Args: []string{"run", strconv.Itoa(dev.Index)}, Timeout: t.Run})
 	s.Device = dev.Name
 	lines = parseProbeOutput(string(res.Stdout))
+	if d := cudaError(lines); d != "" {
+		s.Detail = d
+	}
 	ran, verify := false, StageResult{Kind: "cuda", Stage: StageVerify, Device: dev.Name}
 	for _, l := range lines {
 		switch l.stage {
@@ -258,6 +264,16 @@ func probeCUDA(ctx context.Context, r proc.Runner, plan CUDAPlan) CUDAReport {
 	}
 	rep.Stages = append(rep.Stages, verify)
 	return rep
+}
+
+// cudaError names the CUDA runtime error a failed probe stage printed.
+func cudaError(lines []probeLine) string {
+	for _, l := range lines {
+		if l.kv["ok"] == "0" && l.kv["name"] != "" {
+			return fmt.Sprintf("%s (%s) in %s", l.kv["msg"], l.kv["name"], l.kv["api"])
+		}
+	}
+	return ""
 }
 
 type probeLine struct {

@@ -83,16 +83,6 @@ func asSkip(err error, target **ErrSkip) bool {
 	return ok
 }
 
-// Probe is what `doctor --probe` calls: the probes for the selection, as
-// snapshot records (the bandwidth metrics go into the snapshot with them).
-func Probe(ctx context.Context, f *cmdutil.Factory, snap *snapshot.Snapshot, ch Choice) []snapshot.ProbeResult {
-	rep, err := Run(ctx, f, snap, ch, Options{})
-	if err != nil {
-		return []snapshot.ProbeResult{{Kind: "cuda", Stage: StageCompile, Detail: err.Error()}}
-	}
-	return ToSnapshot(rep.Stages)
-}
-
 // ToSnapshot converts stage results to the snapshot's probe records.
 func ToSnapshot(stages []StageResult) []snapshot.ProbeResult {
 	out := make([]snapshot.ProbeResult, 0, len(stages))

@@ -1,0 +1,239 @@
+// Package probecmd is `llamactl probe`: compile and run the probe kernels
+// with the toolchain a build would use, and the hidden `__probe opencl`
+// child that loads the OpenCL ICDs outside llamactl's own process.
+package probecmd
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/llamactl/llamactl/doctor"
+	"github.com/llamactl/llamactl/doctor/probe"
+	"github.com/llamactl/llamactl/doctor/snapshot"
+	"github.com/llamactl/llamactl/internal/cmdutil"
+	"github.com/llamactl/llamactl/internal/ui"
+	"github.com/llamactl/llamactl/kernels"
+	"github.com/llamactl/llamactl/kernels/opencl"
+)
+
+// Options are the command's flags and seams.
+type Options struct {
+	F         *cmdutil.Factory
+	Overrides kernels.Overrides
+	Only      string // "", "cuda" or "opencl"
+	// Gather and Select are doctor's; tests replace them with a recorded snapshot.
+	Gather func(context.Context) *snapshot.Snapshot
+	Select func(*snapshot.Snapshot) doctor.Selection
+	// Timeouts, when set, replace kernels.DefaultTimeouts (tests).
+	Timeouts *kernels.Timeouts
+}
+
+// NewCmd builds `llamactl probe`.
+func NewCmd(f *cmdutil.Factory) *cobra.Command {
+	opts := &Options{F: f,
+		Gather: func(ctx context.Context) *snapshot.Snapshot { return probe.Gather(ctx, probe.System(f)) },
+		Select: doctor.Select,
+	}
+	cmd := &cobra.Command{
+		Use:   "probe",
+		Short: "Compile and run tiny CUDA and OpenCL kernels with the toolchain a build would use",
+		Long: `Compile, link, load, run and verify a tiny CUDA kernel with exactly the nvcc,
+host compiler (-ccbin) and -gencode architectures 'llamactl build' would use, and
+build and run an OpenCL kernel on every OpenCL device. Each stage is reported on
+its own, with the failure's ID and the fix.
+
+The flags override doctor's selection, e.g. to check a CI image:
+
+  llamactl probe --nvcc /usr/bin/nvcc --ccbin g++-11 --arch sm_89
+  llamactl probe --arch 86-real;89-real
+  llamactl probe --only opencl`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return run(cmd.Context(), opts)
+		},
+	}
+	fl := cmd.Flags()
+	fl.StringVar(&opts.Overrides.NVCC, "nvcc", "", "nvcc to use instead of the selected toolkit's")
+	fl.StringVar(&opts.Overrides.CCBin, "ccbin", "", "host compiler for nvcc (-ccbin) instead of the selected one")
+	fl.StringVar(&opts.Overrides.Arch, "arch", "", "architectures: sm_89, compute_90, 89, 86-real;89-real (CMake spelling)")
+	fl.StringVar(&opts.Only, "only", "", "run only one probe: cuda or opencl")
+	return cmd
+}
+
+// ReportDoc is the --json document.
+type ReportDoc = kernels.Report
+
+func run(ctx context.Context, o *Options) error {
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	switch o.Only {
+	case "", "cuda", "opencl":
+	default:
+		return cmdutil.UsageErrorf("--only %q: choose cuda or opencl", o.Only)
+	}
+	if o.Overrides.Arch != "" {
+		if _, err := kernels.ParseArchList(o.Overrides.Arch); err != nil {
+			return cmdutil.UsageErrorf("--arch: %v", err)
+		}
+	}
+	snap := o.Gather(ctx)
+	sel := o.Select(snap)
+	rep, err := kernels.Run(ctx, o.F, snap, kernels.FromSelection(sel), kernels.Options{
+		Overrides:  o.Overrides,
+		SkipCUDA:   o.Only == "opencl",
+		SkipOpenCL: o.Only == "cuda",
+		Timeouts:   o.Timeouts,
+	})
+	if err != nil {
+		return err
+	}
+	if o.F.IO.JSON {
+		if err := ui.WriteJSON(o.F.IO.Out, rep); err != nil {
+			return err
+		}
+	} else {
+		render(o.F, rep)
+	}
+	for _, f := range rep.Findings {
+		if f.Status == kernels.Error {
+			return cmdutil.Exit(cmdutil.ExitFindings)
+		}
+	}
+	return nil
+}
+
+func status(s kernels.Status) ui.Status {
+	switch s {
+	case kernels.OK:
+		return ui.OK
+	case kernels.Warn:
+		return ui.Warn
+	case kernels.Error:
+		return ui.Err
+	}
+	return ui.Skip
+}
+
+func render(f *cmdutil.Factory, rep kernels.Report) {
+	p := ui.NewPrinter(f.IO)
+	if c := rep.CUDA; c != nil {
+		p.Heading("CUDA probe")
+		host := c.Plan.CCBin
+		if host == "" {
+			host = "(nvcc's default)"
+		}
+		p.Printf("nvcc %s (%s), host compiler %s, architectures %s\n", c.NVCCVersion, c.Plan.NVCC, host, kernels.ArchList(c.Plan.Archs))
+		if f.IO.Verbose {
+			for _, g := range c.Plan.Gencodes() {
+				p.Printf("  %s\n", g)
+			}
+		}
+		stages(p, f.IO.Verbose, rep.Stages, "cuda")
+		for _, d := range c.Devices {
+			p.Printf("device %d: %s, CC %s, %d MiB\n", d.Index, d.Name, d.CC, d.MemMiB)
+		}
+		p.Println()
+	}
+	if rep.OpenCL != nil || hasKind(rep.Stages, "opencl") {
+		p.Heading("OpenCL probe")
+		if o := rep.OpenCL; o != nil {
+			for _, pl := range o.Platforms {
+				p.Printf("platform %s (%s, %s)\n", pl.Name, pl.Vendor, pl.Version)
+				for _, d := range pl.Devices {
+					p.Printf("  device %s: %s, %s, %d MiB\n", d.Name, d.Type, d.OpenCLCVersion, d.GlobalMemMiB)
+				}
+				if pl.Error != "" {
+					p.Printf("  %s\n", pl.Error)
+				}
+			}
+		}
+		stages(p, f.IO.Verbose, rep.Stages, "opencl")
+		p.Println()
+	}
+	p.Heading("Findings")
+	for _, fd := range rep.Findings {
+		var details []string
+		if fd.FailureID != "" {
+			details = append(details, "failure: "+fd.FailureID)
+		}
+		if fd.Fix != nil {
+			details = append(details, "fix: "+fd.Fix.Text)
+			for _, c := range fd.Fix.Commands {
+				details = append(details, "  "+c)
+			}
+		}
+		p.Line(status(fd.Status), fd.Summary, details...)
+	}
+}
+
+func hasKind(ss []kernels.StageResult, kind string) bool {
+	for _, s := range ss {
+		if s.Kind == kind {
+			return true
+		}
+	}
+	return false
+}
+
+func stages(p *ui.Printer, verbose bool, ss []kernels.StageResult, kind string) {
+	for _, s := range ss {
+		if s.Kind != kind {
+			continue
+		}
+		st := ui.OK
+		switch {
+		case s.Skipped:
+			st = ui.Skip
+		case !s.OK && s.Stage == kernels.StageAccept:
+			st = ui.Warn
+		case !s.OK:
+			st = ui.Err
+		}
+		text := s.Stage
+		if s.Device != "" {
+			text += " on " + s.Device
+		}
+		if s.Detail != "" {
+			text += ": " + s.Detail
+		}
+		if verbose && s.Duration > 0 {
+			text += fmt.Sprintf(" (%s)", s.Duration.Round(1e7))
+		}
+		var details []string
+		if s.Excerpt != "" {
+			details = append(details, s.Excerpt)
+		}
+		if s.Metrics != nil {
+			details = append(details, fmt.Sprintf("bandwidth: device %.1f GB/s, host→device %.1f GB/s, device→host %.1f GB/s", s.Metrics["device_gbps"], s.Metrics["h2d_gbps"], s.Metrics["d2h_gbps"]))
+		}
+		if verbose && s.Command != "" {
+			details = append(details, "$ "+s.Command)
+		}
+		if verbose && s.Output != "" {
+			details = append(details, s.Output)
+		}
+		p.Line(st, text, details...)
+	}
+}
+
+// WithOpenCLChild makes the hidden `__probe` command (doctor's, for nvml)
+// also answer `__probe opencl`, so both native probes share one hidden
+// command and each package keeps its own code.
+func WithOpenCLChild(f *cmdutil.Factory, c *cobra.Command) *cobra.Command {
+	inner := c.RunE
+	c.Short = strings.TrimSuffix(c.Short, ")") + "; opencl: kernels)"
+	c.RunE = func(cmd *cobra.Command, args []string) error {
+		if len(args) == 1 && args[0] == "opencl" {
+			return ui.WriteJSON(f.IO.Out, opencl.Run())
+		}
+		if len(args) == 1 && args[0] != "nvml" {
+			return cmdutil.UsageErrorf("unknown probe %q: the probes are nvml and opencl (llamactl __probe opencl)", args[0])
+		}
+		return inner(cmd, args)
+	}
+	return c
+}
