@@ -34,6 +34,7 @@ type Model struct {
 	KVLoraRank  uint64 `json:"kv_lora_rank,omitempty"` // MLA
 	ExpertCount uint64 `json:"expert_count,omitempty"`
 	ExpertUsed  uint64 `json:"expert_used_count,omitempty"`
+	ExpertFF    uint64 `json:"expert_feed_forward_length,omitempty"`
 	Pooling     string `json:"pooling,omitempty"`
 	Causal      bool   `json:"causal"`
 	Embedding   bool   `json:"embedding_model"`
@@ -135,6 +136,7 @@ func (f *File) Model() (Model, error) {
 	m.SWALayers = f.swaLayers(arch, m.Layers, m.SlidingWindow)
 	m.ExpertCount, _ = f.uint(a + "expert_count")
 	m.ExpertUsed, _ = f.uint(a + "expert_used_count")
+	m.ExpertFF, _ = f.uint(a + "expert_feed_forward_length")
 	if v, ok := f.Get(a + "attention.causal"); ok && v.Type == TypeBool {
 		m.Causal = v.B
 	}

@@ -1,0 +1,453 @@
+package plan
+
+import (
+	"fmt"
+	"math"
+	"strings"
+
+	"github.com/llamactl/llamactl/runner/gguf"
+)
+
+// Device is a GPU (or other accelerator) as the engine reports it.
+type Device struct {
+	ID       string `json:"id"`
+	Name     string `json:"name"`
+	TotalMiB uint64 `json:"total_mib"`
+	FreeMiB  uint64 `json:"free_mib"`
+}
+
+// Host is the machine's RAM and cores.
+type Host struct {
+	AvailableMiB  uint64 `json:"available_mib"`
+	PhysicalCores int    `json:"physical_cores"`
+	LogicalCores  int    `json:"logical_cores"`
+}
+
+// Caps are the engine features the planner may use.
+type Caps struct {
+	FlashAttn  bool // the engine takes -fa
+	CacheTypes bool // -ctk/-ctv
+	CPUMoE     bool // --n-cpu-moe
+}
+
+// Request is what the user pinned; zero values mean "choose".
+type Request struct {
+	Ctx       uint64
+	NGL       int // -1 = choose
+	Batch     int
+	UBatch    int
+	Threads   int
+	CacheType string // f16, q8_0...; "" = choose
+	FlashAttn string // on, off; "" = choose
+	Parallel  int
+	Draft     *gguf.Model
+	// Calibration from earlier runs of this model on this engine build.
+	Calibration Calibration
+}
+
+// Plan is the chosen launch parameters.
+type Plan struct {
+	NGL          int    `json:"n_gpu_layers"`
+	Ctx          uint64 `json:"ctx_size"`
+	Batch        int    `json:"batch_size"`
+	UBatch       int    `json:"ubatch_size"`
+	Threads      int    `json:"threads"`
+	ThreadsBatch int    `json:"threads_batch"`
+	FlashAttn    string `json:"flash_attn"`
+	CacheK       string `json:"cache_type_k"`
+	CacheV       string `json:"cache_type_v"`
+	NCPUMoE      int    `json:"n_cpu_moe,omitempty"`
+	TensorSplit  []int  `json:"tensor_split,omitempty"`
+	Parallel     int    `json:"parallel"`
+	Embedding    bool   `json:"embedding,omitempty"`
+}
+
+// DeviceMem is the prediction for one device.
+type DeviceMem struct {
+	ID   string `json:"id"`
+	Name string `json:"name"`
+	Mem
+	OverheadMiB float64 `json:"overhead_mib"`
+	FreeMiB     uint64  `json:"free_mib"`
+}
+
+// Prediction is the memory the plan needs.
+type Prediction struct {
+	Host         Mem         `json:"host"`
+	HostFreeMiB  uint64      `json:"host_available_mib"`
+	Devices      []DeviceMem `json:"devices"`
+	DraftHostMiB float64     `json:"draft_host_mib,omitempty"`
+}
+
+// Alternative is a candidate the planner weighed.
+type Alternative struct {
+	Plan      Plan       `json:"plan"`
+	Predicted Prediction `json:"predicted"`
+	Fits      bool       `json:"fits"`
+	Why       string     `json:"why"`
+}
+
+// Result is the planner's answer.
+type Result struct {
+	Plan         Plan          `json:"plan"`
+	Predicted    Prediction    `json:"predicted"`
+	Reasons      []string      `json:"reasons"`
+	Alternatives []Alternative `json:"alternatives,omitempty"`
+	Fits         bool          `json:"fits"`
+}
+
+// candidate evaluation
+type eval struct {
+	p    Params
+	pred Prediction
+	fits bool
+	why  string
+}
+
+type planner struct {
+	m     *gguf.Model
+	devs  []Device
+	host  Host
+	req   Request
+	caps  Caps
+	coef  Coefficients
+	split []float64
+	tried []eval
+}
+
+// Make chooses launch parameters for model m. Preference (§9.4): all layers
+// on the GPU (largest context first, f16 then q8_0 KV), then MoE experts on
+// the CPU, then fewer layers; the context is reduced before layers are
+// dropped unless the user pinned it.
+func Make(m *gguf.Model, devs []Device, host Host, req Request, caps Caps) (Result, error) {
+	if m.Layers == 0 {
+		return Result{}, fmt.Errorf("the model has no layers: is it a %q file rather than a model?", m.Type)
+	}
+	if req.CacheType != "" && !KnownCacheType(req.CacheType) {
+		return Result{}, fmt.Errorf("unknown KV cache type %q (use f16, q8_0, q4_0, ...)", req.CacheType)
+	}
+	if req.NGL > m.Layers+1 {
+		req.NGL = m.Layers + 1
+	}
+	pl := &planner{m: m, devs: devs, host: host, req: req, caps: caps, coef: Coef()}
+	for _, d := range devs {
+		pl.split = append(pl.split, math.Max(float64(d.FreeMiB)-pl.devOverhead(d), 1))
+	}
+	return pl.run()
+}
+
+func (pl *planner) devOverhead(d Device) float64 {
+	return pl.coef.DeviceOverheadMiB
+}
+
+func (pl *planner) devMargin(d Device) float64 {
+	return math.Max(pl.coef.DeviceMarginMiB, pl.coef.DeviceMarginFraction*float64(d.TotalMiB))
+}
+
+func (pl *planner) hostMargin() float64 {
+	return math.Max(pl.coef.HostMarginMiB, pl.coef.HostMarginFraction*float64(pl.host.AvailableMiB))
+}
+
+func (pl *planner) ctxCandidates() []uint64 {
+	if pl.req.Ctx > 0 {
+		return []uint64{pl.req.Ctx}
+	}
+	train := pl.m.ContextLength
+	if train == 0 {
+		train = pl.coef.CtxFloor
+	}
+	floor := min(pl.coef.CtxFloor, train)
+	var out []uint64
+	for c := train; ; c /= 2 {
+		if c < floor || c == 0 {
+			if len(out) == 0 || out[len(out)-1] != floor {
+				out = append(out, floor)
+			}
+			return out
+		}
+		if c >= 512 {
+			c = c / 256 * 256 // llama.cpp pads cells to 256 anyway
+		}
+		out = append(out, c)
+		if c == floor {
+			return out
+		}
+	}
+}
+
+func (pl *planner) kvTypes(fa bool) []string {
+	if pl.req.CacheType != "" {
+		return []string{pl.req.CacheType}
+	}
+	if fa && pl.caps.CacheTypes {
+		return []string{"f16", "q8_0"} // quantized V needs flash attention (§6.3)
+	}
+	return []string{"f16"}
+}
+
+func (pl *planner) flashAttn() bool {
+	switch pl.req.FlashAttn {
+	case "on":
+		return true
+	case "off":
+		return false
+	}
+	return pl.caps.FlashAttn
+}
+
+func (pl *planner) ubatch(ctx uint64) int {
+	ub := pl.coef.UBatch
+	if pl.req.UBatch > 0 {
+		ub = pl.req.UBatch
+	}
+	return int(min(uint64(ub), ctx))
+}
+
+func (pl *planner) params(ngl int, ctx uint64, kv string, ncmoe int) Params {
+	return Params{NGL: ngl, Ctx: ctx, UBatch: pl.ubatch(ctx), Parallel: max(pl.req.Parallel, 1), FlashAttn: pl.flashAttn(),
+		CacheK: kv, CacheV: kv, NCPUMoE: ncmoe}
+}
+
+// evaluate predicts p and checks every device and the host.
+func (pl *planner) evaluate(p Params) eval {
+	host, devs := Predict(pl.m, p, len(pl.devs), pl.split, pl.req.Calibration)
+	e := eval{p: p, fits: true, pred: Prediction{Host: host, HostFreeMiB: pl.host.AvailableMiB}}
+	if d := pl.req.Draft; d != nil {
+		// The draft model: all of it beside the target's output layer (on
+		// the host for CPU runs), with its own KV at the same context.
+		dp := p
+		dp.NGL = d.Layers + 1
+		if p.NGL == 0 || len(pl.devs) == 0 {
+			dp.NGL = 0
+		}
+		dh, dd := Predict(d, dp, len(pl.devs), pl.split, Calibration{})
+		e.pred.DraftHostMiB = dh.Total()
+		host.ModelMiB += dh.ModelMiB
+		host.ContextMiB += dh.ContextMiB
+		host.ComputeMiB += dh.ComputeMiB
+		e.pred.Host = host
+		for i := range devs {
+			devs[i].ModelMiB += dd[i].ModelMiB
+			devs[i].ContextMiB += dd[i].ContextMiB
+			devs[i].ComputeMiB += dd[i].ComputeMiB
+		}
+	}
+	var short []string
+	for i, d := range pl.devs {
+		dm := DeviceMem{ID: d.ID, Name: d.Name, Mem: devs[i], FreeMiB: d.FreeMiB}
+		if devs[i].Total() > 0 {
+			dm.OverheadMiB = pl.devOverhead(d)
+		}
+		e.pred.Devices = append(e.pred.Devices, dm)
+		need := devs[i].Total() + dm.OverheadMiB + pl.devMargin(d)
+		if devs[i].Total() > 0 && need > float64(d.FreeMiB) {
+			e.fits = false
+			short = append(short, fmt.Sprintf("%s needs %.0f MiB with margin, %d MiB free", d.ID, need, d.FreeMiB))
+		}
+	}
+	if pl.host.AvailableMiB > 0 {
+		need := host.Total() + pl.hostMargin()
+		if need > float64(pl.host.AvailableMiB) {
+			e.fits = false
+			short = append(short, fmt.Sprintf("host needs %.0f MiB with margin, %d MiB available", need, pl.host.AvailableMiB))
+		}
+	}
+	e.why = strings.Join(short, "; ")
+	pl.tried = append(pl.tried, e)
+	return e
+}
+
+func (pl *planner) run() (Result, error) {
+	m := pl.m
+	full := m.Layers + 1
+	ctxs := pl.ctxCandidates()
+	fa := pl.flashAttn()
+	var reasons []string
+	var chosen *eval
+
+	nglOptions := []int{full}
+	if len(pl.devs) == 0 {
+		nglOptions = []int{0}
+	}
+	if pl.req.NGL >= 0 {
+		nglOptions = []int{pl.req.NGL}
+	}
+	// 1. The pinned or full offload, largest context first.
+	for _, ngl := range nglOptions {
+		for _, ctx := range ctxs {
+			for _, kv := range pl.kvTypes(fa) {
+				if e := pl.evaluate(pl.params(ngl, ctx, kv, 0)); e.fits {
+					chosen = &e
+					break
+				}
+			}
+			if chosen != nil {
+				break
+			}
+		}
+	}
+	floorCtx := ctxs[len(ctxs)-1]
+	// 2. MoE: experts of the first N layers on the CPU before dropping layers.
+	if chosen == nil && len(pl.devs) > 0 && pl.req.NGL < 0 && m.ExpertCount > 0 && pl.caps.CPUMoE {
+		for n := 1; n <= m.Layers && chosen == nil; n++ {
+			for _, kv := range pl.kvTypes(fa) {
+				if e := pl.evaluate(pl.params(full, floorCtx, kv, n)); e.fits {
+					chosen = &e
+					reasons = append(reasons, fmt.Sprintf("MoE experts of the first %d layers stay in host memory (--n-cpu-moe %d) so attention and KV stay on the GPU", n, n))
+					break
+				}
+			}
+		}
+	}
+	// 3. Fewer layers at the smallest context, then grow the context back.
+	if chosen == nil && len(pl.devs) > 0 && pl.req.NGL < 0 {
+		for ngl := full - 1; ngl >= 0 && chosen == nil; ngl-- {
+			for _, kv := range pl.kvTypes(fa) {
+				if e := pl.evaluate(pl.params(ngl, floorCtx, kv, 0)); e.fits {
+					chosen = &e
+					break
+				}
+			}
+		}
+		if chosen != nil {
+			for _, ctx := range ctxs {
+				if ctx <= chosen.p.Ctx {
+					break
+				}
+				if e := pl.evaluate(pl.params(chosen.p.NGL, ctx, chosen.p.CacheK, 0)); e.fits {
+					chosen = &e
+					break
+				}
+			}
+			reasons = append(reasons, fmt.Sprintf("only %d of %d layers fit in GPU memory; the rest run on the CPU (slower)", chosen.p.NGL, full))
+		}
+	}
+	res := Result{Fits: chosen != nil}
+	if chosen == nil {
+		// Nothing fits: report the smallest configuration so the user sees
+		// by how much, and let the caller refuse or override.
+		e := pl.evaluate(pl.params(nglOptions[0], floorCtx, pl.kvTypes(fa)[len(pl.kvTypes(fa))-1], 0))
+		chosen = &e
+		reasons = append(reasons, "does not fit: "+e.why)
+	}
+	if res.Fits {
+		// Runner-ups for the human output: the next smaller context and a
+		// quantized KV cache, when they were not weighed already.
+		for i, c := range ctxs {
+			if c == chosen.p.Ctx && i+1 < len(ctxs) {
+				pl.evaluate(pl.params(chosen.p.NGL, ctxs[i+1], chosen.p.CacheK, chosen.p.NCPUMoE))
+			}
+		}
+		if kvs := pl.kvTypes(fa); chosen.p.CacheK != kvs[len(kvs)-1] {
+			pl.evaluate(pl.params(chosen.p.NGL, chosen.p.Ctx, kvs[len(kvs)-1], chosen.p.NCPUMoE))
+		}
+	}
+	res.Plan = pl.toPlan(chosen.p)
+	res.Predicted = chosen.pred
+	res.Reasons = append(pl.baseReasons(chosen.p), reasons...)
+	res.Alternatives = pl.alternatives(chosen)
+	return res, nil
+}
+
+func (pl *planner) toPlan(p Params) Plan {
+	out := Plan{NGL: p.NGL, Ctx: p.Ctx, UBatch: p.UBatch, CacheK: p.CacheK, CacheV: p.CacheV, NCPUMoE: p.NCPUMoE, Parallel: p.Parallel}
+	out.Batch = pl.coef.Batch
+	if pl.req.Batch > 0 {
+		out.Batch = pl.req.Batch
+	}
+	out.Batch = int(min(uint64(out.Batch), p.Ctx))
+	out.Batch = max(out.Batch, out.UBatch)
+	out.FlashAttn = "off"
+	if p.FlashAttn {
+		out.FlashAttn = "on"
+	}
+	// Generation is memory-bound: one thread per physical core; prompt
+	// processing is compute-bound and uses every logical core.
+	out.Threads = max(pl.host.PhysicalCores, 1)
+	out.ThreadsBatch = max(pl.host.LogicalCores, out.Threads)
+	if pl.req.Threads > 0 {
+		out.Threads, out.ThreadsBatch = pl.req.Threads, pl.req.Threads
+	}
+	if len(pl.devs) > 1 && p.NGL > 0 {
+		pla := Place(pl.m, p.NGL, pl.split)
+		out.TensorSplit = make([]int, len(pl.devs))
+		for _, d := range pla.Layer {
+			if d >= 0 {
+				out.TensorSplit[d]++
+			}
+		}
+		if pla.Output >= 0 {
+			out.TensorSplit[pla.Output]++
+		}
+	}
+	if pl.m.Embedding {
+		out.Embedding = true
+		// Embedding models process a whole input in one ubatch.
+		out.UBatch = int(p.Ctx)
+		out.Batch = int(p.Ctx)
+	}
+	return out
+}
+
+func (pl *planner) baseReasons(p Params) []string {
+	var r []string
+	full := pl.m.Layers + 1
+	switch {
+	case len(pl.devs) == 0:
+		r = append(r, "no GPU reported by the engine: all layers run on the CPU")
+	case pl.req.NGL >= 0:
+		r = append(r, fmt.Sprintf("-ngl %d as requested", pl.req.NGL))
+	case p.NGL >= full:
+		r = append(r, fmt.Sprintf("all %d layers (%d blocks + output) on the GPU", full, pl.m.Layers))
+	}
+	switch {
+	case pl.req.Ctx > 0:
+		r = append(r, fmt.Sprintf("context %d as requested", pl.req.Ctx))
+	case p.Ctx < pl.m.ContextLength:
+		r = append(r, fmt.Sprintf("context reduced from the trained %d to %d to fit in memory", pl.m.ContextLength, p.Ctx))
+	default:
+		r = append(r, fmt.Sprintf("context %d: the model's trained length", p.Ctx))
+	}
+	if p.CacheK == "q8_0" && pl.req.CacheType == "" {
+		r = append(r, "KV cache q8_0 (half of f16) so the layers stay on the GPU")
+	}
+	if p.FlashAttn {
+		r = append(r, "flash attention on: no KQ matrix in the compute buffer")
+	}
+	return r
+}
+
+// alternatives are the runner-ups: other evaluated candidates, nearest first.
+func (pl *planner) alternatives(chosen *eval) []Alternative {
+	var out []Alternative
+	seen := map[string]bool{key(chosen.p): true}
+	for _, e := range pl.tried {
+		k := key(e.p)
+		if seen[k] {
+			continue
+		}
+		seen[k] = true
+		why := "does not fit: " + e.why
+		if e.fits {
+			switch {
+			case e.p.NGL < chosen.p.NGL:
+				why = "fits, but fewer layers on the GPU (slower generation)"
+			case e.p.Ctx < chosen.p.Ctx:
+				why = "fits, but a smaller context"
+			case e.p.CacheK != chosen.p.CacheK:
+				why = "fits, but a quantized KV cache (small quality cost)"
+			default:
+				why = "fits, ranked lower"
+			}
+		}
+		out = append(out, Alternative{Plan: pl.toPlan(e.p), Predicted: e.pred, Fits: e.fits, Why: why})
+		if len(out) == 3 {
+			break
+		}
+	}
+	return out
+}
+
+func key(p Params) string {
+	return fmt.Sprintf("%d/%d/%s/%d", p.NGL, p.Ctx, p.CacheK, p.NCPUMoE)
+}

@@ -1,0 +1,235 @@
+package plan
+
+import (
+	"bytes"
+	"math"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/llamactl/llamactl/runner/engine"
+	"github.com/llamactl/llamactl/runner/gguf"
+	"github.com/llamactl/llamactl/runner/gguf/ggufwrite"
+	"github.com/llamactl/llamactl/runner/launch"
+)
+
+// llama3_8B is Llama-3.1-8B Q4_K_M's shape (autotune.md §6.3 worked
+// example: 32 layers, 8 KV heads, head dim 128, 128 KiB/token KV at f16).
+func llama3_8B() *gguf.Model {
+	m := &gguf.Model{Architecture: "llama", Layers: 32, ContextLength: 131072, EmbeddingLength: 4096, FeedForward: 14336,
+		HeadCount: 32, KeyLength: 128, ValueLength: 128, Causal: true}
+	m.Tokenizer.VocabSize = 128256
+	for i := 0; i < 32; i++ {
+		m.HeadCountKV = append(m.HeadCountKV, 8)
+		m.Weights.Layer = append(m.Weights.Layer, 136<<20) // ~4.35 GiB of blocks
+	}
+	m.Weights.TokenEmbd = 281 << 20
+	m.Weights.Output = 411 << 20
+	return m
+}
+
+func moeModel() *gguf.Model {
+	m := llama3_8B()
+	m.Architecture = "qwen3moe"
+	m.ExpertCount, m.ExpertUsed, m.ExpertFF = 128, 8, 768
+	m.Weights.LayerExperts = make([]uint64, 32)
+	for i := range m.Weights.Layer {
+		m.Weights.Layer[i] = 520 << 20
+		m.Weights.LayerExperts[i] = 480 << 20
+	}
+	return m
+}
+
+var gpuCaps = Caps{FlashAttn: true, CacheTypes: true, CPUMoE: true}
+var bigHost = Host{AvailableMiB: 64000, PhysicalCores: 8, LogicalCores: 16}
+
+func TestKVWorkedExample(t *testing.T) {
+	m := llama3_8B()
+	p := Params{Ctx: 8192, UBatch: 512, Parallel: 1, FlashAttn: true, CacheK: "f16", CacheV: "f16"}
+	var kv float64
+	for l := 0; l < m.Layers; l++ {
+		kv += kvLayerBytes(m, l, p)
+	}
+	if kv != 1<<30 { // 128 KiB/token × 8192 = 1 GiB
+		t.Errorf("KV = %.0f bytes, want 1 GiB", kv)
+	}
+	p.CacheK, p.CacheV = "q8_0", "q8_0"
+	kv = 0
+	for l := 0; l < m.Layers; l++ {
+		kv += kvLayerBytes(m, l, p)
+	}
+	if kv != 8192*68*1024 { // 68 KiB/token at q8_0
+		t.Errorf("q8_0 KV = %.0f", kv)
+	}
+}
+
+func TestPlanTable(t *testing.T) {
+	cases := []struct {
+		name  string
+		model *gguf.Model
+		devs  []Device
+		req   Request
+		check func(t *testing.T, r Result)
+	}{
+		{"24GB full offload at the trained context", llama3_8B(), []Device{{ID: "CUDA0", TotalMiB: 24564, FreeMiB: 24000}}, Request{NGL: -1},
+			func(t *testing.T, r Result) {
+				if r.Plan.NGL != 33 || r.Plan.Ctx != 131072 || r.Plan.CacheK != "f16" || !r.Fits {
+					t.Errorf("plan = %+v", r.Plan)
+				}
+			}},
+		{"8GB: all layers, context reduced (speed over context)", llama3_8B(), []Device{{ID: "CUDA0", TotalMiB: 8192, FreeMiB: 7600}}, Request{NGL: -1},
+			func(t *testing.T, r Result) {
+				if r.Plan.NGL != 33 || r.Plan.Ctx >= 131072 || r.Plan.Ctx < 4096 {
+					t.Errorf("plan = %+v", r.Plan)
+				}
+				if !strings.Contains(strings.Join(r.Reasons, "\n"), "context reduced from the trained 131072") {
+					t.Errorf("reasons = %q", r.Reasons)
+				}
+				d := r.Predicted.Devices[0]
+				if d.Total()+d.OverheadMiB > 7600 {
+					t.Errorf("prediction %+v exceeds free memory", d)
+				}
+			}},
+		{"pinned context: q8_0 KV before dropping layers", llama3_8B(), []Device{{ID: "CUDA0", TotalMiB: 10240, FreeMiB: 9000}}, Request{NGL: -1, Ctx: 32768},
+			func(t *testing.T, r Result) {
+				// f16 at 32k is 4 GiB of KV + 4.8 GiB weights: too much; q8_0 is 2.1 GiB.
+				if r.Plan.NGL != 33 || r.Plan.Ctx != 32768 || r.Plan.CacheK != "q8_0" {
+					t.Errorf("plan = %+v", r.Plan)
+				}
+			}},
+		{"4GB: partial offload", llama3_8B(), []Device{{ID: "CUDA0", TotalMiB: 4096, FreeMiB: 3800}}, Request{NGL: -1},
+			func(t *testing.T, r Result) {
+				if r.Plan.NGL <= 0 || r.Plan.NGL >= 33 || !r.Fits {
+					t.Errorf("plan = %+v", r.Plan)
+				}
+				if r.Predicted.Host.ModelMiB < 1000 {
+					t.Errorf("CPU layers not on the host: %+v", r.Predicted.Host)
+				}
+			}},
+		{"MoE: experts on the CPU before dropping layers", moeModel(), []Device{{ID: "CUDA0", TotalMiB: 12288, FreeMiB: 11500}}, Request{NGL: -1},
+			func(t *testing.T, r Result) {
+				if r.Plan.NGL != 33 || r.Plan.NCPUMoE == 0 || r.Plan.NCPUMoE > 32 {
+					t.Errorf("plan = %+v", r.Plan)
+				}
+			}},
+		{"two GPUs: split by free memory", llama3_8B(), []Device{{ID: "CUDA0", TotalMiB: 8192, FreeMiB: 8000}, {ID: "CUDA1", TotalMiB: 4096, FreeMiB: 4000}}, Request{NGL: -1, Ctx: 8192},
+			func(t *testing.T, r Result) {
+				if len(r.Plan.TensorSplit) != 2 || r.Plan.TensorSplit[0]+r.Plan.TensorSplit[1] != 33 || r.Plan.TensorSplit[0] <= r.Plan.TensorSplit[1] {
+					t.Errorf("split = %v", r.Plan.TensorSplit)
+				}
+				if r.Predicted.Devices[1].ModelMiB == 0 {
+					t.Errorf("second GPU unused: %+v", r.Predicted.Devices)
+				}
+			}},
+		{"CPU only", llama3_8B(), nil, Request{NGL: -1, Ctx: 8192},
+			func(t *testing.T, r Result) {
+				if r.Plan.NGL != 0 || r.Plan.Threads != 8 || r.Plan.ThreadsBatch != 16 || r.Predicted.Host.ModelMiB < 4000 {
+					t.Errorf("plan = %+v host %+v", r.Plan, r.Predicted.Host)
+				}
+			}},
+		{"does not fit anywhere", llama3_8B(), nil, Request{NGL: -1},
+			func(t *testing.T, r Result) {
+				if r.Fits || !strings.Contains(strings.Join(r.Reasons, " "), "does not fit") {
+					t.Errorf("result = %+v", r)
+				}
+			}},
+		{"pinned -ngl is kept", llama3_8B(), []Device{{ID: "CUDA0", TotalMiB: 24564, FreeMiB: 24000}}, Request{NGL: 10, Ctx: 4096},
+			func(t *testing.T, r Result) {
+				if r.Plan.NGL != 10 {
+					t.Errorf("plan = %+v", r.Plan)
+				}
+			}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			host := bigHost
+			if c.name == "does not fit anywhere" {
+				host.AvailableMiB = 2000
+			}
+			r, err := Make(c.model, c.devs, host, c.req, gpuCaps)
+			if err != nil {
+				t.Fatal(err)
+			}
+			c.check(t, r)
+		})
+	}
+}
+
+func TestBadRequest(t *testing.T) {
+	if _, err := Make(llama3_8B(), nil, bigHost, Request{NGL: -1, CacheType: "q9_9"}, gpuCaps); err == nil {
+		t.Error("unknown cache type accepted")
+	}
+	if _, err := Make(&gguf.Model{Type: "mmproj"}, nil, bigHost, Request{NGL: -1}, gpuCaps); err == nil {
+		t.Error("model without layers accepted")
+	}
+}
+
+// The prediction for a generated model against what llama.cpp build 11669
+// reported for it (testdata/runner/llama-server-b11669-llama-f16-cpu.log:
+// -c 4096 -ub 512 -fa on, f16 KV, one slot).
+func TestPredictMatchesRecordedEngine(t *testing.T) {
+	f, err := ggufwrite.Model(ggufwrite.Config{Arch: "llama"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	if err := f.Write(&buf); err != nil {
+		t.Fatal(err)
+	}
+	gf, err := gguf.Read(bytes.NewReader(buf.Bytes()), int64(buf.Len()), gguf.Limits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, _ := gf.Model()
+	host, _ := Predict(&m, Params{Ctx: 4096, UBatch: 512, Parallel: 1, FlashAttn: true, CacheK: "f16", CacheV: "f16"}, 0, nil, Calibration{})
+	logb, err := os.ReadFile(filepath.Join("..", "..", "testdata", "runner", "llama-server-b11669-llama-f16-cpu.log"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := launch.ParseLog(bytes.NewReader(logb)).Host
+	for _, c := range []struct {
+		name      string
+		pred, act float64
+	}{{"model", host.ModelMiB, got.ModelMiB}, {"context", host.ContextMiB, got.ContextMiB}, {"compute", host.ComputeMiB, got.ComputeMiB}} {
+		if math.Abs(c.pred-c.act) > 0.02*c.act+0.02 {
+			t.Errorf("%s: predicted %.2f MiB, engine reported %.2f MiB", c.name, c.pred, c.act)
+		}
+	}
+}
+
+func TestArgv(t *testing.T) {
+	help, err := os.ReadFile(filepath.Join("..", "..", "testdata", "runner", "llama-server-b11669-help.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	caps := engine.ParseHelp(string(help))
+	p := Plan{NGL: 33, Ctx: 8192, Batch: 2048, UBatch: 512, Threads: 8, ThreadsBatch: 16, FlashAttn: "on", CacheK: "q8_0", CacheV: "q8_0", Parallel: 1}
+	a := Argv(p, caps, ArgvOptions{Model: "m.gguf", Host: "127.0.0.1", Port: 8080, Draft: "d.gguf", NoMmap: true})
+	s := strings.Join(a, " ")
+	for _, want := range []string{"-m m.gguf", "-c 8192", "-ngl 33", "-fa on", "-ctk q8_0 -ctv q8_0", "--fit off", "-np 1", "--load-mode none",
+		"-md d.gguf --spec-type draft-simple", "--host 127.0.0.1 --port 8080", "-lv 4", "-tb 16"} {
+		if !strings.Contains(s, want) {
+			t.Errorf("argv %q lacks %q", s, want)
+		}
+	}
+	old := engine.ParseHelp("-fa,   --flash-attn                     enable Flash Attention\n--no-mmap                               do not memory-map model\n-md,   --model-draft FNAME              draft model\n")
+	s = strings.Join(Argv(p, old, ArgvOptions{Model: "m.gguf", NoMmap: true, Draft: "d.gguf"}), " ")
+	if !strings.Contains(s, "-fa -") && !strings.HasSuffix(s, "-fa") || strings.Contains(s, "-fa on") || strings.Contains(s, "--fit") ||
+		!strings.Contains(s, "--no-mmap") || strings.Contains(s, "--spec-type") || strings.Contains(s, "-ctk") {
+		t.Errorf("old engine argv = %q", s)
+	}
+	p.Embedding = true
+	a = Argv(p, caps, ArgvOptions{Model: "e.gguf", Pooling: "mean"})
+	if !slices.Contains(a, "--embedding") || !strings.Contains(strings.Join(a, " "), "--pooling mean") {
+		t.Errorf("embedding argv = %v", a)
+	}
+}
+
+func TestCoefficientsHaveSource(t *testing.T) {
+	c := Coef()
+	if c.Source == "" || c.Compute.ConstantBytes == 0 || c.CtxFloor == 0 {
+		t.Errorf("coefficients = %+v", c)
+	}
+}
