@@ -24,6 +24,10 @@ type Query struct {
 	// AvailableGCC lists host gcc majors installed (e.g. 11, 12) so Resolve
 	// can pick an older one as -ccbin / CMAKE_CUDA_HOST_COMPILER.
 	AvailableGCC []int `json:"available_gcc,omitempty"`
+	// AvailableMSVC lists other installed MSVC toolsets, as cl versions
+	// ("19.39") or toolset directories ("14.39.33519"), so Resolve can pick
+	// one with -vcvars_ver when the default cl.exe is too new.
+	AvailableMSVC []string `json:"available_msvc,omitempty"`
 }
 
 // GPULookup is the answer for one GPU name.
@@ -75,9 +79,12 @@ type Resolution struct {
 	GPUs              []GPULookup `json:"gpus,omitempty"`
 	// HostCompiler is the host compiler nvcc should use when the default one
 	// is too new ("g++-11"), empty when the default is fine.
-	HostCompiler string    `json:"host_compiler,omitempty"`
-	Reasons      []string  `json:"reasons,omitempty"`
-	Blockers     []Blocker `json:"blockers,omitempty"`
+	HostCompiler string `json:"host_compiler,omitempty"`
+	// MSVCToolset is the -vcvars_ver value ("14.39") when an installed
+	// older toolset must be used; empty when the default cl.exe fits.
+	MSVCToolset string    `json:"msvc_toolset,omitempty"`
+	Reasons     []string  `json:"reasons,omitempty"`
+	Blockers    []Blocker `json:"blockers,omitempty"`
 	// Rejected lists the CUDA versions that do not fit, each with why.
 	Rejected []Candidate `json:"rejected,omitempty"`
 }

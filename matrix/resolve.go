@@ -37,6 +37,7 @@ type evaluation struct {
 	fails       []Blocker
 	minorCompat bool // driver older than the toolkit's own: no PTX JIT, limited features
 	host        string
+	toolset     string // -vcvars_ver when an installed older MSVC toolset fits
 }
 
 type resolver struct {
@@ -46,6 +47,7 @@ type resolver struct {
 	gpus     []gpuTarget
 	driver   version
 	msc      int
+	altMSVC  []int // installed cl versions besides the default, newest first
 	gcc      int
 	clang    int
 	engine   version
@@ -124,6 +126,7 @@ func (m *Matrix) Resolve(q Query) Resolution {
 	if best != nil {
 		res.CUDA.Recommended = best.cand.Version
 		res.HostCompiler = best.host
+		res.MSVCToolset = best.toolset
 		res.CUDAArchitectures = r.architectures(best.t)
 		r.reasons = append(r.reasons, r.why(best, installed)...)
 	}
@@ -295,11 +298,11 @@ func (r *resolver) parseQuery() {
 			continue
 		}
 		sm, _, _ := parseCC(l.ComputeCapability)
-		name := l.Name
-		if name == "" {
-			name = "GPU"
+		label = fmt.Sprintf("%s (%s)", l.Name, l.ComputeCapability)
+		if l.Name == "" {
+			label = fmt.Sprintf("the GPU of CC %s", l.ComputeCapability)
 		}
-		r.gpus = append(r.gpus, gpuTarget{label: fmt.Sprintf("%s (%s)", name, l.ComputeCapability), sm: sm})
+		r.gpus = append(r.gpus, gpuTarget{label: label, sm: sm})
 		if l.Match == MatchShortForm {
 			r.reasons = append(r.reasons, fmt.Sprintf("%q read as %s (CC %s): every GPU of that name has this CC", g.Name, l.Name, l.ComputeCapability))
 		}
@@ -317,12 +320,18 @@ func (r *resolver) parseQuery() {
 		}
 	}
 	if q.MSVC != "" {
-		if n, ok := mscVer(q.MSVC); ok {
+		if n, ok := mscVer(toolsetToCL(q.MSVC)); ok {
 			r.msc = n
 		} else {
 			r.blockers = append(r.blockers, Blocker{ID: BlockInvalidQueryArg, Message: fmt.Sprintf("MSVC version %q is not a cl.exe version like 19.41", q.MSVC), Fix: "pass the version `cl` prints in a Developer Command Prompt (\"Version 19.41.34123\"), not the Visual Studio year"})
 		}
 	}
+	for _, a := range q.AvailableMSVC {
+		if n, ok := mscVer(toolsetToCL(a)); ok && n != r.msc {
+			r.altMSVC = append(r.altMSVC, n)
+		}
+	}
+	sort.Sort(sort.Reverse(sort.IntSlice(r.altMSVC)))
 	r.gcc = r.compilerMajor("gcc", q.GCC)
 	r.clang = r.compilerMajor("clang", q.Clang)
 	if q.EngineMinCUDA != "" {
@@ -338,7 +347,7 @@ func (r *resolver) parseQuery() {
 	}
 	if r.os == "linux" && r.msc > 0 {
 		r.reasons = append(r.reasons, "on Linux nvcc does not use MSVC; the MSVC version is not weighed")
-		r.msc = 0
+		r.msc, r.altMSVC = 0, nil
 	}
 }
 
@@ -561,80 +570,112 @@ func (r *resolver) vsName(msc int) string {
 	return ""
 }
 
-func (r *resolver) msvcLabel() string {
-	s := "MSVC " + clVersion(r.msc)
-	if n := r.vsName(r.msc); n != "" {
+func (r *resolver) msvcLabel(msc int) string {
+	s := "MSVC " + clVersion(msc)
+	if n := r.vsName(msc); n != "" {
 		s += " (" + n + ")"
 	}
 	return s
 }
 
-func (r *resolver) stlRule() *STLRule {
+func (r *resolver) stlRule(msc int) *STLRule {
 	for i := range r.m.STL {
 		s := &r.m.STL[i]
-		if r.msc >= s.MSCVerMin && r.msc <= s.MSCVerMax {
+		if msc >= s.MSCVerMin && msc <= s.MSCVerMax {
 			return s
 		}
 	}
 	return nil
 }
 
+// checkMSVC weighs the default cl.exe; when it does not fit, an installed
+// older toolset that does (Query.AvailableMSVC) becomes the -vcvars_ver choice.
 func (r *resolver) checkMSVC(e *evaluation) {
 	if r.msc == 0 {
 		return
 	}
-	t := e.t
-	stl := r.stlRule()
+	fails, reason := r.msvcFails(e.t, r.msc)
+	if len(fails) == 0 {
+		r.add(e, reason)
+		return
+	}
+	for _, alt := range r.altMSVC {
+		if f, _ := r.msvcFails(e.t, alt); len(f) == 0 {
+			e.toolset = fmt.Sprintf("14.%02d", alt%100)
+			r.add(e, fmt.Sprintf("%s does not fit CUDA %s; the installed %s does: build with `vcvarsall.bat x64 -vcvars_ver=%s` (CMake `-T version=%s`)",
+				r.msvcLabel(r.msc), e.t.MinorVersion(), r.msvcLabel(alt), e.toolset, e.toolset))
+			return
+		}
+	}
+	e.fails = append(e.fails, fails...)
+}
+
+func (r *resolver) msvcFails(t *ToolkitFacts, msc int) ([]Blocker, string) {
+	stl := r.stlRule(msc)
 	stlFails := false
 	var stlNeed version
 	if stl != nil {
 		stlNeed, _ = parseVersion(stl.RequiresCUDA)
 		stlFails = version{t.v.major(), t.v.minor()}.cmp(stlNeed) < 0
 	}
-	if t.MSCVerMin == nil || t.MSCVerMaxExclusive == nil {
-		r.add(e, fmt.Sprintf("unverified: the sources give no MSVC range for CUDA %s", t.MinorVersion()))
-	} else if r.msc >= *t.MSCVerMaxExclusive || r.msc < *t.MSCVerMin {
-		tooNew := r.msc >= *t.MSCVerMaxExclusive
+	label := r.msvcLabel(msc)
+	reason := ""
+	switch {
+	case t.MSCVerMin == nil || t.MSCVerMaxExclusive == nil:
+		reason = fmt.Sprintf("unverified: the sources give no MSVC range for CUDA %s", t.MinorVersion())
+	case msc >= *t.MSCVerMaxExclusive:
 		accepts := fmt.Sprintf("host_config.h accepts cl %s to %s", clVersion(*t.MSCVerMin), clVersion(*t.MSCVerMaxExclusive-1))
-		b := Blocker{ID: BlockMSVCTooNew, Message: fmt.Sprintf("%s is too new for CUDA %s (%s)", r.msvcLabel(), t.MinorVersion(), accepts)}
-		if tooNew {
-			first := r.firstWith(func(c *ToolkitFacts) bool {
-				return c.MSCVerMaxExclusive != nil && r.msc < *c.MSCVerMaxExclusive && r.msc >= *c.MSCVerMin
-			})
-			if stl != nil && stlNeed.cmp(mustVersion(first)) > 0 {
-				first = stlNeed.String()
-			}
-			old := *t.MSCVerMaxExclusive - 1
-			b.Fix = fmt.Sprintf("use CUDA ≥ %s, or install the MSVC %s toolset side by side (Visual Studio Installer → Individual components) and build with it (`vcvarsall.bat x64 -vcvars_ver=14.%02d`, or CMake `-T version=14.%02d`)", first, clVersion(old), old%100, old%100)
-			if stlFails {
-				b.Message += fmt.Sprintf("; its STL also requires CUDA ≥ %s (error STL1002), so -allow-unsupported-compiler does not help", stl.RequiresCUDA)
-			} else {
-				b.LastResortFix = "pass -allow-unsupported-compiler to nvcc (CMAKE_CUDA_FLAGS): unsupported, may fail to compile or miscompile"
-			}
-		} else {
-			b.ID = BlockMSVCTooOld
-			b.Message = fmt.Sprintf("%s is too old for CUDA %s (%s)", r.msvcLabel(), t.MinorVersion(), accepts)
-			b.Fix = fmt.Sprintf("install Visual Studio 2019 or newer (cl ≥ %s), or use an older CUDA", clVersion(*t.MSCVerMin))
+		b := Blocker{ID: BlockMSVCTooNew, Message: fmt.Sprintf("%s is too new for CUDA %s (%s)", label, t.MinorVersion(), accepts)}
+		var need version
+		if f := r.lastWithFirst(func(c *ToolkitFacts) bool {
+			return c.MSCVerMaxExclusive != nil && msc < *c.MSCVerMaxExclusive && msc >= *c.MSCVerMin
+		}); f != nil {
+			need = version{f.v.major(), f.v.minor()}
 		}
-		e.fails = append(e.fails, b)
-		return
-	} else {
-		r.add(e, fmt.Sprintf("%s is accepted by CUDA %s's host_config.h", r.msvcLabel(), t.MinorVersion()))
+		if stl != nil && need != nil && stlNeed.cmp(need) > 0 {
+			need = stlNeed
+		}
+		old := *t.MSCVerMaxExclusive - 1
+		toolset := fmt.Sprintf("install the MSVC %s toolset side by side (Visual Studio Installer → Individual components) and build with it (`vcvarsall.bat x64 -vcvars_ver=14.%02d`, or CMake `-T version=14.%02d`)", clVersion(old), old%100, old%100)
+		if need != nil {
+			b.Fix = fmt.Sprintf("use CUDA ≥ %s, or %s", need, toolset)
+		} else {
+			b.Fix = "no CUDA release in the matrix accepts it yet: " + toolset
+		}
+		if stlFails {
+			b.Message += fmt.Sprintf("; its STL also requires CUDA ≥ %s (error STL1002), so -allow-unsupported-compiler does not help", stl.RequiresCUDA)
+		} else {
+			b.LastResortFix = "pass -allow-unsupported-compiler to nvcc (CMAKE_CUDA_FLAGS): unsupported, may fail to compile or miscompile"
+		}
+		return []Blocker{b}, ""
+	case msc < *t.MSCVerMin:
+		accepts := fmt.Sprintf("host_config.h accepts cl %s to %s", clVersion(*t.MSCVerMin), clVersion(*t.MSCVerMaxExclusive-1))
+		return []Blocker{{ID: BlockMSVCTooOld,
+			Message: fmt.Sprintf("%s is too old for CUDA %s (%s)", label, t.MinorVersion(), accepts),
+			Fix:     fmt.Sprintf("install Visual Studio 2019 or newer (cl ≥ %s), or use an older CUDA", clVersion(*t.MSCVerMin))}}, ""
+	default:
+		reason = fmt.Sprintf("%s is accepted by CUDA %s's host_config.h", label, t.MinorVersion())
 	}
 	if stlFails {
-		e.fails = append(e.fails, Blocker{ID: BlockMSVCSTL,
-			Message:       fmt.Sprintf("the STL of %s requires CUDA ≥ %s (error STL1002)", r.msvcLabel(), stl.RequiresCUDA),
+		return []Blocker{{ID: BlockMSVCSTL,
+			Message:       fmt.Sprintf("the STL of %s requires CUDA ≥ %s (error STL1002)", label, stl.RequiresCUDA),
 			Fix:           fmt.Sprintf("use CUDA ≥ %s, or an older MSVC toolset", stl.RequiresCUDA),
-			LastResortFix: "define _ALLOW_COMPILER_AND_STL_VERSION_MISMATCH (unsupported by Microsoft)"})
+			LastResortFix: "define _ALLOW_COMPILER_AND_STL_VERSION_MISMATCH (unsupported by Microsoft)"}}, ""
 	}
+	return nil, reason
+}
+
+// lastWithFirst is the oldest representative release for which f holds.
+func (r *resolver) lastWithFirst(f func(*ToolkitFacts) bool) *ToolkitFacts {
+	for _, t := range r.reps {
+		if f(t) {
+			return t
+		}
+	}
+	return nil
 }
 
 func first(v version, _ string) version { return v }
-
-func mustVersion(s string) version {
-	v, _ := parseVersion(s)
-	return v
-}
 
 func (r *resolver) checkGCC(e *evaluation) {
 	if r.gcc == 0 {
@@ -683,4 +724,14 @@ func (r *resolver) checkHost(e *evaluation, kind, cxx string, have, max int, inf
 		Message:       fmt.Sprintf("%s %d is too new for CUDA %s (host_config.h accepts up to %s %d%s)", kind, have, t.MinorVersion(), kind, max, note),
 		Fix:           fmt.Sprintf("use %s-%d as host compiler (-DCMAKE_CUDA_HOST_COMPILER=%s-%d) or CUDA ≥ %s", cxx, max, cxx, max, r.firstWith(accepts)),
 		LastResortFix: "pass -allow-unsupported-compiler to nvcc: unsupported, and newer headers often fail later (_Float32, <type_traits> builtins)"})
+}
+
+// toolsetToCL turns an MSVC toolset directory version ("14.39.33519", as
+// under VC\Tools\MSVC) into the cl.exe version ("19.39"); cl versions pass.
+func toolsetToCL(s string) string {
+	v, ok := parseVersion(s)
+	if ok && len(v) >= 2 && v[0] == 14 && v[1] >= 10 {
+		return fmt.Sprintf("19.%02d", v[1])
+	}
+	return s
 }

@@ -13,6 +13,7 @@ type expect struct {
 	recMinor     string // "12.9": recommended must be of this minor
 	archs        string
 	host         string
+	toolset      string
 	blockers     []string // IDs that must be present, in any order
 	noBlockers   bool
 	fixHas       []string // substrings some blocker's Fix must hold
@@ -51,6 +52,12 @@ func TestResolveScenarios(t *testing.T) {
 			expect{ok: true, recommended: "13.2.1"}},
 		{"MSVC 19.16 (VS 2017) + CUDA 13: too old", Query{OS: "windows", MSVC: "19.16.27048", Toolkits: []string{"13.0"}},
 			expect{blockers: []string{BlockMSVCTooOld}, acceptable: []string{"12.9"}, rejected: []string{"13.0", "13.3"}}},
+		{"VS 17.11 default + 14.39 toolset installed + CUDA 12.3: use -vcvars_ver", Query{OS: "windows", MSVC: "19.41", AvailableMSVC: []string{"14.39.33519", "14.29.30133"}, Toolkits: []string{"12.3.107"}},
+			expect{ok: true, recommended: "12.3.107", toolset: "14.39", reasonHas: []string{"-vcvars_ver=14.39"}}},
+		{"toolset directory as --msvc (14.41) + CUDA 12.4", Query{OS: "windows", MSVC: "14.41.34120", Toolkits: []string{"12.4"}},
+			expect{ok: true, recommended: "12.4"}},
+		{"future MSVC 19.60: no CUDA accepts it", Query{OS: "windows", MSVC: "19.60"},
+			expect{blockers: []string{BlockNoToolkitWorks, BlockMSVCTooNew}, fixHas: []string{"no CUDA release in the matrix accepts it yet", "-vcvars_ver=14.59"}}},
 		// --- GPU architecture windows (pitfalls 3, 4, 7)
 		{"RTX 5090 + CUDA 12.6: too new for 12.6", Query{GPUs: []GPUQuery{gpu("NVIDIA GeForce RTX 5090")}, Toolkits: []string{"12.6.85"}},
 			expect{blockers: []string{BlockGPUTooNew}, fixHas: []string{"CUDA ≥ 12.8"}, rejected: []string{"12.6"}, acceptable: []string{"12.8", "12.9"}}},
@@ -156,6 +163,9 @@ func checkResolution(t *testing.T, res Resolution, w expect) {
 	}
 	if res.HostCompiler != w.host {
 		t.Errorf("host compiler = %q, want %q", res.HostCompiler, w.host)
+	}
+	if res.MSVCToolset != w.toolset {
+		t.Errorf("msvc toolset = %q, want %q", res.MSVCToolset, w.toolset)
 	}
 	ids := map[string]bool{}
 	var fixes, msgs []string

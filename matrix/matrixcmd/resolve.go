@@ -19,6 +19,7 @@ type resolveOptions struct {
 	Driver, OS, MSVC    string
 	GCC, Clang, Engine  string
 	AvailableGCC        []int
+	AvailableMSVC       []string
 }
 
 func newResolveCmd(f *cmdutil.Factory, m *matrix.Matrix) *cobra.Command {
@@ -50,13 +51,14 @@ asking about another machine, or "what if".`,
 	fl.StringVar(&opts.Clang, "clang", "", "clang version nvcc would use, e.g. 17")
 	fl.StringArrayVar(&opts.Toolkits, "toolkit", nil, "installed CUDA toolkit, e.g. 12.4 or 12.4.131 (repeatable)")
 	fl.StringVar(&opts.Engine, "engine-min-cuda", "", "minimum CUDA of the pinned llama.cpp, e.g. 12.4")
+	fl.StringArrayVar(&opts.AvailableMSVC, "available-msvc", nil, "other installed MSVC toolsets, e.g. 14.39 (repeatable; lets llamactl pick -vcvars_ver)")
 	fl.IntSliceVar(&opts.AvailableGCC, "available-gcc", nil, "gcc majors installed besides the default, e.g. 11,12 (lets llamactl pick -ccbin)")
 	return cmd
 }
 
 func (o *resolveOptions) query() matrix.Query {
 	q := matrix.Query{Driver: o.Driver, OS: o.OS, MSVC: o.MSVC, GCC: o.GCC, Clang: o.Clang,
-		Toolkits: o.Toolkits, EngineMinCUDA: o.Engine, AvailableGCC: o.AvailableGCC}
+		Toolkits: o.Toolkits, EngineMinCUDA: o.Engine, AvailableGCC: o.AvailableGCC, AvailableMSVC: o.AvailableMSVC}
 	for _, g := range o.GPUs {
 		q.GPUs = append(q.GPUs, matrix.GPUQuery{Name: g})
 	}
@@ -101,6 +103,9 @@ func printResolution(p *ui.Printer, res matrix.Resolution, verbose bool) {
 		if res.HostCompiler != "" {
 			head += ", host compiler " + res.HostCompiler
 		}
+		if res.MSVCToolset != "" {
+			head += ", MSVC toolset " + res.MSVCToolset + " (vcvarsall.bat x64 -vcvars_ver=" + res.MSVCToolset + ")"
+		}
 		st := ui.OK
 		if !res.OK {
 			head = "Once the blockers below are fixed: " + strings.ToLower(head[:1]) + head[1:]
@@ -119,6 +124,9 @@ func printResolution(p *ui.Printer, res matrix.Resolution, verbose bool) {
 				}
 				also = append(also, s)
 			}
+		}
+		if len(also) > 6 {
+			also = append(also[:6], fmt.Sprintf("and %d older (--json lists all)", len(also)-6))
 		}
 		if len(also) > 0 {
 			p.Line(ui.Info, "also fits: "+strings.Join(also, ", "))
