@@ -1,0 +1,253 @@
+// Package failures is the failure knowledge base shared by explain, build and
+// run: every known build or runtime failure of llama.cpp as data (stable ID,
+// log signatures, cause, fix, source), and a streaming matcher that names the
+// root cause of a log.
+//
+// The facts live in data/failures.json (one entry per ID of
+// shared/reference/failure-ids.md and per row of llamacpp-build.md §4); this
+// package only holds the rules that combine them.
+package failures
+
+import (
+	_ "embed"
+	"encoding/json"
+	"fmt"
+	"regexp"
+	"regexp/syntax"
+	"sort"
+	"strings"
+	"sync"
+)
+
+//go:embed data/failures.json
+var defaultData []byte
+
+// Severity of a finding: errors stop a build or run, warnings do not.
+const (
+	SeverityError   = "error"
+	SeverityWarning = "warning"
+)
+
+// Entry is one failure of the knowledge base, as the data file states it.
+type Entry struct {
+	ID        string      `json:"id"`
+	Rows      []string    `json:"rows,omitempty"` // llamacpp-build.md §4 rows (F01..F50)
+	Title     string      `json:"title"`
+	Severity  string      `json:"severity,omitempty"` // error (default) or warning
+	Role      string      `json:"role,omitempty"`     // "wrapper": reported only when no nested cause matched
+	Stage     string      `json:"stage"`              // configure, compile, link, runtime, cli
+	Platforms []string    `json:"platforms"`
+	Signature []Signature `json:"signatures"`
+	Derive    []Derive    `json:"derive,omitempty"`
+	// SymptomOf lists failures that explain this one: when any of them
+	// matched too, this finding is not reported (it is their consequence).
+	SymptomOf []string `json:"symptom_of,omitempty"`
+	Cause     string   `json:"cause"`
+	Fix       string   `json:"fix"`
+	Commands  []string `json:"commands,omitempty"`
+	Patch     string   `json:"patch,omitempty"`
+	Facts     []string `json:"facts,omitempty"` // keys of the facts table added when a snapshot is known
+	Source    string   `json:"source"`
+}
+
+// Signature is one way a failure shows in a log.
+type Signature struct {
+	Re       string `json:"re"`
+	Then     string `json:"then,omitempty"`   // must match one of the next Within lines
+	Within   int    `json:"within,omitempty"` // default 5
+	Unless   string `json:"unless,omitempty"` // the same line must not match this
+	Group    int    `json:"group,omitempty"`  // capture group holding a number bounded by Min/Max
+	Min      *int   `json:"min,omitempty"`
+	Max      *int   `json:"max,omitempty"`
+	Severity string `json:"severity,omitempty"` // overrides the entry's
+
+	re, then, unless   *regexp.Regexp
+	needle, thenNeedle string // lower-case literal the line must contain (a cheap prefilter)
+}
+
+// Derive names a finding inferred from another one plus a machine fact
+// (e.g. "no CUDA device" inside WSL with a foreign libcuda).
+type Derive struct {
+	From string `json:"from"`
+	When string `json:"when"`
+}
+
+// Fact is a sentence template about the machine, filled from a snapshot or
+// captured from the log itself.
+type Fact struct {
+	Key  string `json:"key"`
+	Log  string `json:"log,omitempty"` // regexp whose group 1 is the value, read from the log
+	Text string `json:"text"`          // "{value}" is replaced
+
+	logRe  *regexp.Regexp
+	needle string
+}
+
+type dataFile struct {
+	Schema   int               `json:"schema"`
+	Facts    []Fact            `json:"facts"`
+	Messages map[string]string `json:"messages"`
+	Failures []Entry           `json:"failures"`
+}
+
+// KB is a loaded, compiled knowledge base. It is immutable and safe for
+// concurrent use.
+type KB struct {
+	entries  []Entry
+	byID     map[string]int
+	facts    []Fact
+	messages map[string]string
+}
+
+var (
+	defaultOnce sync.Once
+	defaultKB   *KB
+)
+
+// Default returns the embedded knowledge base, loaded once. The data is
+// validated by tests, so a failure here is a programming error.
+func Default() *KB {
+	defaultOnce.Do(func() {
+		kb, err := Load(defaultData)
+		if err != nil {
+			panic("failures: embedded data: " + err.Error())
+		}
+		defaultKB = kb
+	})
+	return defaultKB
+}
+
+// Load parses and compiles a knowledge base.
+func Load(data []byte) (*KB, error) {
+	var df dataFile
+	if err := json.Unmarshal(data, &df); err != nil {
+		return nil, fmt.Errorf("parse: %w", err)
+	}
+	if df.Schema != 1 {
+		return nil, fmt.Errorf("unsupported schema %d", df.Schema)
+	}
+	kb := &KB{byID: map[string]int{}, messages: df.Messages}
+	for i := range df.Facts {
+		f := &df.Facts[i]
+		if f.Log != "" {
+			re, err := compileAnchored(f.Log)
+			if err != nil {
+				return nil, fmt.Errorf("fact %s: %w", f.Key, err)
+			}
+			f.logRe, f.needle = re, needleOf(f.Log)
+		}
+	}
+	kb.facts = df.Facts
+	for i := range df.Failures {
+		e := &df.Failures[i]
+		if e.ID == "" {
+			return nil, fmt.Errorf("entry %d has no id", i)
+		}
+		if _, dup := kb.byID[e.ID]; dup {
+			return nil, fmt.Errorf("duplicate id %s", e.ID)
+		}
+		if e.Severity == "" {
+			e.Severity = SeverityError
+		}
+		for j := range e.Signature {
+			s := &e.Signature[j]
+			var err error
+			if s.re, err = compileAnchored(s.Re); err != nil {
+				return nil, fmt.Errorf("%s signature %d: %w", e.ID, j, err)
+			}
+			s.needle = needleOf(s.Re)
+			if s.Then != "" {
+				if s.then, err = compileAnchored(s.Then); err != nil {
+					return nil, fmt.Errorf("%s signature %d then: %w", e.ID, j, err)
+				}
+				s.thenNeedle = needleOf(s.Then)
+				if s.Within <= 0 {
+					s.Within = 5
+				}
+			}
+			if s.Unless != "" {
+				if s.unless, err = regexp.Compile(s.Unless); err != nil {
+					return nil, fmt.Errorf("%s signature %d unless: %w", e.ID, j, err)
+				}
+			}
+			if s.Group > 0 && s.Group > s.re.NumSubexp() {
+				return nil, fmt.Errorf("%s signature %d: group %d does not exist", e.ID, j, s.Group)
+			}
+		}
+		kb.byID[e.ID] = i
+	}
+	kb.entries = df.Failures
+	for _, e := range kb.entries {
+		for _, id := range e.SymptomOf {
+			if _, ok := kb.byID[id]; !ok {
+				return nil, fmt.Errorf("%s is a symptom of unknown id %s", e.ID, id)
+			}
+		}
+		for _, d := range e.Derive {
+			if _, ok := kb.byID[d.From]; !ok {
+				return nil, fmt.Errorf("%s derives from unknown id %s", e.ID, d.From)
+			}
+			if _, ok := conditions[d.When]; !ok {
+				return nil, fmt.Errorf("%s derives on unknown condition %q", e.ID, d.When)
+			}
+		}
+	}
+	return kb, nil
+}
+
+// compileAnchored compiles a signature regexp, which must be anchored at the
+// start of the normalized message or at a boundary after a tool's prefix:
+// unanchored patterns are how a matcher starts guessing.
+func compileAnchored(expr string) (*regexp.Regexp, error) {
+	if !strings.HasPrefix(expr, "^") && !strings.HasPrefix(expr, "(?:^|") {
+		return nil, fmt.Errorf("pattern %q is not anchored (start it with ^ or (?:^|)", expr)
+	}
+	return regexp.Compile(expr)
+}
+
+// needleOf returns the longest literal (lower-cased) every match of expr must
+// contain, used to skip most regexps on most lines of a large log.
+func needleOf(expr string) string {
+	re, err := syntax.Parse(expr, syntax.Perl)
+	if err != nil {
+		return ""
+	}
+	best := ""
+	var walk func(r *syntax.Regexp)
+	walk = func(r *syntax.Regexp) {
+		switch r.Op {
+		case syntax.OpLiteral:
+			if s := string(r.Rune); len(s) > len(best) {
+				best = s
+			}
+		case syntax.OpConcat, syntax.OpCapture:
+			for _, s := range r.Sub {
+				walk(s)
+			}
+		}
+	}
+	walk(re.Simplify())
+	if len(best) < 3 {
+		return ""
+	}
+	return strings.ToLower(best)
+}
+
+// Entries returns all entries sorted by ID.
+func (kb *KB) Entries() []Entry {
+	out := append([]Entry(nil), kb.entries...)
+	sort.Slice(out, func(i, j int) bool { return out[i].ID < out[j].ID })
+	return out
+}
+
+// Entry returns the entry with the given stable ID.
+func (kb *KB) Entry(id string) (Entry, bool) {
+	i, ok := kb.byID[id]
+	if !ok {
+		return Entry{}, false
+	}
+	return kb.entries[i], true
+}
+
+// Message returns a fixed sentence of the data file by key.
+func (kb *KB) Message(key string) string { return kb.messages[key] }

@@ -1,0 +1,348 @@
+package failures
+
+import (
+	"bufio"
+	"errors"
+	"io"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// Diagnosis is what a log says: the findings (root causes first) and, when
+// nothing matched, the first lines that look like errors.
+type Diagnosis struct {
+	Findings        []Finding `json:"findings"`
+	UnmatchedErrors []LogLine `json:"unmatched_errors"`
+	// Lines is the number of lines read.
+	Lines int `json:"lines"`
+	// LogFacts are values captured from the log (e.g. the nvcc version CMake
+	// printed), keyed like the facts table.
+	LogFacts map[string]string `json:"log_facts,omitempty"`
+}
+
+// Finding is one recognised failure in a log.
+type Finding struct {
+	ID       string   `json:"id"`
+	Title    string   `json:"title"`
+	Severity string   `json:"severity"`
+	Cause    string   `json:"cause"`
+	Fix      string   `json:"fix"`
+	Commands []string `json:"commands,omitempty"`
+	Patch    string   `json:"patch"`
+	Lines    []int    `json:"lines"`
+	Excerpt  string   `json:"excerpt"`
+	Source   string   `json:"source"`
+	// Facts about this machine (or read from the log) that explain the failure.
+	Facts []string `json:"facts,omitempty"`
+}
+
+// LogLine is one line of the input, numbered from 1.
+type LogLine struct {
+	Line int    `json:"line"`
+	Text string `json:"text"`
+}
+
+// Limits that keep memory bounded whatever the log.
+const (
+	maxLineBytes    = 64 << 10 // longer lines are cut; the rest is skipped
+	maxLinesPerHit  = 20       // line numbers kept per finding
+	maxExcerptLine  = 400      // characters of one excerpt line
+	maxUnmatched    = 10       // error-looking lines kept for "nothing matched"
+	maxPending      = 64       // open multi-line signatures
+	firstErrorsScan = 200      // error-looking lines remembered before matching ends
+)
+
+// errorLooking marks lines worth showing when nothing matched. It is only
+// used to list lines, never to name a cause.
+var errorLooking = regexp.MustCompile(`(?i)(?:^|[\s:(])(?:fatal|error|errors occurred|failed|failure|cannot|can't|could not|couldn't|not found|undefined reference|unresolved external|exception|aborted|segmentation fault|core dumped|panic)\b`)
+
+// notErrorLooking excludes the usual success lines that contain those words.
+var notErrorLooking = regexp.MustCompile(`(?i)^(?:-- .* - (?:not found|failed)$|-- Performing Test .* - Failed$|-- Looking for .* - not found$|0 errors?\b|.*\b0 error\(s\)|Build succeeded|.*-Werror)`)
+
+// errorWords are the literals errorLooking needs; checking them first skips
+// the regexp on most lines.
+var errorWords = []string{"fatal", "error", "fail", "cannot", "can't", "could", "not found", "undefined", "unresolved", "exception", "abort", "segmentation", "core dumped", "panic"}
+
+func mayLookLikeError(lower string) bool {
+	for _, w := range errorWords {
+		if strings.Contains(lower, w) {
+			return true
+		}
+	}
+	return false
+}
+
+type hit struct {
+	entry   int
+	sev     string
+	lines   []int
+	excerpt string
+	first   int
+}
+
+type pending struct {
+	entry, sig int
+	until      int
+	line       int
+	text       string
+}
+
+type matcher struct {
+	kb       *KB
+	hits     map[int]*hit
+	pend     []pending
+	errLines []LogLine
+	logFacts map[string]string
+	n        int
+}
+
+// Diagnose reads a log as a stream (bounded memory whatever its size) and
+// names the failures it shows. A read error other than EOF is returned with
+// the diagnosis of what was read.
+func (kb *KB) Diagnose(r io.Reader) (Diagnosis, error) {
+	m := &matcher{kb: kb, hits: map[int]*hit{}, logFacts: map[string]string{}}
+	br := bufio.NewReaderSize(r, 64<<10)
+	var buf []byte
+	var readErr error
+	for {
+		frag, isPrefix, err := br.ReadLine()
+		if len(frag) > 0 || (err == nil) {
+			if len(buf)+len(frag) <= maxLineBytes {
+				buf = append(buf, frag...)
+			}
+			if !isPrefix {
+				m.line(string(buf))
+				buf = buf[:0]
+			}
+		}
+		if err != nil {
+			if len(buf) > 0 {
+				m.line(string(buf))
+			}
+			if !errors.Is(err, io.EOF) {
+				readErr = err
+			}
+			break
+		}
+	}
+	return kb.WithSnapshot(m.result(), nil), readErr
+}
+
+// DiagnoseString diagnoses a log held in memory.
+func (kb *KB) DiagnoseString(s string) Diagnosis {
+	d, _ := kb.Diagnose(strings.NewReader(s))
+	return d
+}
+
+func (m *matcher) line(raw string) {
+	m.n++
+	msg := Normalize(raw)
+	if msg == "" {
+		return
+	}
+	lower := strings.ToLower(msg)
+	// Multi-line signatures waiting for their second line.
+	if len(m.pend) > 0 {
+		keep := m.pend[:0]
+		for _, p := range m.pend {
+			s := &m.kb.entries[p.entry].Signature[p.sig]
+			if (s.thenNeedle == "" || strings.Contains(lower, s.thenNeedle)) && s.then.MatchString(msg) {
+				m.record(p.entry, s, p.line, p.text+"\n"+raw, m.n)
+				continue
+			}
+			if m.n < p.until {
+				keep = append(keep, p)
+			}
+		}
+		m.pend = keep
+	}
+	matched := false
+	for ei := range m.kb.entries {
+		e := &m.kb.entries[ei]
+		for si := range e.Signature {
+			s := &e.Signature[si]
+			if s.needle != "" && !strings.Contains(lower, s.needle) {
+				continue
+			}
+			sub := s.re.FindStringSubmatch(msg)
+			if sub == nil || !s.bounds(sub) {
+				continue
+			}
+			if s.unless != nil && s.unless.MatchString(msg) {
+				continue
+			}
+			if s.then != nil {
+				if len(m.pend) >= maxPending {
+					m.pend = m.pend[1:]
+				}
+				m.pend = append(m.pend, pending{entry: ei, sig: si, until: m.n + s.Within + 1, line: m.n, text: raw})
+				continue
+			}
+			m.record(ei, s, m.n, raw, 0)
+			matched = true
+			break
+		}
+	}
+	for _, f := range m.kb.facts {
+		if f.logRe == nil || m.logFacts[f.Key] != "" {
+			continue
+		}
+		if f.needle != "" && !strings.Contains(lower, f.needle) {
+			continue
+		}
+		if sub := f.logRe.FindStringSubmatch(msg); len(sub) > 1 {
+			m.logFacts[f.Key] = strings.TrimSpace(sub[1])
+		}
+	}
+	if !matched && len(m.errLines) < firstErrorsScan && mayLookLikeError(lower) && errorLooking.MatchString(msg) && !notErrorLooking.MatchString(msg) {
+		m.errLines = append(m.errLines, LogLine{Line: m.n, Text: cut(strings.TrimSpace(raw), maxExcerptLine)})
+	}
+}
+
+func (s *Signature) bounds(sub []string) bool {
+	if s.Group <= 0 || (s.Min == nil && s.Max == nil) {
+		return true
+	}
+	v, err := strconv.Atoi(sub[s.Group])
+	if err != nil {
+		return false
+	}
+	if s.Min != nil && v < *s.Min {
+		return false
+	}
+	if s.Max != nil && v > *s.Max {
+		return false
+	}
+	return true
+}
+
+// record adds one occurrence; second is the line of a multi-line match's
+// second part (0 when single-line).
+func (m *matcher) record(ei int, s *Signature, line int, text string, second int) {
+	sev := m.kb.entries[ei].Severity
+	if s.Severity != "" {
+		sev = s.Severity
+	}
+	h := m.hits[ei]
+	if h == nil {
+		h = &hit{entry: ei, sev: sev, first: line, excerpt: excerpt(text)}
+		m.hits[ei] = h
+	} else if sev == SeverityError && h.sev != SeverityError {
+		// An error form of the same failure outranks its warning form.
+		h.sev, h.excerpt = sev, excerpt(text)
+	}
+	for _, l := range []int{line, second} {
+		if l > 0 && len(h.lines) < maxLinesPerHit && (len(h.lines) == 0 || h.lines[len(h.lines)-1] < l) {
+			h.lines = append(h.lines, l)
+		}
+	}
+}
+
+func excerpt(text string) string {
+	parts := strings.Split(text, "\n")
+	for i, p := range parts {
+		p = ansiRe.ReplaceAllString(p, "")
+		parts[i] = cut(strings.TrimRight(strings.TrimSpace(p), "\r␍"), maxExcerptLine)
+	}
+	return strings.Join(parts, "\n")
+}
+
+func cut(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	// do not split a UTF-8 sequence
+	for n > 0 && s[n]&0xC0 == 0x80 {
+		n--
+	}
+	return s[:n] + "…"
+}
+
+// result applies root-cause selection and orders the findings.
+func (m *matcher) result() Diagnosis {
+	d := Diagnosis{Findings: []Finding{}, UnmatchedErrors: []LogLine{}, Lines: m.n}
+	if len(m.logFacts) > 0 {
+		d.LogFacts = m.logFacts
+	}
+	var hits []*hit
+	for _, h := range m.hits {
+		hits = append(hits, h)
+	}
+	hits = selectRootCauses(m.kb, hits)
+	sort.Slice(hits, func(i, j int) bool {
+		if (hits[i].sev == SeverityError) != (hits[j].sev == SeverityError) {
+			return hits[i].sev == SeverityError
+		}
+		return hits[i].first < hits[j].first
+	})
+	for _, h := range hits {
+		d.Findings = append(d.Findings, m.kb.finding(m.kb.entries[h.entry], h))
+	}
+	if len(d.Findings) == 0 {
+		n := len(m.errLines)
+		if n > maxUnmatched {
+			n = maxUnmatched
+		}
+		d.UnmatchedErrors = append(d.UnmatchedErrors, m.errLines[:n]...)
+	}
+	return d
+}
+
+// selectRootCauses drops what is not the root cause:
+//   - a wrapper (CMake's "is not able to compile a simple test program")
+//     when a nested cause matched;
+//   - a symptom (data: symptom_of) when what explains it matched;
+//   - a link error that comes after a compile or configure error (the
+//     missing object is the compiler's fault, not the linker's).
+func selectRootCauses(kb *KB, hits []*hit) []*hit {
+	causes := false
+	firstBuildErr := 0
+	for _, h := range hits {
+		e := kb.entries[h.entry]
+		if h.sev != SeverityError || e.Role == "wrapper" {
+			continue
+		}
+		causes = true
+		if (e.Stage == "compile" || e.Stage == "configure") && (firstBuildErr == 0 || h.first < firstBuildErr) {
+			firstBuildErr = h.first
+		}
+	}
+	matched := map[string]bool{}
+	for _, h := range hits {
+		matched[kb.entries[h.entry].ID] = true
+	}
+	out := hits[:0]
+	for _, h := range hits {
+		e := kb.entries[h.entry]
+		if e.Role == "wrapper" && causes {
+			continue
+		}
+		if symptom(e, matched) {
+			continue
+		}
+		if e.Stage == "link" && firstBuildErr > 0 && h.first > firstBuildErr {
+			continue
+		}
+		out = append(out, h)
+	}
+	return out
+}
+
+func symptom(e Entry, matched map[string]bool) bool {
+	for _, id := range e.SymptomOf {
+		if matched[id] {
+			return true
+		}
+	}
+	return false
+}
+
+func (kb *KB) finding(e Entry, h *hit) Finding {
+	return Finding{
+		ID: e.ID, Title: e.Title, Severity: h.sev, Cause: e.Cause, Fix: e.Fix,
+		Commands: append([]string(nil), e.Commands...), Patch: e.Patch,
+		Lines: append([]int{}, h.lines...), Excerpt: h.excerpt, Source: e.Source,
+	}
+}

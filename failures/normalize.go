@@ -1,0 +1,190 @@
+package failures
+
+import (
+	"regexp"
+	"strings"
+)
+
+// The normalizer turns one raw log line into the message signatures are
+// written against. It removes what differs between machines and tools but
+// not between failures: colours, CR, timestamps, progress counters, the
+// prefixes build tools (Ninja, MSBuild, CMake's indentation, cargo, docker,
+// llama.cpp's log) put before a compiler's message, the file location, and
+// the language of the severity word.
+
+var (
+	ansiRe  = regexp.MustCompile(`\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)`)
+	spaceRe = regexp.MustCompile(`[ \t\x{00a0}]+`)
+
+	// Each prefix is stripped repeatedly, in any order, from the start. A
+	// prefix is only tried when the line starts with one of its first bytes,
+	// which keeps large logs fast.
+	prefixes = []struct {
+		first string
+		re    *regexp.Regexp
+	}{
+		// GitHub Actions / ISO timestamps, "[12:01:02]" clocks
+		{"0123456789", regexp.MustCompile(`^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(?:[.,]\d+)?Z? `)},
+		{"[", regexp.MustCompile(`^\[\d{2}:\d{2}:\d{2}(?:[.,]\d+)?\] `)},
+		// llama.cpp's log prefix with timestamps: "1.06.520.077 E "
+		{"0123456789", regexp.MustCompile(`^\d+\.\d{2}\.\d{3}\.\d{3} [DIWE] `)},
+		// docker buildkit "#11 1.361 " and plain "2.272 "
+		{"#", regexp.MustCompile(`^#\d+ \d+\.\d+ `)},
+		{"0123456789", regexp.MustCompile(`^\d+\.\d{3} `)},
+		// CMake's status marker
+		{"-", regexp.MustCompile(`^-- `)},
+		// Ninja progress and failure marker
+		{"[", regexp.MustCompile(`^\[\d+/\d+\] `)},
+		{"F", regexp.MustCompile(`^FAILED: `)},
+		// cargo build-script output
+		{"c", regexp.MustCompile(`^cargo:warning=`)},
+		{"w", regexp.MustCompile(`^warning: [\w.-]+@[\w.+-]+: `)},
+		{"=", regexp.MustCompile(`^= note: `)},
+		// MSBuild's "  1>" node prefix and the LINK tool name
+		{"0123456789", regexp.MustCompile(`^\d+>`)},
+		{"L", regexp.MustCompile(`^LINK ?: `)},
+		// pip's boxes
+		{"\xe2\xc3", regexp.MustCompile(`^[│×╰─] ?`)},
+	}
+
+	quotes = strings.NewReplacer("‘", "'", "’", "'", "“", `"`, "”", `"`)
+
+	// MSBuild appends the project to every message.
+	msbuildSuffixRe = regexp.MustCompile(` \[[^\[\]]+\.(?:vcxproj|csproj|proj|sln|targets)\]$`)
+
+	// Localized severity words (compiler and linker messages), mapped to the
+	// English ones signatures use. Order matters: "fatal error" forms first.
+	localized = []struct{ from, to string }{
+		{"致命错误", "fatal error"}, {"錯誤", "error"}, {"错误", "error"}, {"警告", "warning"},
+		{"фатальная ошибка", "fatal error"}, {"неустранимая ошибка", "fatal error"}, {"ошибка", "error"}, {"предупреждение", "warning"},
+		{"schwerwiegender Fehler", "fatal error"}, {"Schwerwiegender Fehler", "fatal error"}, {"Fehler", "error"}, {"Warnung", "warning"},
+		{"erreur fatale", "fatal error"}, {"erreur irrécupérable", "fatal error"}, {"erreur", "error"}, {"avertissement", "warning"},
+		{"errore irreversibile", "fatal error"}, {"errore", "error"}, {"avviso", "warning"},
+		{"error grave", "fatal error"}, {"error fatal", "fatal error"}, {"advertencia", "warning"},
+		{"致命的なエラー", "fatal error"}, {"エラー", "error"},
+		{"erro fatal", "fatal error"}, {"aviso", "warning"},
+	}
+)
+
+// maxMessage bounds the normalized text; longer lines are cut (they are
+// command lines or dumps, and no signature needs their tail).
+const maxMessage = 4096
+
+// Normalize returns the message of one log line.
+func Normalize(line string) string {
+	if len(line) > maxMessage*2 {
+		line = line[:maxMessage*2]
+	}
+	if strings.IndexByte(line, 0x1b) >= 0 {
+		line = ansiRe.ReplaceAllString(line, "")
+	}
+	line = strings.TrimRight(line, "\r\n")
+	line = strings.ReplaceAll(line, "\r", "")
+	line = strings.ReplaceAll(line, "\n", " ") // callers pass one line; be safe if not
+	line = strings.TrimSuffix(line, "␍")       // a CR glyph some forums leave in pasted logs
+	if strings.ContainsAny(line, "‘’“”") {
+		line = quotes.Replace(line) // gcc quotes with U+2018/2019 in UTF-8 locales
+	}
+	line = strings.TrimSpace(line)
+	if strings.Contains(line, "  ") || strings.ContainsAny(line, "\t\u00a0") {
+		line = spaceRe.ReplaceAllString(line, " ")
+	}
+	if strings.HasSuffix(line, "]") {
+		line = msbuildSuffixRe.ReplaceAllString(line, "")
+	}
+	for i := 0; i < 8; i++ {
+		before := line
+		for _, p := range prefixes {
+			if line == "" || strings.IndexByte(p.first, line[0]) < 0 {
+				continue
+			}
+			if loc := p.re.FindStringIndex(line); loc != nil && loc[1] < len(line) {
+				line = strings.TrimLeft(line[loc[1]:], " ")
+			}
+		}
+		if n := locationPrefix(line); n > 0 && n < len(line) {
+			line = line[n:]
+		}
+		line = localize(line)
+		if line == before {
+			break
+		}
+	}
+	if len(line) > maxMessage {
+		line = line[:maxMessage]
+	}
+	return line
+}
+
+// locationPrefix returns the length of a compiler's file location at the
+// start of line, including the ": " after it, or 0. It recognises MSVC/nvcc
+// "C:\\x\\y.h(153): ", "y.h(12,5) : " and gcc/clang "a/b.h:132:2: ". The path
+// holds no ':' after an optional drive letter, so only the first ':' can end
+// it; that also keeps this linear.
+func locationPrefix(line string) int {
+	start := 0
+	if len(line) > 2 && line[1] == ':' && (line[0]|0x20) >= 'a' && (line[0]|0x20) <= 'z' {
+		start = 2
+	}
+	if len(line) <= start || strings.IndexByte(" \t:()\"'<>|", line[start]) >= 0 {
+		return 0
+	}
+	colon := strings.IndexByte(line[start:], ':')
+	if colon < 0 {
+		return 0
+	}
+	colon += start
+	path := line[:colon]
+	if strings.ContainsAny(path, "\"<>|") {
+		return 0
+	}
+	// gcc: path:LINE[:COL]: message
+	if i := digitsAt(line, colon+1); i > colon+1 {
+		if i < len(line) && line[i] == ':' {
+			if j := digitsAt(line, i+1); j > i+1 {
+				i = j
+			}
+		}
+		if strings.HasPrefix(line[i:], ": ") {
+			return i + 2
+		}
+		return 0
+	}
+	// MSVC: path(LINE[,COL])[ ]: message
+	p := strings.TrimSuffix(path, " ")
+	if !strings.HasSuffix(p, ")") || !strings.HasPrefix(line[colon:], ": ") {
+		return 0
+	}
+	open := strings.LastIndexByte(p, '(')
+	if open <= 0 {
+		return 0
+	}
+	inner := p[open+1 : len(p)-1]
+	num, col, _ := strings.Cut(inner, ",")
+	if digitsAt(num, 0) != len(num) || num == "" || (col != "" && digitsAt(col, 0) != len(col)) {
+		return 0
+	}
+	return colon + 2
+}
+
+// digitsAt returns the index after the run of ASCII digits starting at i.
+func digitsAt(s string, i int) int {
+	for i < len(s) && s[i] >= '0' && s[i] <= '9' {
+		i++
+	}
+	return i
+}
+
+// localize maps a localized severity word at the start of the message to
+// English, so "LINK : errore irreversibile LNK1181" reads "fatal error LNK1181".
+func localize(line string) string {
+	for _, l := range localized {
+		if strings.HasPrefix(line, l.from) {
+			rest := line[len(l.from):]
+			if rest == "" || rest[0] == ' ' || rest[0] == ':' || rest[0] >= 0x80 {
+				return l.to + rest
+			}
+		}
+	}
+	return line
+}

@@ -1,0 +1,108 @@
+package failures
+
+import (
+	"strings"
+	"testing"
+	"unicode/utf8"
+)
+
+func TestNormalize(t *testing.T) {
+	cases := map[string]string{
+		"\x1b[31mnvcc fatal   : Unsupported gpu architecture 'compute_120'\x1b[0m\r":                                                                                        "nvcc fatal : Unsupported gpu architecture 'compute_120'",
+		"2026-11-29T10:00:05.7770000Z [12/80] FAILED: foo.o":                                                                                                                "foo.o",
+		"-- Could NOT find Vulkan (missing: glslc) (found version \"1.3.257\")":                                                                                             `Could NOT find Vulkan (missing: glslc) (found version "1.3.257")`,
+		`  C:\Program Files\NVIDIA GPU Computing Toolkit\CUDA\v12.2\include\crt/host_config.h(164): fatal error C1189: #error:  -- unsupported Microsoft [C:\b\x.vcxproj]`:  "fatal error C1189: #error: -- unsupported Microsoft",
+		`C:\Program Files (x86)\Microsoft Visual Studio\2022\BuildTools\MSBuild\Microsoft\VC\v170\BuildCustomizations\CUDA 11.8.targets(785,9): error MSB3721: The command`: "error MSB3721: The command",
+		"/usr/include/crt/host_config.h:132:2: error: #error -- unsupported GNU":                                                                                            "error: #error -- unsupported GNU",
+		"warning: hvm@2.0.19: /usr/include/crt/host_config.h:132:2: error: #error -- x":                                                                                     "error: #error -- x",
+		"  = note: LINK : fatal error LNK1181: non è possibile aprire il file di input 'nccl.lib'␍":                                                                         "fatal error LNK1181: non è possibile aprire il file di input 'nccl.lib'",
+		"LINK : errore irreversibile LNK1181: x":                                                                                                                            "fatal error LNK1181: x",
+		`C:\cuda\include\crt/host_config.h(164): 致命错误 C1189: #error:  -- unsupported`:                                                                                       "fatal error C1189: #error: -- unsupported",
+		`C:\x\y.h(3): неустранимая ошибка C1189: z`:                                                                                                                         "fatal error C1189: z",
+		"a.cpp:2:13: error: ‘cudaStream_t’ was not declared in this scope":                                                                                                  "error: 'cudaStream_t' was not declared in this scope",
+		"1.06.520.077 E ggml_backend_cuda_buffer_type_alloc_buffer: allocating":                                                                                             "ggml_backend_cuda_buffer_type_alloc_buffer: allocating",
+		"#11 1.374 -- CUDA Toolkit found":                                                                                                                                   "CUDA Toolkit found",
+		"2.272 CMake Error at ggml/src/ggml-cuda/CMakeLists.txt:65 (message):":                                                                                              "CMake Error at ggml/src/ggml-cuda/CMakeLists.txt:65 (message):",
+		"cargo:warning=Compiler family detection failed":                                                                                                                    "Compiler family detection failed",
+		// an English word that merely starts like a localized one stays
+		"errored out after 3 tries": "errored out after 3 tries",
+		// a CMake location is not a compiler location
+		"CMake Error at C:/Program Files/CMake/share/cmake-3.30/Modules/CMakeTestCUDACompiler.cmake:59 (message):": "CMake Error at C:/Program Files/CMake/share/cmake-3.30/Modules/CMakeTestCUDACompiler.cmake:59 (message):",
+		"": "",
+	}
+	for in, want := range cases {
+		if got := Normalize(in); got != want {
+			t.Errorf("Normalize(%q)\n got %q\nwant %q", in, got, want)
+		}
+	}
+}
+
+func TestNormalizeBoundsLength(t *testing.T) {
+	got := Normalize(strings.Repeat("é", 10000))
+	if len(got) > maxMessage {
+		t.Errorf("len %d", len(got))
+	}
+}
+
+func FuzzNormalize(f *testing.F) {
+	for _, s := range []string{
+		"\x1b[31mnvcc fatal   : Unsupported gpu architecture 'compute_120'\x1b[0m\r",
+		`C:\x\y.h(164): 致命错误 C1189: #error`, "[1/2] FAILED: a", "  = note: LINK : errore 1", "-- ", "\x1b]0;title\x07x",
+		"2026-11-29T10:00:05Z 1.06.520.077 E x", "a:1:2: ", "(1): ",
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		got := Normalize(s)
+		if len(got) > maxMessage {
+			t.Fatalf("message too long: %d", len(got))
+		}
+		if strings.ContainsAny(got, "\r\n") {
+			t.Fatalf("line breaks survive: %q", got)
+		}
+		if utf8.ValidString(s) && !utf8.ValidString(got) && len(s) <= maxMessage {
+			t.Fatalf("broke UTF-8: %q -> %q", s, got)
+		}
+		// Normalizing is idempotent enough that a second pass cannot grow it.
+		if len(Normalize(got)) > len(got) {
+			t.Fatalf("second pass grew %q", got)
+		}
+	})
+}
+
+func FuzzDiagnose(f *testing.F) {
+	f.Add("nvcc fatal   : Unsupported gpu architecture 'compute_120'\n")
+	f.Add("CMake Error at x.cmake:1 (message):\n  LLAMA_CUBLAS is deprecated and will be removed in the future.\n")
+	f.Add("Manually-specified variables were not used by the project:\n\n    LLAMA_CUBLAS\n")
+	f.Add("is not able to compile a simple test program.\n/usr/include/crt/host_config.h:132:2: error: #error -- unsupported GNU version!\n")
+	f.Add("undefined reference to `cuMemCreate'\r\nLINK : fatal error LNK1181: cannot open input file 'cudart.lib'")
+	f.Add("\x00\xff\xfe\n\n\n")
+	kb := Default()
+	f.Fuzz(func(t *testing.T, s string) {
+		d := kb.DiagnoseString(s)
+		if d.Findings == nil || d.UnmatchedErrors == nil {
+			t.Fatal("nil slices break the JSON contract")
+		}
+		if len(d.Findings) > 0 && len(d.UnmatchedErrors) > 0 {
+			t.Fatal("unmatched lines listed next to a diagnosis")
+		}
+		seen := map[string]bool{}
+		for _, fd := range d.Findings {
+			if seen[fd.ID] {
+				t.Fatalf("duplicate finding %s", fd.ID)
+			}
+			seen[fd.ID] = true
+			if _, ok := kb.Entry(fd.ID); !ok {
+				t.Fatalf("unknown id %s", fd.ID)
+			}
+			for _, l := range fd.Lines {
+				if l < 1 || l > d.Lines {
+					t.Fatalf("line %d outside 1..%d", l, d.Lines)
+				}
+			}
+		}
+		if len(d.UnmatchedErrors) > maxUnmatched {
+			t.Fatal("too many unmatched lines")
+		}
+	})
+}
