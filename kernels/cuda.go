@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/llamactl/llamactl/build/msvcenv"
 	"github.com/llamactl/llamactl/internal/proc"
 )
 
@@ -127,20 +128,28 @@ func probeCUDA(ctx context.Context, r proc.Runner, plan CUDAPlan) CUDAReport {
 			}
 		}
 	}
-	env := plan.Env
-	if plan.GOOS == "windows" && plan.VCVarsAll != "" {
-		e, err := ImportMSVCEnv(ctx, r, plan.VCVarsAll, plan.MSVCToolset, t.Version*3)
-		if err != nil {
-			return finish(StageResult{Kind: "cuda", Stage: StageCompile, FailureID: "msvc-env-missing", Detail: err.Error()})
-		}
-		env = e
-	}
-
 	dir, err := os.MkdirTemp("", "llamactl-probe-")
 	if err != nil {
 		return finish(StageResult{Kind: "cuda", Stage: StageCompile, Detail: "cannot create a temporary directory: " + err.Error()})
 	}
 	defer os.RemoveAll(dir)
+	env := plan.Env
+	if plan.GOOS == "windows" && plan.VCVarsAll != "" {
+		// The same import build uses (x64, -vcvars_ver for a pinned toolset).
+		args := []string{"x64"}
+		if plan.MSVCToolset != "" {
+			args = append(args, "-vcvars_ver="+plan.MSVCToolset)
+		}
+		base := env
+		if base == nil {
+			base = os.Environ()
+		}
+		e, err := msvcenv.Import(ctx, r, dir, plan.VCVarsAll, args, base)
+		if err != nil {
+			return finish(StageResult{Kind: "cuda", Stage: StageCompile, FailureID: "msvc-env-missing", Detail: err.Error(), Facts: map[string]string{"vcvarsall": plan.VCVarsAll}})
+		}
+		env = e.Vars
+	}
 	src, obj, exe := filepath.Join(dir, "probe.cu"), filepath.Join(dir, "probe.o"), filepath.Join(dir, "probe")
 	if plan.GOOS == "windows" {
 		obj, exe = filepath.Join(dir, "probe.obj"), filepath.Join(dir, "probe.exe")

@@ -229,10 +229,12 @@ func TestProbeFromRecordedOutputs(t *testing.T) {
 type recorder struct {
 	answers []proc.Result
 	calls   []string
+	envs    [][]string
 }
 
 func (r *recorder) Run(_ context.Context, c proc.Cmd) (proc.Result, error) {
 	r.calls = append(r.calls, c.String())
+	r.envs = append(r.envs, c.Env)
 	if len(r.answers) == 0 {
 		return proc.Result{ExitCode: -1}, proc.ErrNotFound
 	}
@@ -242,3 +244,45 @@ func (r *recorder) Run(_ context.Context, c proc.Cmd) (proc.Result, error) {
 }
 
 func (r *recorder) LookPath(string) (string, error) { return "", proc.ErrNotFound }
+
+// TestWindowsMSVCEnvironment: on Windows the probe imports the selected
+// vcvarsall (build's replay of real VS 2022 recordings) and runs nvcc, the
+// .obj/.exe names and the probe binary with that environment.
+func TestWindowsMSVCEnvironment(t *testing.T) {
+	const vcvars = `C:\Program Files\Microsoft Visual Studio\2022\Community\VC\Auxiliary\Build\vcvarsall.bat`
+	body := func(name string) string {
+		_, after, _ := strings.Cut(fixture(t, name), "# ---\n")
+		return after
+	}
+	plan, err := PlanCUDA(nil, Choice{VCVarsAll: vcvars}, Overrides{NVCC: `C:\CUDA\v12.4\bin\nvcc.exe`, Arch: "89-real"}, "windows", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	plan.ToolkitVersion = "12.4.131"
+	plan.Env = []string{"Path=C:\\Windows\\system32"}
+
+	r := &recorder{answers: []proc.Result{{Stdout: []byte(body("vcvarsall-x64-ok.txt"))}, {}, {}, {Stdout: []byte("LLAMACTL load ok=0 api=cudaGetDeviceCount(&count) code=35 name=cudaErrorInsufficientDriver msg=\"CUDA driver version is insufficient for CUDA runtime version\"\n"), ExitCode: 2}}}
+	rep := ProbeCUDA(context.Background(), r, plan)
+	if len(r.envs) < 2 || !hasEnv(r.envs[1], "WindowsSDK_ExecutablePath_x64") {
+		t.Fatalf("nvcc did not get the MSVC environment (%d calls)", len(r.envs))
+	}
+	if !strings.HasSuffix(strings.Fields(r.calls[1])[len(strings.Fields(r.calls[1]))-1], "probe.obj") {
+		t.Errorf("compile %q: want a .obj output on Windows", r.calls[1])
+	}
+	if !strings.HasSuffix(r.calls[3], `probe.exe load`) {
+		t.Errorf("load %q", r.calls[3])
+	}
+	if s := stage(t, rep, StageLoad); s.FailureID != "cuda-driver-too-old" {
+		t.Errorf("load %+v", s)
+	}
+
+}
+
+func hasEnv(env []string, name string) bool {
+	for _, kv := range env {
+		if k, _, _ := strings.Cut(kv, "="); strings.EqualFold(k, name) {
+			return true
+		}
+	}
+	return false
+}
