@@ -6,7 +6,9 @@ import (
 	"github.com/llamactl/llamactl/doctor/doctorcmd"
 	"github.com/llamactl/llamactl/doctor/probe/childcmd"
 	"github.com/llamactl/llamactl/internal/cmdutil"
+	"github.com/llamactl/llamactl/kernels/probecmd"
 	"github.com/llamactl/llamactl/matrix/matrixcmd"
+	"github.com/llamactl/llamactl/runner/runcmd"
 )
 
 // domainCommands lists the commands of each domain, one line each, in the
@@ -16,6 +18,8 @@ func domainCommands(f *cmdutil.Factory) []*cobra.Command {
 		// doctor, build, run, explain, matrix, patches, gguf, probe: added by their packages' owners.
 		doctorcmd.NewCmd(f),
 		matrixcmd.NewCmd(f),
-		childcmd.NewCmd(f), // hidden: llamactl __probe nvml (doctor's native child probe)
+		runcmd.NewCmd(f), runcmd.NewGGUFCmd(f), // run MODEL, gguf MODEL
+		probecmd.WithOpenCLChild(f, childcmd.NewCmd(f)), // hidden: llamactl __probe nvml (doctor's native child probe) | opencl (kernels)
+		probecmd.NewCmd(f),
 	}
 }

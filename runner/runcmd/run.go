@@ -1,0 +1,531 @@
+package runcmd
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/llamactl/llamactl/failures"
+	"github.com/llamactl/llamactl/internal/cmdutil"
+	"github.com/llamactl/llamactl/internal/ui"
+	"github.com/llamactl/llamactl/runner/engine"
+	"github.com/llamactl/llamactl/runner/gguf"
+	"github.com/llamactl/llamactl/runner/launch"
+	"github.com/llamactl/llamactl/runner/plan"
+)
+
+// maxOOMRetries: relaunches after an out-of-memory failure (§9.6).
+const maxOOMRetries = 2
+
+// Options are `llamactl run`'s inputs; the world is injected for tests.
+type Options struct {
+	F *cmdutil.Factory
+
+	Model      string
+	EnginePath string
+	DryRun     bool
+	Server     bool
+	Host       string
+	Port       int
+	Ctx        uint64
+	NGL        int
+	Batch      int
+	UBatch     int
+	Threads    int
+	CacheType  string
+	FlashAttn  string
+	Draft      string
+	Prompt     string
+	NPredict   int
+	Retune     bool
+	NoMmap     bool
+	Extra      []string
+
+	ReadyTimeout time.Duration
+
+	// World.
+	HostInfo func(context.Context) (plan.Host, error)
+	HTTP     launch.HTTP
+	Cache    PlanCache
+	Stat     func(string) (os.FileInfo, error)
+	ReadFile func(string) ([]byte, error)
+	CacheDir string
+	// Interrupt returns a context cancelled on Ctrl-C / SIGTERM.
+	Interrupt func(context.Context) (context.Context, func())
+	FreePort  func() (int, error)
+}
+
+// NewCmd builds `llamactl run`.
+func NewCmd(f *cmdutil.Factory) *cobra.Command {
+	o := &Options{F: f, NGL: -1}
+	cmd := &cobra.Command{
+		Use:   "run MODEL.gguf [-- ENGINE ARGS...]",
+		Short: "Size a GGUF model to this machine and start llama.cpp",
+		Long: `Read the model, measure what memory is free, choose -ngl, context, batch, threads, flash
+attention and KV cache type for speed within memory, start llama-server with explicit values,
+and check the engine's own memory report against the prediction.
+
+  llamactl run model.gguf --dry-run            show the plan and the command, start nothing
+  llamactl run model.gguf --prompt "Hello"     start, answer one prompt, stop
+  llamactl run model.gguf --server --port 8080 serve until Ctrl-C
+  llamactl run model.gguf --ctx 32768 -- --jinja   pin the context, pass extra engine flags
+
+Anything you pin (--ctx, --ngl, --cache-type, ...) is kept; the rest is chosen around it.
+See docs/run.md.`,
+		Args: cobra.MinimumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			o.Model = args[0]
+			if n := cmd.ArgsLenAtDash(); n >= 0 {
+				if n != 1 {
+					return cmdutil.UsageErrorf("run takes one model; put engine flags after --")
+				}
+				o.Extra = args[1:]
+			} else if len(args) > 1 {
+				return cmdutil.UsageErrorf("run takes one model (got %d arguments); put engine flags after --", len(args))
+			}
+			return Run(cmd.Context(), o)
+		},
+	}
+	fl := cmd.Flags()
+	fl.StringVar(&o.EnginePath, "engine", "", "llama-server binary or its directory (default: last 'llamactl build', then PATH)")
+	fl.BoolVar(&o.DryRun, "dry-run", false, "print the plan and the engine command; start nothing")
+	fl.BoolVar(&o.Server, "server", false, "keep the server running until Ctrl-C")
+	fl.StringVar(&o.Host, "host", "127.0.0.1", "address the server listens on")
+	fl.IntVar(&o.Port, "port", 0, "server port (default: a free port)")
+	fl.Uint64Var(&o.Ctx, "ctx", 0, "context size (default: the largest that fits, up to the trained context)")
+	fl.IntVar(&o.NGL, "ngl", -1, "layers on the GPU (default: chosen)")
+	fl.IntVar(&o.Batch, "batch", 0, "logical batch size -b (default 2048)")
+	fl.IntVar(&o.UBatch, "ubatch", 0, "physical batch size -ub (default 512)")
+	fl.IntVar(&o.Threads, "threads", 0, "CPU threads (default: physical cores)")
+	fl.StringVar(&o.CacheType, "cache-type", "", "KV cache type: f16, q8_0, q4_0... (default: f16, q8_0 when it keeps layers on the GPU)")
+	fl.StringVar(&o.FlashAttn, "flash-attn", "", "on or off (default: on when the engine supports it)")
+	fl.StringVar(&o.Draft, "draft", "", "draft model for speculative decoding (its vocabulary must match)")
+	fl.StringVar(&o.Prompt, "prompt", "", "answer this prompt once, print the text and tokens/s, then stop")
+	fl.IntVar(&o.NPredict, "n-predict", 64, "tokens to generate for --prompt")
+	fl.BoolVar(&o.Retune, "retune", false, "forget the remembered plan for this model, devices and engine, and plan again")
+	fl.BoolVar(&o.NoMmap, "no-mmap", false, "load weights into RAM instead of mapping the file")
+	return cmd
+}
+
+// Doc is `llamactl run --json` (schema 1, docs/run.md).
+type Doc struct {
+	Schema       int                `json:"schema"`
+	Engine       EngineDoc          `json:"engine"`
+	Model        ModelDoc           `json:"model"`
+	Plan         plan.Plan          `json:"plan"`
+	Predicted    plan.Prediction    `json:"predicted"`
+	Argv         []string           `json:"argv"`
+	Reasons      []string           `json:"reasons"`
+	Alternatives []plan.Alternative `json:"alternatives,omitempty"`
+	FromCache    bool               `json:"from_cache"`
+	Fits         bool               `json:"fits"`
+	Attempts     []Attempt          `json:"attempts,omitempty"`
+	Actual       *launch.Report     `json:"actual,omitempty"`
+	Completion   *launch.Completion `json:"completion,omitempty"`
+	URL          string             `json:"url,omitempty"`
+}
+
+// EngineDoc identifies the engine.
+type EngineDoc struct {
+	Path    string `json:"path"`
+	Version string `json:"version"`
+	Build   int    `json:"build"`
+	Source  string `json:"source"`
+}
+
+// ModelDoc summarises the model.
+type ModelDoc struct {
+	Path          string  `json:"path"`
+	Architecture  string  `json:"architecture"`
+	Name          string  `json:"name,omitempty"`
+	FileType      string  `json:"file_type,omitempty"`
+	Layers        int     `json:"layers"`
+	ContextLength uint64  `json:"context_length"`
+	SizeMiB       float64 `json:"size_mib"`
+	VocabSize     uint64  `json:"vocab_size"`
+	Embedding     bool    `json:"embedding_model"`
+	Experts       uint64  `json:"expert_count,omitempty"`
+}
+
+// Attempt is one launch; OOM retries add more.
+type Attempt struct {
+	Argv   []string    `json:"argv"`
+	OOM    *launch.OOM `json:"oom,omitempty"`
+	Change string      `json:"change,omitempty"`
+}
+
+func (o *Options) defaults() {
+	f := o.F
+	if o.HostInfo == nil {
+		o.HostInfo = SystemHost
+	}
+	if o.HTTP == nil {
+		o.HTTP = launch.NetHTTP{}
+	}
+	if o.Stat == nil {
+		o.Stat = os.Stat
+	}
+	if o.ReadFile == nil {
+		o.ReadFile = os.ReadFile
+	}
+	if o.CacheDir == "" {
+		if d, err := os.UserCacheDir(); err == nil && f.Getenv("LLAMACTL_NO_CACHE") == "" {
+			o.CacheDir = d
+		}
+	}
+	if o.Cache.Dir == "" && o.CacheDir != "" {
+		o.Cache.Dir = filepath.Join(o.CacheDir, "llamactl", "plans")
+	}
+	if o.Interrupt == nil {
+		o.Interrupt = func(ctx context.Context) (context.Context, func()) {
+			return signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
+		}
+	}
+	if o.FreePort == nil {
+		o.FreePort = launch.FreePort
+	}
+	if o.ReadyTimeout == 0 {
+		o.ReadyTimeout = 10 * time.Minute // large models load slowly from disk
+	}
+	if o.NPredict <= 0 {
+		o.NPredict = 64
+	}
+}
+
+// Run plans and (unless --dry-run) launches.
+func Run(ctx context.Context, o *Options) error {
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	o.defaults()
+	f := o.F
+	if o.FlashAttn != "" && o.FlashAttn != "on" && o.FlashAttn != "off" {
+		return cmdutil.UsageErrorf("--flash-attn must be on or off, not %q", o.FlashAttn)
+	}
+	if o.CacheType != "" && !plan.KnownCacheType(o.CacheType) {
+		return cmdutil.UsageErrorf("--cache-type %q is not a KV cache type llama.cpp knows (f16, bf16, q8_0, q5_1, q5_0, q4_1, q4_0, iq4_nl)", o.CacheType)
+	}
+	if o.Port < 0 || o.Port > 65535 {
+		return cmdutil.UsageErrorf("--port %d is not a TCP port", o.Port)
+	}
+	gf, m, err := openModel(o.Model)
+	if err != nil {
+		return err
+	}
+	var draft *gguf.Model
+	if o.Draft != "" {
+		_, dm, err := openModel(o.Draft)
+		if err != nil {
+			return err
+		}
+		if msg := tokenizerMismatch(m.Tokenizer, dm.Tokenizer); msg != "" {
+			return cmdutil.UsageErrorf("draft model %s cannot speculate for %s: %s. Use a draft from the same model family (same tokenizer)", o.Draft, o.Model, msg)
+		}
+		draft = &dm
+	}
+
+	loc := engine.Locator{Flag: o.EnginePath, Getenv: f.Getenv, ReadFile: o.ReadFile, Stat: o.Stat, CacheDir: o.CacheDir, Runner: f.Runner}
+	path, source, err := loc.Find()
+	if err != nil {
+		return cmdutil.Errorf(cmdutil.ExitEngine, "%v", err)
+	}
+	eng, err := engine.Probe(ctx, f.Runner, path, source)
+	if err != nil {
+		return cmdutil.Errorf(cmdutil.ExitEngine, "%v", err)
+	}
+	edevs, err := eng.ListDevices(ctx, f.Runner)
+	if err != nil {
+		return cmdutil.Errorf(cmdutil.ExitEngine, "%v", err)
+	}
+	var devs []plan.Device
+	for _, d := range edevs {
+		devs = append(devs, plan.Device{ID: d.ID, Name: d.Name, TotalMiB: d.TotalMiB, FreeMiB: d.FreeMiB})
+	}
+	host, err := o.HostInfo(ctx)
+	if err != nil {
+		return cmdutil.Errorf(cmdutil.ExitInternal, "reading host memory: %v", err)
+	}
+	caps := plan.Caps{FlashAttn: eng.Caps.Flags["-fa"] || eng.Caps.Flags["--flash-attn"], CacheTypes: eng.Caps.CacheTypes, CPUMoE: eng.Caps.CPUMoE}
+	req := plan.Request{Ctx: o.Ctx, NGL: o.NGL, Batch: o.Batch, UBatch: o.UBatch, Threads: o.Threads, CacheType: o.CacheType,
+		FlashAttn: o.FlashAttn, Parallel: 1, Draft: draft}
+
+	userFlags := fmt.Sprintf("ctx=%d ngl=%d b=%d ub=%d t=%d ct=%s fa=%s draft=%s mmap=%v", o.Ctx, o.NGL, o.Batch, o.UBatch, o.Threads, o.CacheType, o.FlashAttn, o.Draft, !o.NoMmap)
+	key := CacheKey(gf, m, devs, eng.Build, userFlags)
+	if o.Retune {
+		o.Cache.Forget(key)
+	}
+	cached, haveCache := o.Cache.Load(key)
+	if haveCache {
+		req.Calibration = cached.Calibration
+	}
+	res, err := plan.Make(&m, devs, host, req, caps)
+	if err != nil {
+		return cmdutil.UsageErrorf("%v", err)
+	}
+	doc := Doc{Schema: 1, Engine: EngineDoc{Path: eng.Path, Version: eng.Version, Build: eng.Build, Source: eng.Source},
+		Model: modelDoc(o.Model, m), Plan: res.Plan, Predicted: res.Predicted, Reasons: res.Reasons, Alternatives: res.Alternatives, Fits: res.Fits}
+	if haveCache && !o.Retune {
+		doc.Plan = cached.Plan
+		doc.FromCache = true
+		doc.Reasons = append([]string{"the plan that worked last time for this model, devices and engine build (--retune plans again)"}, doc.Reasons...)
+	}
+	port := o.Port
+	if port == 0 && !o.DryRun {
+		if port, err = o.FreePort(); err != nil {
+			return cmdutil.Errorf(cmdutil.ExitInternal, "no free port: %v", err)
+		}
+	}
+	argvFor := func(p plan.Plan) []string {
+		ao := plan.ArgvOptions{Model: o.Model, Host: o.Host, Port: port, Draft: o.Draft, Extra: o.Extra, NoMmap: o.NoMmap}
+		if p.Embedding {
+			ao.Pooling = m.Pooling
+		}
+		return plan.Argv(p, eng.Caps, ao)
+	}
+	doc.Argv = argvFor(doc.Plan)
+
+	if o.DryRun {
+		if f.IO.JSON {
+			return ui.WriteJSON(f.IO.Out, doc)
+		}
+		printPlan(f, doc)
+		return nil
+	}
+	if !doc.Fits && o.NGL < 0 && o.Ctx == 0 {
+		if !f.IO.JSON {
+			printPlan(f, doc)
+		}
+		return cmdutil.Errorf(cmdutil.ExitFindings, "%s does not fit in this machine's memory even at the smallest context. Free memory, use a smaller quantization, or force it with --ngl and --ctx", o.Model)
+	}
+	if !f.IO.JSON {
+		printPlan(f, doc)
+	}
+	return launchAndVerify(ctx, o, eng, &m, &doc, argvFor, key, req.Calibration)
+}
+
+func modelDoc(path string, m gguf.Model) ModelDoc {
+	return ModelDoc{Path: path, Architecture: m.Architecture, Name: m.Name, FileType: m.FileType, Layers: m.Layers,
+		ContextLength: m.ContextLength, SizeMiB: round2(float64(m.Weights.Total) / (1 << 20)), VocabSize: m.Tokenizer.VocabSize,
+		Embedding: m.Embedding, Experts: m.ExpertCount}
+}
+
+func round2(x float64) float64 { return math.Round(x*100) / 100 }
+
+// tokenizerMismatch compares what speculative decoding needs identical.
+func tokenizerMismatch(a, b gguf.Tokenizer) string {
+	switch {
+	case a.Model != b.Model:
+		return fmt.Sprintf("tokenizer %q vs %q", a.Model, b.Model)
+	case a.VocabSize != b.VocabSize:
+		return fmt.Sprintf("vocabulary of %d vs %d tokens", a.VocabSize, b.VocabSize)
+	case a.TokensHash != b.TokensHash:
+		return "the token lists differ"
+	}
+	return ""
+}
+
+func launchAndVerify(ctx context.Context, o *Options, eng *engine.Engine, m *gguf.Model, doc *Doc, argvFor func(plan.Plan) []string, key string, cal plan.Calibration) error {
+	f := o.F
+	errp := ui.NewErrPrinter(f.IO)
+	ctx, stop := o.Interrupt(ctx)
+	defer stop()
+	var logw io.Writer
+	if f.IO.Verbose && !f.IO.JSON {
+		logw = f.IO.ErrOut
+	}
+	baseURL := fmt.Sprintf("http://%s:%d", urlHost(o.Host), portOf(doc.Argv))
+	p := doc.Plan
+	var srv *launch.Server
+	for attempt := 0; ; attempt++ {
+		argv := argvFor(p)
+		doc.Argv = argv
+		doc.Plan = p
+		doc.Attempts = append(doc.Attempts, Attempt{Argv: argv})
+		srv = launch.Start(ctx, launch.Options{Runner: f.Runner, Path: eng.Path, Args: argv, Log: logw, BaseURL: baseURL, HTTP: o.HTTP})
+		err := srv.WaitReady(ctx, o.ReadyTimeout)
+		if err == nil {
+			break
+		}
+		res := srv.Stop()
+		if ctx.Err() != nil {
+			return cmdutil.Exit(cmdutil.ExitSignal)
+		}
+		rep := srv.Report()
+		if rep.OOM != nil && attempt < maxOOMRetries {
+			np, change, ok := plan.Reduce(p, m, rep.OOM.Stage, rep.OOM.NeedMiB, eng.Caps.CacheTypes)
+			if ok {
+				doc.Attempts[len(doc.Attempts)-1].OOM = rep.OOM
+				doc.Attempts[len(doc.Attempts)-1].Change = change
+				if !f.IO.JSON {
+					errp.Line(ui.Warn, "the engine ran out of memory: "+rep.OOM.Line, "retrying with "+change)
+				}
+				p = np
+				continue
+			}
+		}
+		return engineFailure(f, srv.Tail(), res, err)
+	}
+	defer srv.Stop()
+	rep := srv.Report()
+	doc.Actual = &rep
+	doc.URL = baseURL
+	compareAndRecord(o, doc, rep, key, cal)
+
+	if o.Prompt != "" {
+		c, err := srv.Complete(ctx, o.Prompt, o.NPredict)
+		if err != nil {
+			if ctx.Err() != nil {
+				return cmdutil.Exit(cmdutil.ExitSignal)
+			}
+			return cmdutil.Errorf(cmdutil.ExitEngine, "%v", err)
+		}
+		doc.Completion = &c
+		srv.Stop()
+		if f.IO.JSON {
+			return ui.WriteJSON(f.IO.Out, doc)
+		}
+		fmt.Fprintf(f.IO.Out, "%s%s\n", o.Prompt, c.Content)
+		ui.NewPrinter(f.IO).Line(ui.OK, fmt.Sprintf("%d tokens at %.1f tokens/s (prompt %.1f tokens/s)", c.TokensPredicted, c.TokensPerSecond, c.PromptPerSecond))
+		return nil
+	}
+	if f.IO.JSON {
+		if err := ui.WriteJSON(f.IO.Out, doc); err != nil {
+			return err
+		}
+	} else {
+		ui.NewPrinter(f.IO).Line(ui.OK, fmt.Sprintf("llama-server is ready at %s (Ctrl-C stops it)", baseURL))
+	}
+	res, err := srv.Wait(ctx)
+	if err != nil && ctx.Err() != nil {
+		return cmdutil.Exit(cmdutil.ExitSignal)
+	}
+	if res.ExitCode != 0 {
+		return engineFailure(f, srv.Tail(), res, fmt.Errorf("llama-server exited with code %d", res.ExitCode))
+	}
+	return nil
+}
+
+// engineFailure explains a failed engine with the failure knowledge base.
+func engineFailure(f *cmdutil.Factory, tail string, res interface{ Combined() string }, err error) error {
+	log := tail
+	if log == "" {
+		log = res.Combined()
+	}
+	diag := failures.Default().DiagnoseString(log)
+	var b strings.Builder
+	fmt.Fprintf(&b, "%v", err)
+	for _, fd := range diag.Findings {
+		fmt.Fprintf(&b, "\n  cause: %s\n  fix: %s", fd.Cause, fd.Fix)
+		for _, c := range fd.Commands {
+			fmt.Fprintf(&b, "\n    %s", c)
+		}
+	}
+	if len(diag.Findings) == 0 {
+		lines := strings.Split(strings.TrimSpace(log), "\n")
+		if len(lines) > 8 {
+			lines = lines[len(lines)-8:]
+		}
+		fmt.Fprintf(&b, "\nlast engine output:\n  %s\nRun again with --verbose to see all of it, or save it and run 'llamactl explain LOG'.", strings.Join(lines, "\n  "))
+	}
+	code := cmdutil.ExitEngine
+	return &cmdutil.ExitError{Code: code, Message: b.String()}
+}
+
+// compareAndRecord shows predicted vs reported memory (--verbose) and
+// keeps the plan and the calibration for the next run.
+func compareAndRecord(o *Options, doc *Doc, rep launch.Report, key string, cal plan.Calibration) {
+	f := o.F
+	pred := doc.Predicted.Host
+	if doc.Actual != nil && f.IO.Verbose && !f.IO.JSON {
+		p := ui.NewErrPrinter(f.IO)
+		rows := [][]string{{"host", mi(pred.ModelMiB, rep.Host.ModelMiB), mi(pred.ContextMiB, rep.Host.ContextMiB), mi(pred.ComputeMiB, rep.Host.ComputeMiB)}}
+		for _, d := range doc.Predicted.Devices {
+			a := rep.Devices[d.ID]
+			rows = append(rows, []string{d.ID, mi(d.ModelMiB, a.ModelMiB), mi(d.ContextMiB, a.ContextMiB), mi(d.ComputeMiB, a.ComputeMiB)})
+		}
+		p.Heading("memory: predicted / reported by the engine (MiB)")
+		p.Table([]string{"", "model", "context", "compute"}, rows)
+	}
+	// Calibrate the classes the analytic model is least sure of.
+	newCal := cal
+	predComp, actComp := pred.ComputeMiB, rep.Host.ComputeMiB
+	for _, d := range doc.Predicted.Devices {
+		predComp += d.ComputeMiB
+		actComp += rep.Devices[d.ID].ComputeMiB
+	}
+	if predComp > 0 && actComp > 0 {
+		base := 1.0
+		if cal.Compute > 0 {
+			base = cal.Compute
+		}
+		newCal.Compute = base * actComp / predComp
+	}
+	_ = o.Cache.Save(CachedPlan{Key: key, Plan: doc.Plan, Calibration: newCal, Saved: f.Now().UTC()})
+}
+
+func mi(pred, act float64) string { return fmt.Sprintf("%.1f / %.1f", pred, act) }
+
+func urlHost(h string) string {
+	if h == "" || h == "0.0.0.0" {
+		return "127.0.0.1"
+	}
+	if strings.Contains(h, ":") && !strings.HasPrefix(h, "[") {
+		return "[" + h + "]"
+	}
+	return h
+}
+
+func portOf(argv []string) int {
+	for i := 0; i+1 < len(argv); i++ {
+		if argv[i] == "--port" {
+			var p int
+			fmt.Sscan(argv[i+1], &p)
+			return p
+		}
+	}
+	return 0
+}
+
+// printPlan is the human plan: the choice, why, and the runner-ups.
+func printPlan(f *cmdutil.Factory, d Doc) {
+	p := ui.NewPrinter(f.IO)
+	pl := d.Plan
+	p.Heading(fmt.Sprintf("%s (%s, %d layers, %.0f MiB)", filepath.Base(d.Model.Path), d.Model.Architecture, d.Model.Layers, d.Model.SizeMiB))
+	status := ui.OK
+	if !d.Fits {
+		status = ui.Err
+	}
+	p.Line(status, fmt.Sprintf("-ngl %d  -c %d  -b %d  -ub %d  -t %d  -fa %s  KV %s/%s", pl.NGL, pl.Ctx, pl.Batch, pl.UBatch, pl.Threads, pl.FlashAttn, pl.CacheK, pl.CacheV), d.Reasons...)
+	rows := [][]string{{"host", f1(d.Predicted.Host.ModelMiB), f1(d.Predicted.Host.ContextMiB), f1(d.Predicted.Host.ComputeMiB), fmt.Sprintf("%d available", d.Predicted.HostFreeMiB)}}
+	for _, dv := range d.Predicted.Devices {
+		rows = append(rows, []string{dv.ID + " " + dv.Name, f1(dv.ModelMiB), f1(dv.ContextMiB), f1(dv.ComputeMiB), fmt.Sprintf("%d free", dv.FreeMiB)})
+	}
+	p.Table([]string{"predicted MiB", "model", "context", "compute", ""}, rows)
+	if len(d.Alternatives) > 0 {
+		p.Println("runner-ups:")
+		for _, a := range d.Alternatives {
+			tot := a.Predicted.Host.Total()
+			for _, dv := range a.Predicted.Devices {
+				tot += dv.Total()
+			}
+			st := ui.Skip
+			if !a.Fits {
+				st = ui.Err
+			}
+			p.Line(st, fmt.Sprintf("-ngl %d -c %d KV %s: %.0f MiB: %s", a.Plan.NGL, a.Plan.Ctx, a.Plan.CacheK, tot, a.Why))
+		}
+	}
+	p.Println("engine: " + d.Engine.Path + " (" + d.Engine.Version + ")")
+	p.Println("command: " + strings.Join(append([]string{filepath.Base(d.Engine.Path)}, d.Argv...), " "))
+}
+
+func f1(x float64) string { return fmt.Sprintf("%.1f", x) }
