@@ -317,7 +317,7 @@ func failureFacts(cl Classification, out string) map[string]string {
 	f := map[string]string{}
 	switch cl.ID {
 	case "nvcc-arch-too-new", "nvcc-arch-dropped":
-		arch, added, removed := archFacts(cl.Excerpt)
+		arch, added, removed := archFacts(out)
 		f["arch"] = arch
 		if added != "" {
 			f["min_cuda"] = added

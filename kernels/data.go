@@ -8,6 +8,8 @@ import (
 	"sort"
 	"strings"
 	"sync"
+
+	"github.com/llamactl/llamactl/failures"
 )
 
 //go:embed data/*.json
@@ -84,9 +86,22 @@ type Classification struct {
 }
 
 // Classify names the failure in a stage's output with the stable failure
-// IDs, or returns a zero Classification. The first rule (in data order) that
-// matches any line wins, so specific causes are listed before generic ones.
+// IDs, or returns a zero Classification: the failures knowledge base first,
+// then the rules of data/classify.json, where the first rule (in data order)
+// that matches any line wins.
 func Classify(output string) Classification {
+	// The failures knowledge base is the project's one source of failure
+	// IDs; the probe's own table covers what only the probe prints (its
+	// LLAMACTL lines) and nvcc messages the knowledge base lacks.
+	for _, f := range failures.Default().DiagnoseString(output).Findings {
+		if f.Severity == failures.SeverityError {
+			c := Classification{ID: f.ID, Excerpt: strings.TrimSpace(f.Excerpt)}
+			if len(f.Lines) > 0 {
+				c.Line = f.Lines[0]
+			}
+			return c
+		}
+	}
 	lines := strings.Split(output, "\n")
 	for _, r := range loadTables().rules {
 		for i, l := range lines {

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/llamactl/llamactl/doctor/snapshot"
+	"github.com/llamactl/llamactl/failures"
 	"github.com/llamactl/llamactl/internal/cmdutil"
 	"github.com/llamactl/llamactl/kernels/opencl"
 )
@@ -217,6 +218,13 @@ func cudaFinding(ss []StageResult) Finding {
 	case failed.FailureID != "":
 		if _, ok := loadTables().messages["probe.cuda/"+failed.FailureID]; ok {
 			return finding("probe.cuda", "probe.cuda/"+failed.FailureID, Error, failed.FailureID, facts, details)
+		}
+		if e, ok := failures.Default().Entry(failed.FailureID); ok {
+			// A failure the knowledge base knows but the probe has no text for.
+			facts["stage"], facts["kb_title"] = failed.Stage, e.Title
+			f := finding("probe.cuda", "probe.cuda/known", Error, failed.FailureID, facts, details)
+			f.Fix = &Fix{Text: e.Fix, Commands: e.Commands}
+			return f
 		}
 		fallthrough
 	default:
