@@ -31,6 +31,9 @@ func gatherCUDA(ctx context.Context, g *gctx) func(*snapshot.Snapshot) {
 		}
 		for _, c := range cands {
 			if samePath(goos, c.real, real) {
+				if real != root {
+					how = how + " (" + root + ")"
+				}
 				if !containsExact(c.found, how) {
 					c.found = append(c.found, how)
 				}
@@ -40,7 +43,11 @@ func gatherCUDA(ctx context.Context, g *gctx) func(*snapshot.Snapshot) {
 				return
 			}
 		}
-		cands = append(cands, &tkCand{root: root, real: real, nvcc: nvcc, found: []string{how}})
+		if real != root {
+			// report the real toolkit dir; the link is how it was found
+			how = how + " (" + root + ")"
+		}
+		cands = append(cands, &tkCand{root: real, real: real, nvcc: nvcc, found: []string{how}})
 	}
 	nvccName := "nvcc"
 	if isWin(goos) {

@@ -61,11 +61,15 @@ func gatherOpenCL(ctx context.Context, g *gctx) func(*snapshot.Snapshot) {
 	}
 	if clinfo != "" {
 		res, out, ok := g.run(ctx, clinfo)
-		if ok {
-			o.Platforms = ParseClinfo(string(res.Stdout))
+		if ok || !res.TimedOut {
+			if ok {
+				o.Platforms = ParseClinfo(string(res.Stdout))
+			}
 			if len(o.Platforms) == 0 {
+				// older or Windows builds of clinfo: the short listing
 				if _, lout, lok := g.run(ctx, clinfo, "-l"); lok {
 					o.Platforms = ParseClinfoList(lout)
+					out += lout
 				}
 			}
 			switch {

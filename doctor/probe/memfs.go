@@ -135,13 +135,28 @@ func (m *MemFS) ReadDir(name string) ([]fs.DirEntry, error) {
 	if !f.dir {
 		return nil, &fs.PathError{Op: "readdir", Path: name, Err: fs.ErrInvalid}
 	}
+	dir := cleanDir(m.goos, name)
+	if rp, err := m.Realpath(dir); err == nil {
+		dir = rp
+	}
+	want := m.norm(dir)
+	seen := map[string]bool{}
 	var out []fs.DirEntry
-	want := m.norm(cleanDir(m.goos, name))
 	for k, c := range m.files {
 		if k == want || m.norm(dirName(m.goos, c.name)) != want {
 			continue
 		}
+		seen[strings.ToLower(baseName(m.goos, c.name))] = true
 		out = append(out, fs.FileInfoToDirEntry(memInfo{name: baseName(m.goos, c.name), size: int64(len(c.data)), dir: c.dir}))
+	}
+	// symbolic links in this directory are entries too (like /usr/local/cuda)
+	for l := range m.links {
+		if m.norm(dirName(m.goos, l)) != want || seen[strings.ToLower(baseName(m.goos, l))] {
+			continue
+		}
+		if fi, err := m.Stat(l); err == nil {
+			out = append(out, fs.FileInfoToDirEntry(fi))
+		}
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Name() < out[j].Name() })
 	return out, nil

@@ -41,3 +41,17 @@ func TestDumpThisMachine(t *testing.T) {
 	b, _ := json.MarshalIndent(s, "", "  ")
 	t.Log(string(b))
 }
+
+// TestRecordThisMachine writes this machine as a scenario:
+// PROBE_RECORD=$PWD/testdata/doctor/recordings/linux-ci-debian-bookworm go test -run TestRecordThisMachine ./doctor/probe/
+func TestRecordThisMachine(t *testing.T) {
+	dir := os.Getenv("PROBE_RECORD")
+	if dir == "" {
+		t.Skip("set PROBE_RECORD=DIR to record this machine as a scenario")
+	}
+	d, rec := Record(systemDeps(t))
+	Gather(context.Background(), d)
+	if err := rec.WriteScenario(dir, os.Getenv("PROBE_RECORD_DESCRIPTION")); err != nil {
+		t.Fatal(err)
+	}
+}

@@ -6,22 +6,22 @@ import (
 	"strings"
 )
 
-// IsWSLKernel reads /proc/version (or `uname -r`): WSL kernels say
-// "microsoft" ("...-microsoft-standard-WSL2", WSL1 "...-Microsoft").
-// It returns 0 when not WSL, else 1 or 2.
+// IsWSLKernel reads /proc/version (or `uname -r`) and returns 0 when not
+// WSL, else 1 or 2. WSL2 kernels are "<ver>-microsoft-standard[-WSL2]"
+// (lower case, also custom builds "4.19.84-microsoft-standard+"); WSL1
+// reports a capitalised "-Microsoft" ("4.4.0-19041-Microsoft", "3.4.0-Microsoft")
+// (windows-outputs/wsl/proc-version-*, uname-wsl1-vs-wsl2-release-strings).
 func IsWSLKernel(procVersion string) int {
 	l := strings.ToLower(procVersion)
-	if !strings.Contains(l, "microsoft") && !strings.Contains(l, "wsl") {
-		return 0
-	}
-	// WSL2 kernels are "<ver>-microsoft-standard[-WSL2]"; WSL1 reports "4.4.0-<build>-Microsoft".
-	if strings.Contains(l, "wsl2") || strings.Contains(l, "microsoft-standard") {
+	switch {
+	case strings.Contains(l, "microsoft-standard"), strings.Contains(l, "wsl2"):
+		return 2
+	case strings.Contains(procVersion, "-Microsoft"):
+		return 1
+	case strings.Contains(l, "microsoft"):
 		return 2
 	}
-	if regexp.MustCompile(`4\.4\.0-\d+-microsoft`).MatchString(l) {
-		return 1
-	}
-	return 2
+	return 0
 }
 
 var reLdconfigLib = regexp.MustCompile(`^\s*(\S+)\s+\(([^)]*)\)\s+=>\s+(\S+)`)
