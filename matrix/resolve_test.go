@@ -301,3 +301,22 @@ func TestResolveIsDeterministic(t *testing.T) {
 		}
 	}
 }
+
+// doctor and build may resolve from several goroutines; run with -race.
+func TestResolveConcurrent(t *testing.T) {
+	m := Default()
+	q := Query{OS: "linux", GCC: "14", Driver: "535.104.05", GPUs: []GPUQuery{gpu("RTX 4090"), cc("6.1")}, Toolkits: []string{"12.4.131"}}
+	want, _ := json.Marshal(m.Resolve(q))
+	done := make(chan string, 8)
+	for i := 0; i < 8; i++ {
+		go func() {
+			b, _ := json.Marshal(Default().Resolve(q))
+			done <- string(b)
+		}()
+	}
+	for i := 0; i < 8; i++ {
+		if got := <-done; got != string(want) {
+			t.Fatal("concurrent Resolve differs")
+		}
+	}
+}

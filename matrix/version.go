@@ -126,3 +126,10 @@ func clVersion(msc int) string { return fmt.Sprintf("%d.%02d", msc/100, msc%100)
 // branch is the driver branch users see ("R515" for 516.94): NVIDIA's
 // branches are numbered in steps of 5.
 func branch(driver version) int { return driver.major() - driver.major()%5 }
+
+// NormalizeCC validates a compute capability as users and tools write it
+// ("8.9", "89", "sm_89") and returns the canonical "8.9".
+func NormalizeCC(s string) (string, bool) {
+	_, cc, ok := parseCC(s)
+	return cc, ok
+}

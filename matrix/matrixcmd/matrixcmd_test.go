@@ -171,6 +171,7 @@ func TestResolveUsageErrors(t *testing.T) {
 		{"resolve", "--driver", "newest"},
 		{"resolve", "--msvc", "2022"},
 		{"resolve", "--gcc", "gnu"},
+		{"resolve", "--cc", "eight"},
 	} {
 		_, errOut, code := run(t, false, args...)
 		if code != cmdutil.ExitUsage {

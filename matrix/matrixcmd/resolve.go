@@ -74,6 +74,11 @@ func runResolve(opts *resolveOptions) error {
 	default:
 		return cmdutil.UsageErrorf("--os %q: use windows or linux", opts.OS)
 	}
+	for _, c := range opts.CCs {
+		if _, ok := matrix.NormalizeCC(c); !ok {
+			return cmdutil.UsageErrorf("--cc %q is not a compute capability like 8.9\nRun 'nvidia-smi --query-gpu=name,compute_cap --format=csv' to see it.", c)
+		}
+	}
 	m := matrixOf(opts.Matrix)
 	res := m.Resolve(opts.query())
 	for _, b := range res.Blockers {
