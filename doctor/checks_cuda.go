@@ -148,7 +148,8 @@ func checkArchsFlag(s *snapshot.Snapshot) []Finding {
 }
 
 func checkHostCompiler(s *snapshot.Snapshot) []Finding {
-	tk, _ := activeToolkit(s)
+	// The toolkit llamactl will build with (the active one unless another works better).
+	tk := Select(s).Toolkit
 	if tk == nil {
 		return []Finding{skip("cuda.host-compiler", "no-toolkit")}
 	}

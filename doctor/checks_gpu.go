@@ -42,6 +42,9 @@ func checkICDRegistry(s *snapshot.Snapshot) []Finding {
 	if o.Status == "" && len(o.ICDFiles) == 0 && len(o.Platforms) == 0 {
 		return []Finding{skip("ocl.icd-registry", "not-recorded", "what", "OpenCL")}
 	}
+	if len(o.ICDFiles) == 0 && len(o.Platforms) > 0 {
+		return []Finding{emit(s, "ocl.icd-registry", "platforms-only", "count", itoa(len(o.Platforms)))}
+	}
 	if len(o.ICDFiles) == 0 {
 		if isWindows(s) {
 			return []Finding{emit(s, "ocl.icd-registry", "none-windows")}

@@ -47,7 +47,9 @@ func SelectFor(s *snapshot.Snapshot, requested string) Selection {
 	}
 	var sel Selection
 	reason := func(key string, kv ...string) { sel.Reasons = append(sel.Reasons, reasonText(key, kv...)) }
-	nv := visibleNVIDIA(s)
+	// The build targets every NVIDIA GPU, even those CUDA_VISIBLE_DEVICES
+	// hides at run time (env.overrides reports that separately).
+	nv := nvidiaGPUs(s)
 	vend := gpuVendors(s)
 	requested = strings.ToLower(strings.TrimSpace(requested))
 
@@ -106,9 +108,15 @@ func SelectFor(s *snapshot.Snapshot, requested string) Selection {
 				reason("toolkit-install", "version", sel.CUDA)
 			}
 		}
+		if len(visibleNVIDIA(s)) < len(nv) {
+			reason("hidden")
+		}
 		if r := resolve(s, nv); r != nil {
 			sel.Resolution = r
-			if r.CUDA.Recommended != "" {
+			// An installed toolkit that works (possibly with an older MSVC
+			// toolset, which the matrix does not know about) stays selected.
+			working := tk != nil && len(toolkitProblems(s, tk, nv)) == 0
+			if r.CUDA.Recommended != "" && !working {
 				sel.CUDA = r.CUDA.Recommended
 			}
 			if r.CUDAArchitectures != "" {
@@ -199,15 +207,12 @@ func visibleIn(list string, g snapshot.GPU) bool {
 	return false
 }
 
-// archFor is CMAKE_CUDA_ARCHITECTURES for a CC: "89-real"; Blackwell 12.x
-// takes the "a" suffix (llama.cpp rewrites 12X to 12Xa, doctor.md §2.7).
+// archFor is CMAKE_CUDA_ARCHITECTURES for a CC: "89-real". Blackwell 12.x
+// stays plain: llama.cpp itself rewrites 12X to 12Xa (doctor.md §2.7).
 func archFor(cc string) string {
 	sm := ccToSM(cc)
 	if sm == 0 {
 		return ""
-	}
-	if sm >= 120 && sm < 130 {
-		return strconv.Itoa(sm) + "a-real"
 	}
 	return strconv.Itoa(sm) + "-real"
 }
@@ -269,12 +274,21 @@ func toolkitProblems(s *snapshot.Snapshot, tk *snapshot.CUDAToolkit, nv []snapsh
 	if api := s.NVIDIA.CUDADriverAPI; api != "" && cmpVer(majorMinor(tk.Version), api) > 0 {
 		out = append(out, reasonText("driver-too-old", "version", tk.Version, "api", api, "driver", s.NVIDIA.DriverVersion))
 	}
+	row, known := toolkitFacts(tk.Version)
 	if isWindows(s) {
 		if m := latestMSVC(s); m != nil {
 			cl := clVersionOf(m)
-			if row, ok := toolkitFacts(tk.Version); ok && row.MSCVerMaxExcl > 0 && mscVer(cl) >= row.MSCVerMaxExcl && olderToolset(m, row.MSCVerMaxExcl, tk.Version) == "" {
+			if known && row.MSCVerMaxExcl > 0 && mscVer(cl) >= row.MSCVerMaxExcl && olderToolset(m, row.MSCVerMaxExcl, tk.Version) == "" {
 				out = append(out, reasonText("msvc-too-new", "version", tk.Version, "cl", cl))
 			}
+		}
+	} else if def, sibs := gxx(s); known && def != nil && row.GCCMax > 0 && def.Major > row.GCCMax {
+		ok := false
+		for _, c := range sibs {
+			ok = ok || (c.Major > 0 && c.Major <= row.GCCMax)
+		}
+		if !ok {
+			out = append(out, reasonText("gcc-too-new", "version", tk.Version, "gcc", def.Version, "max", strconv.Itoa(row.GCCMax)))
 		}
 	}
 	return out
