@@ -1,6 +1,7 @@
 package kernels
 
 import (
+	"regexp"
 	"strings"
 	"testing"
 
@@ -60,6 +61,19 @@ func TestMessagesCoverRules(t *testing.T) {
 		}
 		if r.Source == "" {
 			t.Errorf("rule %s cites no source", r.ID)
+		}
+	}
+	// Every placeholder in the texts is a fact some stage sets.
+	known := map[string]bool{}
+	for _, k := range []string{"nvcc", "nvcc_version", "archs", "host", "device", "cc", "cc_arch", "arch", "min_cuda", "removed_cuda", "max_gcc", "stage", "timeout", "kb_title", "type", "opencl_c", "platform", "reason", "detail"} {
+		known[k] = true
+	}
+	reP := regexp.MustCompile(`\{(\w+)\}`)
+	for key, m := range tb.messages {
+		for _, p := range reP.FindAllStringSubmatch(m.Summary+m.Fix+strings.Join(m.Commands, " "), -1) {
+			if !known[p[1]] {
+				t.Errorf("%s uses unknown placeholder {%s}", key, p[1])
+			}
 		}
 	}
 	m := render("probe.cuda/nvcc-arch-too-new", map[string]string{"nvcc_version": "11.8.89", "arch": "sm_100", "min_cuda": "12.8"})

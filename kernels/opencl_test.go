@@ -2,6 +2,7 @@ package kernels
 
 import (
 	"context"
+	"encoding/json"
 	"os"
 	"strings"
 	"testing"
@@ -142,4 +143,23 @@ func TestLlamaCppAccepts(t *testing.T) {
 			}
 		}
 	}
+}
+
+// FuzzOpenCLStages: the child's report is untrusted (a broken driver can
+// write anything into names); turning it into stages and findings never panics.
+func FuzzOpenCLStages(f *testing.F) {
+	f.Add(`{"schema":1,"status":"ok","loader":"libOpenCL.so.1","platforms":[{"name":"P","devices":[{"name":"Intel(R) Arc","type":"GPU","opencl_c_version":"OpenCL C 3.0","build":{"ok":true},"run":{"ok":true},"verify":{"ok":false,"error":"x"}}]}]}`)
+	f.Add(`{"schema":1,"status":"no-platforms","code":-1001}`)
+	f.Add(`{"schema":1,"status":"no-icd-loader","error":"{device}"}`)
+	f.Fuzz(func(t *testing.T, doc string) {
+		var rep opencl.Report
+		if json.Unmarshal([]byte(doc), &rep) != nil {
+			return
+		}
+		st := openCLStages(rep, StageResult{Kind: "opencl", Stage: StageEnumerate})
+		if len(st) == 0 || st[0].Stage != StageEnumerate {
+			t.Fatalf("stages %+v", st)
+		}
+		_ = Findings(st)
+	})
 }

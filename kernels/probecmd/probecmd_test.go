@@ -10,10 +10,12 @@ import (
 	"time"
 
 	"github.com/llamactl/llamactl/doctor"
+	"github.com/llamactl/llamactl/doctor/probe/childcmd"
 	"github.com/llamactl/llamactl/doctor/snapshot"
 	"github.com/llamactl/llamactl/internal/cmdutil"
 	"github.com/llamactl/llamactl/internal/proc"
 	"github.com/llamactl/llamactl/kernels"
+	"github.com/llamactl/llamactl/kernels/opencl"
 )
 
 func newOpts(t *testing.T, runner proc.Runner, snap *snapshot.Snapshot) (*Options, *strings.Builder) {
@@ -102,5 +104,28 @@ func TestCUDAUsesSelection(t *testing.T) {
 	}
 	if _, err := os.Stat(strings.Fields(text[strings.Index(text, " -o ")+4:])[0]); err == nil {
 		t.Errorf("the probe's temp files were not removed")
+	}
+}
+
+// TestOpenCLChildCommand: the hidden `__probe` command answers `opencl`
+// with the report and still refuses unknown kinds.
+func TestOpenCLChildCommand(t *testing.T) {
+	f, out, _ := cmdutil.NewTest(nil, &proc.Replay{})
+	c := WithOpenCLChild(f, childcmd.NewCmd(f))
+	c.SetArgs([]string{"bogus"})
+	c.SilenceErrors, c.SilenceUsage = true, true
+	if err := c.Execute(); cmdutil.ExitCode(err) != cmdutil.ExitUsage || !strings.Contains(err.Error(), "opencl") {
+		t.Errorf("bogus kind: %v", err)
+	}
+	if _, err := os.Stat("/etc/OpenCL/vendors/pocl.icd"); err != nil || !opencl.Available() {
+		t.Skip("PoCL ICD not installed or no cgo; scripts/deps.sh installs it")
+	}
+	c.SetArgs([]string{"opencl"})
+	if err := c.Execute(); err != nil {
+		t.Fatal(err)
+	}
+	var rep opencl.Report
+	if err := json.Unmarshal([]byte(out.String()), &rep); err != nil || rep.Schema != 1 || rep.Status != opencl.StatusOK || len(rep.Platforms) == 0 {
+		t.Errorf("report %+v (%v)", rep, err)
 	}
 }
