@@ -1,0 +1,347 @@
+package runcmd
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/llamactl/llamactl/internal/cmdutil"
+	"github.com/llamactl/llamactl/internal/proc"
+	"github.com/llamactl/llamactl/runner/gguf/ggufwrite"
+	"github.com/llamactl/llamactl/runner/plan"
+)
+
+func fixture(t *testing.T, name string) string {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join("..", "..", "testdata", "runner", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+func genModel(t *testing.T, dir string, cfg ggufwrite.Config) string {
+	t.Helper()
+	f, err := ggufwrite.Model(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := ggufwrite.Small(cfg)
+	p := filepath.Join(dir, fmt.Sprintf("%s-%s-v%d.gguf", c.Arch, c.Type, c.Vocab))
+	if err := f.WriteFile(p); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// recordedEngine answers --version/--help/--list-devices with the outputs
+// recorded from llama.cpp build 11669; devices come from a recorded
+// Windows CUDA machine when gpu is set (llama.cpp#22778).
+func recordedEngine(t *testing.T, gpu bool) map[string]proc.Recording {
+	devs := fixture(t, "llama-server-b11669-list-devices-cpu.txt")
+	if gpu {
+		devs = "Available devices:\n  CUDA0: NVIDIA GeForce RTX 4090 Laptop GPU (16375 MiB, 15046 MiB free)\n"
+		if !strings.Contains(fixture(t, "gpu-backend-not-loaded-false-warning-regression-llamacpp-22778-win.log"), strings.TrimSpace(strings.Split(devs, "\n")[1])) {
+			t.Fatal("device line is not the recorded one")
+		}
+	}
+	return map[string]proc.Recording{
+		"/engine/llama-server --version":      {Stderr: fixture(t, "llama-server-b11669-version.txt")},
+		"/engine/llama-server --help":         {Stdout: fixture(t, "llama-server-b11669-help.txt")},
+		"/engine/llama-server --list-devices": {Stdout: devs},
+	}
+}
+
+type fakeStat struct{}
+
+func (fakeStat) Name() string       { return "llama-server" }
+func (fakeStat) Size() int64        { return 1 }
+func (fakeStat) Mode() os.FileMode  { return 0o755 }
+func (fakeStat) ModTime() time.Time { return time.Time{} }
+func (fakeStat) IsDir() bool        { return false }
+func (fakeStat) Sys() any           { return nil }
+
+func testOptions(t *testing.T, r proc.Runner) (*Options, *strings.Builder, *strings.Builder) {
+	f, out, errOut := cmdutil.NewTest(map[string]string{}, r)
+	o := &Options{F: f, NGL: -1, EnginePath: "/engine/llama-server",
+		HostInfo: func(context.Context) (plan.Host, error) {
+			return plan.Host{AvailableMiB: 16000, PhysicalCores: 4, LogicalCores: 8}, nil
+		},
+		Cache:    PlanCache{Dir: t.TempDir()},
+		CacheDir: "-",
+		FreePort: func() (int, error) { return 18080, nil },
+	}
+	return o, out, errOut
+}
+
+// statFor makes the fake engine path exist for the locator.
+func statFor(o *Options) {
+	o.Stat = func(p string) (os.FileInfo, error) {
+		if p == "/engine/llama-server" {
+			return fakeStat{}, nil
+		}
+		return os.Stat(p)
+	}
+}
+
+func TestDryRunJSON(t *testing.T) {
+	dir := t.TempDir()
+	model := genModel(t, dir, ggufwrite.Config{Arch: "llama"})
+	for _, gpu := range []bool{false, true} {
+		t.Run(fmt.Sprintf("gpu=%v", gpu), func(t *testing.T) {
+			r := &proc.Replay{Commands: recordedEngine(t, gpu)}
+			o, out, _ := testOptions(t, r)
+			o.Stat = func(p string) (os.FileInfo, error) { return os.Stat(p) }
+			o.EnginePath = ""
+			o.F.Getenv = func(string) string { return "" }
+			r.Paths = map[string]string{"llama-server": "/engine/llama-server"}
+			o.F.IO.JSON = true
+			o.Model, o.DryRun = model, true
+			if err := Run(context.Background(), o); err != nil {
+				t.Fatal(err)
+			}
+			var doc map[string]any
+			if err := json.Unmarshal([]byte(out.String()), &doc); err != nil {
+				t.Fatalf("not JSON: %v\n%s", err, out)
+			}
+			var d Doc
+			json.Unmarshal([]byte(out.String()), &d)
+			if doc["schema"] != float64(1) || d.Engine.Build != 11669 || d.Engine.Source != "PATH" || d.Plan.Ctx != 4096 || len(d.Reasons) == 0 {
+				t.Errorf("doc = %s", out)
+			}
+			for _, k := range []string{"engine", "model", "plan", "predicted", "argv", "reasons"} {
+				if _, ok := doc[k]; !ok {
+					t.Errorf("JSON lacks %q", k)
+				}
+			}
+			if gpu {
+				if d.Plan.NGL != 5 || len(d.Predicted.Devices) != 1 || d.Predicted.Devices[0].ID != "CUDA0" || d.Predicted.Devices[0].FreeMiB != 15046 || d.Predicted.Devices[0].ModelMiB < 4 {
+					t.Errorf("gpu plan = %+v %+v", d.Plan, d.Predicted)
+				}
+			} else if d.Plan.NGL != 0 || d.Predicted.Host.ModelMiB < 5 || d.Predicted.Host.ContextMiB != 8 {
+				t.Errorf("cpu plan = %+v %+v", d.Plan, d.Predicted)
+			}
+			s := strings.Join(d.Argv, " ")
+			if !strings.Contains(s, "--fit off") || !strings.Contains(s, "-fa on") || !strings.Contains(s, "-m "+model) {
+				t.Errorf("argv = %s", s)
+			}
+		})
+	}
+}
+
+func TestDryRunHuman(t *testing.T) {
+	model := genModel(t, t.TempDir(), ggufwrite.Config{Arch: "qwen3moe"})
+	r := &proc.Replay{Commands: recordedEngine(t, true)}
+	o, out, _ := testOptions(t, r)
+	statFor(o)
+	o.Model, o.DryRun = model, true
+	if err := Run(context.Background(), o); err != nil {
+		t.Fatal(err)
+	}
+	s := out.String()
+	for _, want := range []string{"-ngl 5", "all 5 layers", "CUDA0", "runner-ups:", "command: llama-server -m "} {
+		if !strings.Contains(s, want) {
+			t.Errorf("output lacks %q:\n%s", want, s)
+		}
+	}
+}
+
+func TestBadInput(t *testing.T) {
+	dir := t.TempDir()
+	model := genModel(t, dir, ggufwrite.Config{Arch: "llama", Layers: 1})
+	other := genModel(t, dir, ggufwrite.Config{Arch: "llama", Layers: 1, Vocab: 600})
+	text := filepath.Join(dir, "notes.txt")
+	os.WriteFile(text, []byte("not a model"), 0o644)
+	trunc := filepath.Join(dir, "cut.gguf")
+	b, _ := os.ReadFile(model)
+	os.WriteFile(trunc, b[:len(b)/2], 0o644)
+	cases := []struct {
+		name string
+		set  func(o *Options)
+		code int
+		msg  string
+	}{
+		{"missing", func(o *Options) { o.Model = filepath.Join(dir, "nope.gguf") }, cmdutil.ExitUsage, "does not exist"},
+		{"not gguf", func(o *Options) { o.Model = text }, cmdutil.ExitUsage, "not a GGUF file"},
+		{"truncated", func(o *Options) { o.Model = trunc }, cmdutil.ExitUsage, "truncated"},
+		{"bad fa", func(o *Options) { o.FlashAttn = "maybe" }, cmdutil.ExitUsage, "--flash-attn"},
+		{"bad cache type", func(o *Options) { o.CacheType = "q3" }, cmdutil.ExitUsage, "--cache-type"},
+		{"draft vocab mismatch", func(o *Options) { o.Draft = other }, cmdutil.ExitUsage, "vocabulary of 1024 vs 600"},
+		{"no engine", func(o *Options) { o.EnginePath = filepath.Join(dir, "none") }, cmdutil.ExitEngine, "no llama.cpp engine"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			o, _, _ := testOptions(t, &proc.Replay{Commands: recordedEngine(t, false)})
+			statFor(o)
+			o.Model, o.DryRun = model, true
+			c.set(o)
+			err := Run(context.Background(), o)
+			if cmdutil.ExitCode(err) != c.code || !strings.Contains(err.Error(), c.msg) {
+				t.Errorf("err = %v (code %d), want code %d and %q", err, cmdutil.ExitCode(err), c.code, c.msg)
+			}
+		})
+	}
+}
+
+// standIn is an engine that replays a recorded real OOM log on its first
+// launch (llama.cpp PR #26297's compute-buffer failure) and then behaves
+// like a server that runs until stopped.
+type standIn struct {
+	proc.Replay
+	mu       sync.Mutex
+	launches [][]string
+	oomLog   string
+	running  bool
+}
+
+func (s *standIn) up() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.running
+}
+
+func (s *standIn) Run(ctx context.Context, c proc.Cmd) (proc.Result, error) {
+	if !slices.Contains(c.Args, "-m") {
+		return s.Replay.Run(ctx, c)
+	}
+	s.mu.Lock()
+	s.launches = append(s.launches, c.Args)
+	n := len(s.launches)
+	s.mu.Unlock()
+	if n == 1 {
+		return proc.Result{Stderr: []byte(s.oomLog), ExitCode: 1}, nil
+	}
+	if c.Stderr != nil {
+		fmt.Fprintln(c.Stderr, "load_tensors:   CPU_Mapped model buffer size =     5.51 MiB")
+	}
+	s.mu.Lock()
+	s.running = true
+	s.mu.Unlock()
+	<-ctx.Done()
+	return proc.Result{ExitCode: -1}, nil
+}
+
+// fakeHTTP answers like llama-server while up() says the stand-in runs.
+type fakeHTTP struct {
+	mu    sync.Mutex
+	calls []string
+	up    func() bool
+}
+
+func (h *fakeHTTP) Do(ctx context.Context, method, url string, body []byte) (int, []byte, error) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.calls = append(h.calls, method+" "+url)
+	if h.up == nil || !h.up() {
+		return 0, nil, fmt.Errorf("connection refused")
+	}
+	if strings.HasSuffix(url, "/completion") {
+		return http.StatusOK, []byte(`{"content":" world","tokens_predicted":8,"timings":{"prompt_per_second":100,"predicted_per_second":50}}`), nil
+	}
+	return http.StatusOK, []byte(`{"status":"ok"}`), nil
+}
+
+func TestOOMRetryWithRecordedLog(t *testing.T) {
+	model := genModel(t, t.TempDir(), ggufwrite.Config{Arch: "llama"})
+	si := &standIn{Replay: proc.Replay{Commands: recordedEngine(t, true)}, oomLog: fixture(t, "gpu-out-of-memory-compute-buffer-multi-gpu-llamacpp-pr26297-win.log")}
+	o, out, _ := testOptions(t, si)
+	statFor(o)
+	h := &fakeHTTP{up: si.up}
+	o.HTTP = h
+	o.F.IO.JSON = true
+	o.Model, o.Prompt, o.NPredict = model, "hello", 8
+	if err := Run(context.Background(), o); err != nil {
+		t.Fatal(err)
+	}
+	if len(si.launches) != 2 {
+		t.Fatalf("launches = %d", len(si.launches))
+	}
+	ub := func(a []string) string { return a[slices.Index(a, "-ub")+1] }
+	if ub(si.launches[0]) != "512" || ub(si.launches[1]) != "256" {
+		t.Errorf("ubatch %s then %s, want 512 then 256", ub(si.launches[0]), ub(si.launches[1]))
+	}
+	var d Doc
+	if err := json.Unmarshal([]byte(out.String()), &d); err != nil {
+		t.Fatal(err)
+	}
+	if len(d.Attempts) != 2 || d.Attempts[0].OOM == nil || d.Attempts[0].OOM.Stage != "compute" || !strings.Contains(d.Attempts[0].Change, "-ub 512 → 256") {
+		t.Errorf("attempts = %+v", d.Attempts)
+	}
+	if d.Completion == nil || d.Completion.TokensPredicted != 8 || d.Plan.UBatch != 256 {
+		t.Errorf("doc = %+v", d)
+	}
+	if !slices.Contains(h.calls, "POST http://127.0.0.1:18080/completion") {
+		t.Errorf("http calls = %v", h.calls)
+	}
+}
+
+// A failure that is not OOM goes through the failure knowledge base and
+// returns the engine exit code class.
+func TestEngineFailureExplained(t *testing.T) {
+	model := genModel(t, t.TempDir(), ggufwrite.Config{Arch: "llama"})
+	rec := recordedEngine(t, false)
+	r := &exitingEngine{Replay: proc.Replay{Commands: rec}, log: "error: unknown argument: --bogus\n"}
+	o, _, _ := testOptions(t, r)
+	statFor(o)
+	o.HTTP = &fakeHTTP{}
+	o.Model, o.Prompt = model, "hi"
+	err := Run(context.Background(), o)
+	if cmdutil.ExitCode(err) != cmdutil.ExitEngine || !strings.Contains(err.Error(), "unknown argument") {
+		t.Errorf("err = %v", err)
+	}
+}
+
+type exitingEngine struct {
+	proc.Replay
+	log string
+}
+
+func (e *exitingEngine) Run(ctx context.Context, c proc.Cmd) (proc.Result, error) {
+	if !slices.Contains(c.Args, "-m") {
+		return e.Replay.Run(ctx, c)
+	}
+	return proc.Result{Stderr: []byte(e.log), ExitCode: 1}, nil
+}
+
+func TestPlanCache(t *testing.T) {
+	model := genModel(t, t.TempDir(), ggufwrite.Config{Arch: "llama"})
+	si := &standIn{Replay: proc.Replay{Commands: recordedEngine(t, false)}}
+	si.launches = [][]string{nil} // skip the OOM launch
+	o, out, _ := testOptions(t, si)
+	statFor(o)
+	o.HTTP = &fakeHTTP{up: si.up}
+	o.F.IO.JSON = true
+	o.Model, o.Prompt = model, "hi"
+	if err := Run(context.Background(), o); err != nil {
+		t.Fatal(err)
+	}
+	entries, _ := os.ReadDir(o.Cache.Dir)
+	if len(entries) != 1 {
+		t.Fatalf("cache has %d entries", len(entries))
+	}
+	out.Reset()
+	o.DryRun, o.Prompt = true, ""
+	if err := Run(context.Background(), o); err != nil {
+		t.Fatal(err)
+	}
+	var d Doc
+	json.Unmarshal([]byte(out.String()), &d)
+	if !d.FromCache {
+		t.Error("second run did not use the remembered plan")
+	}
+	out.Reset()
+	o.Retune = true
+	Run(context.Background(), o)
+	json.Unmarshal([]byte(out.String()), &d)
+	if d.FromCache {
+		t.Error("--retune used the remembered plan")
+	}
+}
