@@ -2,12 +2,28 @@
 // configured architectures, and a device query through the CUDA runtime.
 #include <cstdio>
 #include <cuda_runtime.h>
+#ifndef GGML_CUDA_NO_VMM
+#include <cuda.h>
+#endif
 #include "fixture-backend.h"
 
 __global__ void fixture_scale(float *x, float a, int n) {
     int i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i < n) x[i] *= a;
 }
+
+#ifndef GGML_CUDA_NO_VMM
+// The virtual-memory granularity query llama.cpp's VMM pool makes (driver API).
+static size_t fixture_vmm_granularity(int device) {
+    CUmemAllocationProp prop = {};
+    prop.type = CU_MEM_ALLOCATION_TYPE_PINNED;
+    prop.location.type = CU_MEM_LOCATION_TYPE_DEVICE;
+    prop.location.id = device;
+    size_t g = 0;
+    if (cuMemGetAllocationGranularity(&g, &prop, CU_MEM_ALLOC_GRANULARITY_RECOMMENDED) != CUDA_SUCCESS) return 0;
+    return g;
+}
+#endif
 
 extern "C" const char *fixture_backend_name(void) { return GGML_BACKEND_NAME; }
 
@@ -25,8 +41,12 @@ extern "C" int fixture_backend_devices(char *buf, int len) {
         size_t free_b = 0, total_b = 0;
         cudaSetDevice(i);
         cudaMemGetInfo(&free_b, &total_b);
-        off += snprintf(buf + off, len - off, "CUDA%d: %s (%zu MiB, %zu MiB free)\n", i, p.name,
-                        total_b >> 20, free_b >> 20);
+        const char *vmm = "no";
+#ifndef GGML_CUDA_NO_VMM
+        vmm = fixture_vmm_granularity(i) > 0 ? "yes" : "no";
+#endif
+        off += snprintf(buf + off, len - off, "CUDA%d: %s (%zu MiB, %zu MiB free, VMM: %s)\n", i, p.name,
+                        total_b >> 20, free_b >> 20, vmm);
     }
     return n;
 }

@@ -1,0 +1,834 @@
+// Package build runs a plan: it applies source patches, imports the MSVC
+// environment on Windows, configures with CMake, compiles with Ninja while
+// reporting progress, diagnoses failures with the knowledge base (and with
+// --heal applies the matching patch and retries), verifies the binaries and
+// writes a manifest. Every command goes through proc.Runner.
+package build
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/llamactl/llamactl/build/msvcenv"
+	"github.com/llamactl/llamactl/build/plan"
+	"github.com/llamactl/llamactl/internal/cmdutil"
+	"github.com/llamactl/llamactl/internal/proc"
+	"github.com/llamactl/llamactl/patches"
+)
+
+// Diagnosis is one cause the knowledge base found in a failed build's log.
+type Diagnosis struct {
+	ID       string   `json:"id"`
+	Title    string   `json:"title"`
+	Cause    string   `json:"cause"`
+	Fix      string   `json:"fix"`
+	Commands []string `json:"commands,omitempty"`
+	Patch    string   `json:"patch,omitempty"`
+	Lines    []int    `json:"lines,omitempty"`
+}
+
+// Deps is the outside world the executor uses.
+type Deps struct {
+	Runner  proc.Runner
+	Now     func() time.Time
+	Environ []string
+	// Diagnose names the causes in a build log (the failures knowledge base).
+	Diagnose func(log string) []Diagnosis
+	// Progress receives Ninja's [n/m] steps as they happen.
+	Progress func(done, total int, what string)
+	// Stage is told when a stage starts (for a live status line).
+	Stage    func(name string)
+	Llamactl string // llamactl's version, for the manifest
+}
+
+// Options are the executor's switches.
+type Options struct {
+	Heal   bool
+	OutDir string
+	// MaxHeal bounds --heal retries (the issue says at most twice).
+	MaxHeal          int
+	ConfigureTimeout time.Duration
+	BuildTimeout     time.Duration
+}
+
+// Step is one stage's outcome.
+type Step struct {
+	Name     string  `json:"name"`
+	Status   string  `json:"status"` // ok, skipped, failed
+	Detail   string  `json:"detail,omitempty"`
+	Seconds  float64 `json:"seconds"`
+	Attempt  int     `json:"attempt,omitempty"`
+	Command  string  `json:"command,omitempty"`
+	ExitCode int     `json:"exit_code,omitempty"`
+}
+
+// Artifact is one built file.
+type Artifact struct {
+	Path   string `json:"path"` // relative to the bin (or out) directory
+	SHA256 string `json:"sha256"`
+	Size   int64  `json:"size"`
+}
+
+// Verification is what running the built binaries showed.
+type Verification struct {
+	VersionLine   string   `json:"version_line,omitempty"`
+	BuildNumber   int      `json:"build_number,omitempty"`
+	Commit        string   `json:"commit,omitempty"`
+	LoadedBackend []string `json:"loaded_backends,omitempty"`
+	Devices       []string `json:"devices,omitempty"`
+	BackendLib    string   `json:"backend_library,omitempty"`
+	OK            bool     `json:"ok"`
+	Notes         []string `json:"notes,omitempty"`
+}
+
+// Result is everything one build did.
+type Result struct {
+	Plan       plan.Plan         `json:"plan"`
+	Steps      []Step            `json:"steps"`
+	NoOp       bool              `json:"no_op"`
+	LogPath    string            `json:"log"`
+	Diagnoses  []Diagnosis       `json:"diagnoses,omitempty"`
+	Healed     []string          `json:"healed,omitempty"`
+	Attempts   int               `json:"attempts"`
+	EnvChanges []msvcenv.Change  `json:"env_changes,omitempty"`
+	Toolchain  map[string]string `json:"toolchain,omitempty"`
+	Verify     *Verification     `json:"verify,omitempty"`
+	Artifacts  []Artifact        `json:"artifacts,omitempty"`
+	BinDir     string            `json:"bin_dir,omitempty"`
+	Manifest   string            `json:"manifest,omitempty"`
+	Failed     string            `json:"failed_stage,omitempty"`
+}
+
+type runner struct {
+	deps Deps
+	opts Options
+	in   plan.Input
+	res  *Result
+	log  *os.File
+	env  []string
+}
+
+// Run plans and executes a build. The returned error is a cmdutil.ExitError
+// (exit 4 for configure/compile/verify failures, 1 for blockers); the Result
+// is filled as far as the build got.
+func Run(ctx context.Context, deps Deps, in plan.Input, opts Options) (*Result, error) {
+	if deps.Now == nil {
+		deps.Now = time.Now
+	}
+	if opts.MaxHeal <= 0 {
+		opts.MaxHeal = 2
+	}
+	if opts.ConfigureTimeout <= 0 {
+		opts.ConfigureTimeout = 30 * time.Minute
+	}
+	if opts.BuildTimeout <= 0 {
+		opts.BuildTimeout = 4 * time.Hour
+	}
+	r := &runner{deps: deps, opts: opts, in: in, res: &Result{}}
+	err := r.run(ctx)
+	if r.log != nil {
+		r.log.Close()
+	}
+	return r.res, err
+}
+
+func (r *runner) stage(name string) {
+	if r.deps.Stage != nil {
+		r.deps.Stage(name)
+	}
+}
+
+func (r *runner) step(s Step, start time.Time) {
+	s.Seconds = roundSeconds(r.deps.Now().Sub(start))
+	r.res.Steps = append(r.res.Steps, s)
+}
+
+func roundSeconds(d time.Duration) float64 {
+	return float64(d.Round(time.Millisecond)) / float64(time.Second)
+}
+
+func (r *runner) run(ctx context.Context) error {
+	p, err := plan.Make(r.in)
+	if err != nil {
+		return cmdutil.UsageErrorf("%v", err)
+	}
+	r.res.Plan = p
+	if len(p.Blockers) > 0 {
+		r.res.Failed = "plan"
+		return cmdutil.Errorf(cmdutil.ExitFindings, "cannot build on this machine yet:\n  %s", strings.Join(p.Blockers, "\n  "))
+	}
+	if err := os.MkdirAll(p.BuildDir, 0o755); err != nil {
+		return cmdutil.Errorf(cmdutil.ExitInternal, "creating the build directory: %v", err)
+	}
+	r.res.LogPath = filepath.Join(p.BuildDir, "llamactl-build.log")
+	if r.log, err = os.OpenFile(r.res.LogPath, os.O_CREATE|os.O_WRONLY|os.O_TRUNC, 0o644); err != nil {
+		return cmdutil.Errorf(cmdutil.ExitInternal, "opening the build log: %v", err)
+	}
+
+	for attempt := 1; ; attempt++ {
+		r.res.Attempts = attempt
+		stage, err := r.attempt(ctx, attempt)
+		if err == nil {
+			break
+		}
+		r.res.Failed = stage
+		if stage != "configure" && stage != "compile" {
+			return err
+		}
+		r.diagnose()
+		if !r.opts.Heal || attempt > r.opts.MaxHeal {
+			return err
+		}
+		added, herr := r.heal()
+		if herr != nil || len(added) == 0 {
+			return err
+		}
+		r.res.Healed = append(r.res.Healed, added...)
+		r.res.Diagnoses = nil
+		r.res.Failed = ""
+	}
+	return r.finish(ctx)
+}
+
+// attempt runs patch → environment → configure → compile once.
+func (r *runner) attempt(ctx context.Context, n int) (string, error) {
+	p := r.res.Plan
+	fmt.Fprintf(r.log, "=== llamactl build attempt %d: %s\n", n, strings.Join(append([]string{p.Configure.Program}, p.Configure.Args...), " "))
+
+	r.stage("patch")
+	start := r.deps.Now()
+	var applied []string
+	for _, ap := range p.Patches {
+		if ap.Diff == "" {
+			continue
+		}
+		pt, _ := patches.Default().Get(ap.ID)
+		diff, err := patches.DiffFor(pt)
+		if err != nil {
+			return "patch", cmdutil.Errorf(cmdutil.ExitInternal, "patch %s: %v", ap.ID, err)
+		}
+		res, err := patches.ApplyDiff(p.SourceDir, diff)
+		if err != nil {
+			r.step(Step{Name: "patch", Status: "failed", Detail: ap.ID + ": " + err.Error()}, start)
+			return "patch", cmdutil.Errorf(cmdutil.ExitBuild, "patch %s does not apply to %s: %v. Nothing was changed; the source may be newer than the patch (llamactl patches show %s)", ap.ID, p.SourceDir, err, ap.ID)
+		}
+		if res.AlreadyApplied {
+			applied = append(applied, ap.ID+" (already applied)")
+		} else {
+			applied = append(applied, ap.ID)
+		}
+	}
+	if len(applied) > 0 {
+		r.step(Step{Name: "patch", Status: "ok", Detail: strings.Join(applied, ", "), Attempt: n}, start)
+	}
+
+	if err := r.environment(ctx); err != nil {
+		return "environment", err
+	}
+
+	stamp := r.stamp()
+	prev := readStamp(p.BuildDir)
+	configured := fileExists(filepath.Join(p.BuildDir, "build.ninja")) && fileExists(filepath.Join(p.BuildDir, "CMakeCache.txt"))
+	if prev.Plan == stamp && configured {
+		r.step(Step{Name: "configure", Status: "skipped", Detail: "plan unchanged since the last configure", Attempt: n}, r.deps.Now())
+		r.res.Toolchain = prev.Toolchain
+	} else {
+		if prev.Plan != "" && prev.Plan != stamp {
+			// Options left in the cache by an earlier plan would survive a
+			// re-configure (a backend switched off stays on): start the cache anew.
+			os.Remove(filepath.Join(p.BuildDir, "CMakeCache.txt"))
+		}
+		if err := r.configure(ctx, n); err != nil {
+			return "configure", err
+		}
+		if err := writeStamp(p.BuildDir, stampFile{Plan: stamp, Toolchain: r.res.Toolchain}); err != nil {
+			return "configure", cmdutil.Errorf(cmdutil.ExitInternal, "writing the plan stamp: %v", err)
+		}
+	}
+	if err := r.compile(ctx, n); err != nil {
+		return "compile", err
+	}
+	return "", nil
+}
+
+func (r *runner) environment(ctx context.Context) error {
+	p := r.res.Plan
+	env := slices.Clone(r.deps.Environ)
+	if p.VCVars != nil {
+		r.stage("msvc environment")
+		start := r.deps.Now()
+		e, err := msvcenv.Import(ctx, r.deps.Runner, p.BuildDir, p.VCVars.Path, p.VCVars.Args(), env)
+		if err != nil {
+			r.step(Step{Name: "msvc-environment", Status: "failed", Detail: err.Error()}, start)
+			return cmdutil.Errorf(cmdutil.ExitBuild, "%v", err)
+		}
+		env = e.Vars
+		r.res.EnvChanges = e.Changes
+		r.step(Step{Name: "msvc-environment", Status: "ok", Detail: fmt.Sprintf("%d variables from vcvarsall.bat %s", len(e.Changes), strings.Join(p.VCVars.Args(), " "))}, start)
+	}
+	for _, v := range p.Env {
+		env = setEnv(env, v.Name, v.Value)
+	}
+	r.env = env
+	return nil
+}
+
+func setEnv(env []string, name, value string) []string {
+	out := env[:0:0]
+	for _, kv := range env {
+		if k, _, ok := strings.Cut(kv, "="); ok && strings.EqualFold(k, name) {
+			continue
+		}
+		out = append(out, kv)
+	}
+	return append(out, name+"="+value)
+}
+
+// stamp identifies everything that decides the configure step.
+func (r *runner) stamp() string {
+	p := r.res.Plan
+	b, _ := json.Marshal(struct {
+		C plan.Command
+		E []plan.EnvVar
+		V *plan.VCVars
+	}{p.Configure, p.Env, p.VCVars})
+	h := sha256.Sum256(b)
+	return hex.EncodeToString(h[:])
+}
+
+type stampFile struct {
+	Plan      string            `json:"plan"`
+	Toolchain map[string]string `json:"toolchain,omitempty"`
+}
+
+const stampName = ".llamactl-plan.json"
+
+func readStamp(dir string) stampFile {
+	var s stampFile
+	b, err := os.ReadFile(filepath.Join(dir, stampName))
+	if err == nil {
+		_ = json.Unmarshal(b, &s)
+	}
+	return s
+}
+
+func writeStamp(dir string, s stampFile) error {
+	b, _ := json.MarshalIndent(s, "", "  ")
+	return os.WriteFile(filepath.Join(dir, stampName), append(b, '\n'), 0o644)
+}
+
+func fileExists(p string) bool {
+	_, err := os.Stat(p)
+	return err == nil
+}
+
+func (r *runner) exec(ctx context.Context, c plan.Command, timeout time.Duration, out io.Writer) (proc.Result, error) {
+	return r.deps.Runner.Run(ctx, proc.Cmd{Name: c.Program, Args: c.Args, Env: r.env, Timeout: timeout, Stdout: out, Stderr: out})
+}
+
+var (
+	compilerIDRE = regexp.MustCompile(`^-- The (C|CXX|CUDA|HIP) compiler identification is (.+)$`)
+	hostCompRE   = regexp.MustCompile(`^-- CUDA host compiler is (.+)$`)
+)
+
+func (r *runner) configure(ctx context.Context, n int) error {
+	r.stage("configure")
+	p := r.res.Plan
+	start := r.deps.Now()
+	var buf bytes.Buffer
+	res, err := r.exec(ctx, p.Configure, r.opts.ConfigureTimeout, io.MultiWriter(r.log, &buf))
+	step := Step{Name: "configure", Attempt: n, Command: commandLine(p.Configure), ExitCode: res.ExitCode}
+	if err != nil {
+		step.Status, step.Detail = "failed", err.Error()
+		r.step(step, start)
+		if errors.Is(err, proc.ErrNotFound) {
+			return cmdutil.Errorf(cmdutil.ExitBuild, "cmake was not found: install CMake 3.24 or newer (Windows: winget install Kitware.CMake; Debian/Ubuntu: sudo apt install cmake ninja-build) and rerun")
+		}
+		return cmdutil.Errorf(cmdutil.ExitBuild, "configure: %v (log: %s)", err, r.res.LogPath)
+	}
+	r.res.Toolchain = map[string]string{}
+	for _, l := range strings.Split(buf.String(), "\n") {
+		l = strings.TrimRight(l, "\r")
+		if m := compilerIDRE.FindStringSubmatch(l); m != nil {
+			r.res.Toolchain[strings.ToLower(m[1])] = m[2]
+		}
+		if m := hostCompRE.FindStringSubmatch(l); m != nil {
+			r.res.Toolchain["cuda_host"] = m[1]
+		}
+	}
+	if res.ExitCode != 0 {
+		step.Status, step.Detail = "failed", fmt.Sprintf("cmake exited with %d", res.ExitCode)
+		r.step(step, start)
+		return cmdutil.Errorf(cmdutil.ExitBuild, "configure failed (cmake exit %d); the log is %s", res.ExitCode, r.res.LogPath)
+	}
+	if ignored := UnusedVariables(buf.String()); len(ignored) > 0 {
+		var backend []string
+		for _, v := range ignored {
+			if isBackendOption(v) {
+				backend = append(backend, v)
+			}
+		}
+		if len(backend) > 0 {
+			step.Status, step.Detail = "failed", "backend option ignored: "+strings.Join(backend, ", ")
+			r.step(step, start)
+			r.res.Diagnoses = append(r.res.Diagnoses, Diagnosis{ID: "cmake-flag-ignored", Title: "A backend option was ignored",
+				Cause: fmt.Sprintf("CMake reported %s as \"Manually-specified variables were not used by the project\": this llama.cpp does not know that option, so the build would silently be CPU-only", strings.Join(backend, ", ")),
+				Fix:   "Use the option's current name (llamactl translates old spellings given with --cmake-arg), or pick the engine release that has it with --ref"})
+			return cmdutil.Errorf(cmdutil.ExitBuild, "configure ignored %s (the build would be CPU-only); see %s", strings.Join(backend, ", "), r.res.LogPath)
+		}
+		step.Detail = "unused options: " + strings.Join(ignored, ", ")
+	}
+	step.Status = "ok"
+	r.step(step, start)
+	return nil
+}
+
+// UnusedVariables returns the names CMake listed under "Manually-specified
+// variables were not used by the project".
+func UnusedVariables(log string) []string {
+	var out []string
+	lines := strings.Split(strings.ReplaceAll(log, "\r\n", "\n"), "\n")
+	for i := 0; i < len(lines); i++ {
+		if !strings.Contains(lines[i], "Manually-specified variables were not used by the project") {
+			continue
+		}
+		for j := i + 1; j < len(lines); j++ {
+			l := lines[j]
+			t := strings.TrimSpace(l)
+			if t == "" {
+				if len(out) > 0 {
+					break
+				}
+				continue
+			}
+			if !strings.HasPrefix(l, " ") && !strings.HasPrefix(l, "\t") {
+				break
+			}
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// isBackendOption says whether name is a backend switch in any llama.cpp
+// release (llamacpp-build.md §7.4: such a warning is an error).
+func isBackendOption(name string) bool {
+	for _, l := range plan.OptionTable().Lineages {
+		if l.Backend == "" && l.ID != "clblast" && l.ID != "kompute" && l.ID != "sycl" && l.ID != "metal" {
+			continue
+		}
+		for _, n := range l.Names {
+			if n.Name == name {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+var ninjaProgressRE = regexp.MustCompile(`^\[(\d+)/(\d+)\]\s*(.*)$`)
+
+// lineWriter calls fn for each complete line written to it.
+type lineWriter struct {
+	buf []byte
+	fn  func(string)
+}
+
+func (w *lineWriter) Write(p []byte) (int, error) {
+	w.buf = append(w.buf, p...)
+	for {
+		i := bytes.IndexByte(w.buf, '\n')
+		if i < 0 {
+			break
+		}
+		w.fn(strings.TrimRight(string(w.buf[:i]), "\r"))
+		w.buf = w.buf[i+1:]
+	}
+	return len(p), nil
+}
+
+func (r *runner) compile(ctx context.Context, n int) error {
+	r.stage("compile")
+	p := r.res.Plan
+	start := r.deps.Now()
+	noWork := false
+	lw := &lineWriter{fn: func(l string) {
+		if strings.Contains(l, "ninja: no work to do") {
+			noWork = true
+		}
+		if m := ninjaProgressRE.FindStringSubmatch(l); m != nil && r.deps.Progress != nil {
+			done, _ := strconv.Atoi(m[1])
+			total, _ := strconv.Atoi(m[2])
+			r.deps.Progress(done, total, m[3])
+		}
+	}}
+	res, err := r.exec(ctx, p.Build, r.opts.BuildTimeout, io.MultiWriter(r.log, lw))
+	step := Step{Name: "compile", Attempt: n, Command: commandLine(p.Build), ExitCode: res.ExitCode}
+	if err != nil {
+		step.Status, step.Detail = "failed", err.Error()
+		r.step(step, start)
+		return cmdutil.Errorf(cmdutil.ExitBuild, "compile: %v (log: %s)", err, r.res.LogPath)
+	}
+	if res.ExitCode != 0 {
+		step.Status, step.Detail = "failed", fmt.Sprintf("exit %d", res.ExitCode)
+		r.step(step, start)
+		return cmdutil.Errorf(cmdutil.ExitBuild, "compile failed (exit %d); the log is %s", res.ExitCode, r.res.LogPath)
+	}
+	step.Status = "ok"
+	if noWork {
+		step.Detail = "up to date (ninja: no work to do)"
+		r.res.NoOp = noConfigureRan(r.res.Steps)
+	}
+	r.step(step, start)
+	return nil
+}
+
+func noConfigureRan(steps []Step) bool {
+	for _, s := range steps {
+		if s.Name == "configure" && s.Status == "ok" {
+			return false
+		}
+	}
+	return true
+}
+
+func commandLine(c plan.Command) string {
+	return proc.Cmd{Name: c.Program, Args: c.Args}.String()
+}
+
+// diagnose runs the knowledge base over the log.
+func (r *runner) diagnose() {
+	if r.deps.Diagnose == nil {
+		return
+	}
+	b, err := readTail(r.res.LogPath, 16<<20)
+	if err != nil {
+		return
+	}
+	for _, d := range r.deps.Diagnose(string(b)) {
+		if !slices.ContainsFunc(r.res.Diagnoses, func(x Diagnosis) bool { return x.ID == d.ID }) {
+			r.res.Diagnoses = append(r.res.Diagnoses, d)
+		}
+	}
+}
+
+func readTail(p string, n int64) ([]byte, error) {
+	f, err := os.Open(p)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	info, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if info.Size() > n {
+		if _, err := f.Seek(info.Size()-n, io.SeekStart); err != nil {
+			return nil, err
+		}
+	}
+	return io.ReadAll(f)
+}
+
+// heal re-plans with the diagnosed failure IDs as symptoms and returns the
+// patches that adds.
+func (r *runner) heal() ([]string, error) {
+	var symptoms []string
+	for _, d := range r.res.Diagnoses {
+		symptoms = append(symptoms, d.ID)
+	}
+	in := r.in
+	in.Symptoms = append(slices.Clone(r.in.Symptoms), symptoms...)
+	np, err := plan.Make(in)
+	if err != nil || len(np.Blockers) > 0 {
+		return nil, fmt.Errorf("re-plan failed")
+	}
+	var added []string
+	for _, ap := range np.Patches {
+		if !slices.ContainsFunc(r.res.Plan.Patches, func(x plan.AppliedPatch) bool { return x.ID == ap.ID }) {
+			added = append(added, ap.ID)
+		}
+	}
+	if len(added) == 0 {
+		return nil, nil
+	}
+	r.in = in
+	r.res.Plan = np
+	fmt.Fprintf(r.log, "=== llamactl --heal: diagnosed %s; applying %s and retrying\n", strings.Join(symptoms, ", "), strings.Join(added, ", "))
+	return added, nil
+}
+
+// finish verifies the binaries, collects artifacts and writes the manifest.
+func (r *runner) finish(ctx context.Context) error {
+	p := r.res.Plan
+	bin := filepath.Join(p.BuildDir, "bin")
+	r.res.BinDir = bin
+	if p.OS == "windows" && p.Backend == "cuda" {
+		r.copyCUDARuntime(bin)
+	}
+	r.stage("verify")
+	start := r.deps.Now()
+	v, err := r.verify(ctx, bin)
+	r.res.Verify = v
+	if err != nil {
+		r.step(Step{Name: "verify", Status: "failed", Detail: err.Error()}, start)
+		r.res.Failed = "verify"
+		return cmdutil.Errorf(cmdutil.ExitBuild, "%v", err)
+	}
+	r.step(Step{Name: "verify", Status: "ok", Detail: strings.Join(v.Notes, "; ")}, start)
+	r.toolVersions(ctx)
+
+	start = r.deps.Now()
+	arts, err := collect(bin)
+	if err != nil {
+		return cmdutil.Errorf(cmdutil.ExitInternal, "listing the built files: %v", err)
+	}
+	r.res.Artifacts = arts
+	dest := p.BuildDir
+	if r.opts.OutDir != "" {
+		if err := copyArtifacts(bin, r.opts.OutDir, arts); err != nil {
+			return cmdutil.Errorf(cmdutil.ExitInternal, "copying the binaries to %s: %v", r.opts.OutDir, err)
+		}
+		dest = r.opts.OutDir
+	}
+	m := r.manifest()
+	b, _ := json.MarshalIndent(m, "", "  ")
+	r.res.Manifest = filepath.Join(dest, ManifestName)
+	if err := os.WriteFile(r.res.Manifest, append(b, '\n'), 0o644); err != nil {
+		return cmdutil.Errorf(cmdutil.ExitInternal, "writing the manifest: %v", err)
+	}
+	r.step(Step{Name: "manifest", Status: "ok", Detail: r.res.Manifest}, start)
+	return nil
+}
+
+// backendNames are the names llama.cpp's backends register under.
+var backendNames = map[string]string{"cuda": "CUDA", "vulkan": "Vulkan", "hip": "ROCm", "opencl": "OpenCL", "cpu": "CPU"}
+
+var (
+	versionRE = regexp.MustCompile(`(?m)^version:\s+(?:(\d+\.\d+\.\d+(?:-\w+)?)\s+\(build\s+(\d+),\s+commit\s+([0-9a-zA-Z]+)(?:-dirty)?\)|(\d+)\s+\(([0-9a-zA-Z]+)(?:-dirty)?\))`)
+	loadedRE  = regexp.MustCompile(`(?m)load_backend: loaded (\S+) backend from (.+)$`)
+	deviceRE  = regexp.MustCompile(`(?m)^  ([A-Za-z]+)(\d+): (.+)$`)
+)
+
+// ParseVersion reads llama.cpp's "version:" line (both formats, §6.1).
+func ParseVersion(out string) (line string, build int, commit string, ok bool) {
+	m := versionRE.FindStringSubmatch(out)
+	if m == nil {
+		return "", 0, "", false
+	}
+	if m[2] != "" {
+		build, _ = strconv.Atoi(m[2])
+		return m[0], build, m[3], true
+	}
+	build, _ = strconv.Atoi(m[4])
+	return m[0], build, m[5], true
+}
+
+func exeName(goos, name string) string {
+	if goos == "windows" {
+		return name + ".exe"
+	}
+	return name
+}
+
+func backendLibrary(goos, bin, backend string) string {
+	short := map[string]string{"cuda": "cuda", "vulkan": "vulkan", "hip": "hip", "opencl": "opencl"}[backend]
+	if short == "" {
+		return ""
+	}
+	names := []string{"libggml-" + short + ".so", "ggml-" + short + ".dll", "libggml-" + short + ".dylib"}
+	for _, n := range names {
+		if fileExists(filepath.Join(bin, n)) {
+			return n
+		}
+	}
+	return ""
+}
+
+func (r *runner) verify(ctx context.Context, bin string) (*Verification, error) {
+	p := r.res.Plan
+	v := &Verification{}
+	cli := filepath.Join(bin, exeName(p.OS, "llama-cli"))
+	if !fileExists(cli) {
+		return v, fmt.Errorf("the build finished but %s is missing; see %s", cli, r.res.LogPath)
+	}
+	res, err := r.deps.Runner.Run(ctx, proc.Cmd{Name: cli, Args: []string{"--version"}, Env: r.env, Timeout: time.Minute})
+	if err != nil || res.ExitCode != 0 {
+		return v, fmt.Errorf("%s --version failed (exit %d, %v): %s", cli, res.ExitCode, err, strings.TrimSpace(lastLines(res.Combined(), 5)))
+	}
+	line, build, commit, ok := ParseVersion(res.Combined())
+	if !ok {
+		return v, fmt.Errorf("%s --version printed no version line: %s", cli, strings.TrimSpace(lastLines(res.Combined(), 5)))
+	}
+	v.VersionLine, v.BuildNumber, v.Commit = line, build, commit
+	if p.Engine.BuildNumber > 0 && build != p.Engine.BuildNumber {
+		v.Notes = append(v.Notes, fmt.Sprintf("binary reports build %d, the engine is b%d (build-info-unknown)", build, p.Engine.BuildNumber))
+	}
+	res, err = r.deps.Runner.Run(ctx, proc.Cmd{Name: cli, Args: []string{"--list-devices"}, Env: r.env, Timeout: time.Minute})
+	if err != nil {
+		return v, fmt.Errorf("%s --list-devices: %v", cli, err)
+	}
+	out := res.Combined()
+	for _, m := range loadedRE.FindAllStringSubmatch(out, -1) {
+		v.LoadedBackend = append(v.LoadedBackend, m[1])
+	}
+	for _, m := range deviceRE.FindAllStringSubmatch(out, -1) {
+		v.Devices = append(v.Devices, m[1]+m[2]+": "+m[3])
+	}
+	want := backendNames[p.Backend]
+	if p.Backend == "cpu" {
+		v.OK = true
+		return v, nil
+	}
+	v.BackendLib = backendLibrary(p.OS, bin, p.Backend)
+	loaded := slices.Contains(v.LoadedBackend, want)
+	listed := slices.ContainsFunc(v.Devices, func(d string) bool { return strings.HasPrefix(d, want) })
+	gpus := len(r.in.Snapshot.NVIDIA.GPUs) > 0 || len(r.in.Snapshot.HIP.GFX) > 0 || len(r.in.Snapshot.Vulkan.Devices) > 0
+	switch {
+	case listed:
+		v.Notes = append(v.Notes, want+" device listed")
+	case loaded && !gpus:
+		v.Notes = append(v.Notes, fmt.Sprintf("%s backend loaded; no GPU on this machine to list", want))
+	case loaded:
+		return v, fmt.Errorf("the %s backend loaded but lists no device although this machine has a GPU: run llamactl doctor (driver, CUDA_VISIBLE_DEVICES)", want)
+	case v.BackendLib != "" && !gpus:
+		// A non-DL build links the backend library into llama-cli: that it ran proves it loaded.
+		v.Notes = append(v.Notes, fmt.Sprintf("%s built and linked (llama-cli ran); no GPU on this machine to list", v.BackendLib))
+	default:
+		return v, fmt.Errorf("the %s backend is not in the build (no \"load_backend: loaded %s backend\" line, no %s device, no backend library in %s): the build is CPU-only. Check the configure log %s for \"Manually-specified variables were not used\", and for runtime DLLs run llamactl doctor", want, want, want, bin, r.res.LogPath)
+	}
+	v.OK = true
+	return v, nil
+}
+
+func lastLines(s string, n int) string {
+	ls := strings.Split(strings.TrimRight(s, "\n"), "\n")
+	if len(ls) > n {
+		ls = ls[len(ls)-n:]
+	}
+	return strings.Join(ls, "\n")
+}
+
+// copyCUDARuntime puts cudart, cublas and cublasLt beside the binaries
+// (llamacpp-build.md §3.4, F36: a non-DL build will not start without them).
+func (r *runner) copyCUDARuntime(bin string) {
+	tk := r.res.Plan.Cache
+	root := ""
+	for _, c := range tk {
+		if c.Name == "CMAKE_CUDA_COMPILER" {
+			root = filepath.Dir(filepath.Dir(c.Value))
+		}
+	}
+	if root == "" {
+		return
+	}
+	var copied []string
+	for _, pat := range []string{"cudart64_*.dll", "cublas64_*.dll", "cublasLt64_*.dll"} {
+		ms, _ := filepath.Glob(filepath.Join(root, "bin", pat))
+		for _, m := range ms {
+			if err := copyFile(m, filepath.Join(bin, filepath.Base(m))); err == nil {
+				copied = append(copied, filepath.Base(m))
+			}
+		}
+	}
+	r.res.Steps = append(r.res.Steps, Step{Name: "cuda-runtime-dlls", Status: map[bool]string{true: "ok", false: "skipped"}[len(copied) > 0], Detail: strings.Join(copied, ", ")})
+}
+
+func collect(bin string) ([]Artifact, error) {
+	entries, err := os.ReadDir(bin)
+	if err != nil {
+		return nil, err
+	}
+	var out []Artifact
+	for _, e := range entries {
+		if !e.Type().IsRegular() {
+			continue
+		}
+		p := filepath.Join(bin, e.Name())
+		f, err := os.Open(p)
+		if err != nil {
+			return nil, err
+		}
+		h := sha256.New()
+		n, err := io.Copy(h, bufio.NewReader(f))
+		f.Close()
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, Artifact{Path: e.Name(), SHA256: hex.EncodeToString(h.Sum(nil)), Size: n})
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Path < out[j].Path })
+	return out, nil
+}
+
+func copyFile(src, dst string) error {
+	in, err := os.Open(src)
+	if err != nil {
+		return err
+	}
+	defer in.Close()
+	info, err := in.Stat()
+	if err != nil {
+		return err
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(dst), ".copy-*")
+	if err != nil {
+		return err
+	}
+	if _, err := io.Copy(tmp, in); err != nil {
+		tmp.Close()
+		os.Remove(tmp.Name())
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		os.Remove(tmp.Name())
+		return err
+	}
+	if err := os.Chmod(tmp.Name(), info.Mode().Perm()); err != nil {
+		os.Remove(tmp.Name())
+		return err
+	}
+	return os.Rename(tmp.Name(), dst)
+}
+
+func copyArtifacts(bin, out string, arts []Artifact) error {
+	if err := os.MkdirAll(out, 0o755); err != nil {
+		return err
+	}
+	for _, a := range arts {
+		if err := copyFile(filepath.Join(bin, a.Path), filepath.Join(out, a.Path)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// toolVersions adds cmake's and ninja's versions to the toolchain record.
+func (r *runner) toolVersions(ctx context.Context) {
+	if r.res.Toolchain == nil {
+		r.res.Toolchain = map[string]string{}
+	}
+	for _, tool := range []string{"cmake", "ninja"} {
+		res, err := r.deps.Runner.Run(ctx, proc.Cmd{Name: tool, Args: []string{"--version"}, Env: r.env, Timeout: 20 * time.Second})
+		if err != nil || res.ExitCode != 0 {
+			continue
+		}
+		first, _, _ := strings.Cut(strings.TrimSpace(string(res.Stdout)), "\n")
+		r.res.Toolchain[tool] = strings.TrimSpace(strings.TrimPrefix(first, "cmake version "))
+	}
+}

@@ -1,0 +1,292 @@
+package build
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/llamactl/llamactl/build/engine"
+	"github.com/llamactl/llamactl/build/plan"
+	"github.com/llamactl/llamactl/doctor/snapshot"
+	"github.com/llamactl/llamactl/internal/cmdutil"
+	"github.com/llamactl/llamactl/internal/proc"
+)
+
+func need(t *testing.T, tools ...string) {
+	t.Helper()
+	for _, tool := range tools {
+		if _, err := exec.LookPath(tool); err != nil {
+			t.Skipf("%s is not installed (scripts/deps.sh installs it): %v", tool, err)
+		}
+	}
+}
+
+// fixtureSource copies the fixture engine into a directory named like a
+// release archive, without git metadata.
+func fixtureSource(t *testing.T) string {
+	t.Helper()
+	src := "../testdata/engine"
+	dst := filepath.Join(t.TempDir(), "llama.cpp-b9591")
+	err := filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(src, p)
+		if d.IsDir() {
+			return os.MkdirAll(filepath.Join(dst, rel), 0o755)
+		}
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(filepath.Join(dst, rel), b, 0o644)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return dst
+}
+
+func linuxSnapshot() *snapshot.Snapshot {
+	return &snapshot.Snapshot{Schema: 1, OS: snapshot.OSInfo{GOOS: "linux", Arch: "amd64", LogicalCores: 2}}
+}
+
+func deps() Deps {
+	return Deps{Runner: proc.Exec{}, Environ: os.Environ(), Diagnose: KBDiagnose, Llamactl: "test"}
+}
+
+func input(t *testing.T, src, backend string, sel plan.Selection) plan.Input {
+	eng := engine.DetectVersion(context.Background(), proc.Exec{}, src, engine.DefaultLock())
+	return plan.Input{Snapshot: linuxSnapshot(), Selection: sel, Engine: eng, Backend: backend,
+		SourceDir: src, BuildDir: filepath.Join(t.TempDir(), "build"), Jobs: 2}
+}
+
+func stepStatus(r *Result, name string) string {
+	st := ""
+	for _, s := range r.Steps {
+		if s.Name == name {
+			st = s.Status
+		}
+	}
+	return st
+}
+
+func TestBuildFixtureCPUThenNoOp(t *testing.T) {
+	need(t, "cmake", "ninja", "c++")
+	src := fixtureSource(t)
+	in := input(t, src, "cpu", plan.Selection{})
+	out := filepath.Join(t.TempDir(), "out")
+	var progress []int
+	d := deps()
+	d.Progress = func(done, total int, what string) { progress = append(progress, done) }
+	res, err := Run(context.Background(), d, in, Options{OutDir: out})
+	if err != nil {
+		t.Fatalf("build: %v\nsteps %+v", err, res.Steps)
+	}
+	if res.NoOp || len(progress) == 0 {
+		t.Errorf("first build: no-op %v, %d progress lines", res.NoOp, len(progress))
+	}
+	// The archive's version reached the binary through LLAMA_BUILD_NUMBER/COMMIT.
+	if res.Verify == nil || res.Verify.BuildNumber != 9591 || res.Verify.Commit != "e95dae18d" {
+		t.Errorf("verify = %+v", res.Verify)
+	}
+	var m Manifest
+	b, err := os.ReadFile(filepath.Join(out, ManifestName))
+	if err != nil || json.Unmarshal(b, &m) != nil {
+		t.Fatalf("manifest: %v", err)
+	}
+	if m.Schema != 1 || m.Engine.BuildNumber != 9591 || len(m.Artifacts) < 2 || m.Toolchain["cxx"] == "" || m.Toolchain["cmake"] == "" {
+		t.Errorf("manifest = %+v", m)
+	}
+	if len(m.Patches) != 1 || m.Patches[0].ID != "build-info" {
+		t.Errorf("manifest patches = %+v", m.Patches)
+	}
+	for _, a := range m.Artifacts {
+		if len(a.SHA256) != 64 {
+			t.Errorf("artifact %s sha256 %q", a.Path, a.SHA256)
+		}
+		if _, err := os.Stat(filepath.Join(out, a.Path)); err != nil {
+			t.Errorf("artifact %s not in --out: %v", a.Path, err)
+		}
+	}
+
+	again, err := Run(context.Background(), deps(), in, Options{OutDir: out})
+	if err != nil {
+		t.Fatalf("second build: %v", err)
+	}
+	if !again.NoOp || stepStatus(again, "configure") != "skipped" {
+		t.Errorf("second run: no-op %v, configure %s", again.NoOp, stepStatus(again, "configure"))
+	}
+}
+
+func TestBuildFixtureCUDA(t *testing.T) {
+	need(t, "cmake", "ninja", "/usr/bin/nvcc", "g++-11")
+	src := fixtureSource(t)
+	tk := &snapshot.CUDAToolkit{Version: "11.8.89", Root: "/usr/lib/nvidia-cuda-toolkit", NVCC: "/usr/bin/nvcc"}
+	in := input(t, src, "auto", plan.Selection{Backend: "cuda", CUDA: "11.8.89", Toolkit: tk, CUDAArchitectures: "89-real", HostCompiler: "/usr/bin/g++-11"})
+	res, err := Run(context.Background(), deps(), in, Options{})
+	if err != nil {
+		t.Fatalf("build: %v\nsteps %+v", err, res.Steps)
+	}
+	log, _ := os.ReadFile(res.LogPath)
+	if !strings.Contains(string(log), "The CUDA compiler identification is NVIDIA 11.8") {
+		t.Error("build log lacks the CUDA compiler identification")
+	}
+	rules, _ := os.ReadFile(filepath.Join(in.BuildDir, "build.ninja"))
+	more, _ := os.ReadFile(filepath.Join(in.BuildDir, "CMakeFiles", "rules.ninja"))
+	rules = append(rules, more...)
+	for _, want := range []string{"code=[sm_89]", "-ccbin=/usr/bin/g++-11"} {
+		if !strings.Contains(string(rules), want) {
+			t.Errorf("build.ninja lacks %q", want)
+		}
+	}
+	// The library really holds sm_89 device code.
+	if _, err := exec.LookPath("cuobjdump"); err == nil {
+		out, err := exec.Command("cuobjdump", "--list-elf", filepath.Join(res.BinDir, "libggml-cuda.so")).CombinedOutput()
+		if err != nil || !strings.Contains(string(out), "sm_89.cubin") {
+			t.Errorf("cuobjdump: %v %s", err, out)
+		}
+	}
+	v := res.Verify
+	if v == nil || !v.OK || v.BackendLib != "libggml-cuda.so" || !strings.Contains(strings.Join(v.LoadedBackend, ","), "CUDA") {
+		t.Errorf("verify = %+v", v)
+	}
+	if res.Toolchain["cuda"] == "" {
+		t.Errorf("toolchain = %v", res.Toolchain)
+	}
+}
+
+func TestBuildHealsDriverLibraryLink(t *testing.T) {
+	need(t, "cmake", "ninja", "/usr/bin/nvcc", "g++-11")
+	src := fixtureSource(t)
+	tk := &snapshot.CUDAToolkit{Version: "11.8.89", Root: "/usr/lib/nvidia-cuda-toolkit", NVCC: "/usr/bin/nvcc"}
+	in := input(t, src, "cuda", plan.Selection{Backend: "cuda", Toolkit: tk, CUDAArchitectures: "89-real", HostCompiler: "/usr/bin/g++-11"})
+	// The fixture's switch for "libcuda not linked" (F20).
+	in.CMakeArgs = []string{"-DFIXTURE_LINK_DRIVER=OFF"}
+
+	res, err := Run(context.Background(), deps(), in, Options{})
+	if cmdutil.ExitCode(err) != cmdutil.ExitBuild || res.Failed != "compile" {
+		t.Fatalf("without --heal: err %v, failed %q", err, res.Failed)
+	}
+	if len(res.Diagnoses) == 0 || res.Diagnoses[0].ID != "cuda-driver-lib-link" {
+		t.Fatalf("diagnoses = %+v", res.Diagnoses)
+	}
+
+	res, err = Run(context.Background(), deps(), in, Options{Heal: true})
+	if err != nil {
+		t.Fatalf("--heal: %v\nsteps %+v", err, res.Steps)
+	}
+	if len(res.Healed) != 1 || res.Healed[0] != "cuda-no-vmm" || res.Attempts != 2 {
+		t.Errorf("healed %v in %d attempts", res.Healed, res.Attempts)
+	}
+}
+
+func TestBuildRefusesIgnoredBackendOption(t *testing.T) {
+	need(t, "cmake", "ninja", "c++")
+	src := fixtureSource(t)
+	in := input(t, src, "hip", plan.Selection{})
+	// An engine from before b4080 spells the HIP switch GGML_HIPBLAS; the
+	// fixture (like current llama.cpp) ignores it.
+	in.Engine.BuildNumber = 3500
+	in.Snapshot.HIP = snapshot.HIP{Root: "/opt/rocm", GFX: []string{"gfx1100"}}
+	res, err := Run(context.Background(), deps(), in, Options{})
+	if cmdutil.ExitCode(err) != cmdutil.ExitBuild || !strings.Contains(err.Error(), "GGML_HIPBLAS") {
+		t.Fatalf("err = %v", err)
+	}
+	if res.Failed != "configure" || len(res.Diagnoses) == 0 || res.Diagnoses[0].ID != "cmake-flag-ignored" {
+		t.Errorf("failed %q, diagnoses %+v", res.Failed, res.Diagnoses)
+	}
+}
+
+func TestBuildBlockedPlanRunsNothing(t *testing.T) {
+	r := &proc.Replay{}
+	in := plan.Input{Snapshot: linuxSnapshot(), Backend: "cuda", SourceDir: t.TempDir(), BuildDir: filepath.Join(t.TempDir(), "b")}
+	_, err := Run(context.Background(), Deps{Runner: r}, in, Options{})
+	var ee *cmdutil.ExitError
+	if !errors.As(err, &ee) || ee.Code != cmdutil.ExitFindings || !strings.Contains(ee.Message, "no CUDA toolkit") {
+		t.Fatalf("err = %v", err)
+	}
+	if len(r.Calls) != 0 {
+		t.Errorf("commands ran: %v", r.Calls)
+	}
+}
+
+func TestUnusedVariables(t *testing.T) {
+	log := "CMake Warning:\n  Manually-specified variables were not used by the project:\n\n    GGML_HIPBLAS\n    LLAMA_BUILD_BORINGSSL\n\n\n-- Build files have been written to: /x\n"
+	got := UnusedVariables(log)
+	if strings.Join(got, ",") != "GGML_HIPBLAS,LLAMA_BUILD_BORINGSSL" {
+		t.Errorf("got %v", got)
+	}
+	if !isBackendOption("GGML_HIPBLAS") || isBackendOption("LLAMA_BUILD_BORINGSSL") || !isBackendOption("LLAMA_CLBLAST") {
+		t.Error("backend option classification wrong")
+	}
+}
+
+func TestParseVersion(t *testing.T) {
+	cases := map[string]struct {
+		build  int
+		commit string
+	}{
+		"version: 9049 (2496f9c14)\nbuilt with Clang 19.1.5 for Windows x86_64":                          {9049, "2496f9c14"},
+		"version: 0.4.0-dev (build 10825, commit 9e0e22059)\nbuilt with Clang 20.1.8 for Windows x86_64": {10825, "9e0e22059"},
+		"version: 0.7.0 (build 11669, commit Debian)":                                                    {11669, "Debian"},
+		"version: 0 (unknown)": {0, "unknown"},
+	}
+	for in, want := range cases {
+		_, b, c, ok := ParseVersion(in)
+		if !ok || b != want.build || c != want.commit {
+			t.Errorf("ParseVersion(%q) = %d %q %v", in, b, c, ok)
+		}
+	}
+	if _, _, _, ok := ParseVersion("error: invalid argument"); ok {
+		t.Error("parsed a version from nothing")
+	}
+}
+
+// TestVerifyRealEngineBinary runs the verifier's parser on llama.cpp's real
+// CPU build (Debian's, build 11669) when the test engine is installed.
+func TestVerifyRealEngineBinary(t *testing.T) {
+	dir := os.Getenv("LLAMACTL_TEST_ENGINE_DIR")
+	if dir == "" {
+		dir = "/var/cache/llamactl-deps/engine/bin"
+	}
+	cli := filepath.Join(dir, "llama-cli")
+	if _, err := os.Stat(cli); err != nil {
+		t.Skipf("llama.cpp test engine not installed at %s (scripts/deps.sh)", dir)
+	}
+	res, err := (proc.Exec{}).Run(context.Background(), proc.Cmd{Name: cli, Args: []string{"--version"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, b, _, ok := ParseVersion(res.Combined()); !ok || b == 0 {
+		t.Errorf("real llama-cli --version not parsed: %q", res.Combined())
+	}
+}
+
+func BenchmarkNoOpRebuild(b *testing.B) {
+	if _, err := exec.LookPath("ninja"); err != nil {
+		b.Skip("ninja not installed")
+	}
+	src := b.TempDir() + "/llama.cpp-b9591"
+	if err := os.CopyFS(src, os.DirFS("../testdata/engine")); err != nil {
+		b.Fatal(err)
+	}
+	eng := engine.DetectVersion(context.Background(), proc.Exec{}, src, engine.DefaultLock())
+	in := plan.Input{Snapshot: linuxSnapshot(), Engine: eng, Backend: "cpu", SourceDir: src, BuildDir: b.TempDir() + "/build", Jobs: 2}
+	if _, err := Run(context.Background(), deps(), in, Options{}); err != nil {
+		b.Fatal(err)
+	}
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		res, err := Run(context.Background(), deps(), in, Options{})
+		if err != nil || !res.NoOp {
+			b.Fatalf("no-op rebuild: %v, no-op %v", err, res.NoOp)
+		}
+	}
+}
