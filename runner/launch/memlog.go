@@ -94,10 +94,21 @@ func (p *LogParser) Line(line string) {
 	if p.buffers == nil {
 		p.buffers = map[string]float64{}
 	}
+	if strings.Contains(line, "load_tensors: loading model tensors") {
+		// A new load (after probe runs): forget earlier figures.
+		p.buffers = map[string]float64{}
+	}
 	if m := bufferRE.FindStringSubmatch(line); m != nil {
 		v, err := strconv.ParseFloat(m[3], 64)
 		if err == nil {
-			p.buffers[classOf(m[2])+"/"+m[1]+"/"+m[2]] = v
+			k := classOf(m[2]) + "/" + m[1] + "/" + m[2]
+			if m[2] == "model" {
+				// Weights come in several buffers of one type (mapped
+				// ranges split around repacked tensors): they add up.
+				p.buffers[k] += v
+			} else {
+				p.buffers[k] = v
+			}
 		}
 	}
 	if m := offloadRE.FindStringSubmatch(line); m != nil {

@@ -85,3 +85,15 @@ func FuzzParseLog(f *testing.F) {
 		}
 	})
 }
+
+// Build 11669 splits mapped weights around repacked Q4_K tensors into
+// several CPU_Mapped buffers plus CPU_REPACK: all of them count.
+func TestParseLogRepackedQ4K(t *testing.T) {
+	r := ParseLog(strings.NewReader(fixture(t, "llama-completion-b11669-llama-q4k-repack.log")))
+	if got := r.Host.ModelMiB; got < 1.549 || got > 1.551 {
+		t.Errorf("model = %.3f MiB, want 0.14 + 1.41", got)
+	}
+	if r.Buffers["model/CPU_REPACK/model"] != 1.41 {
+		t.Errorf("buffers = %v", r.Buffers)
+	}
+}

@@ -133,13 +133,16 @@ func computeBytes(m *gguf.Model, p Params) float64 {
 	for l := 0; l < m.Layers; l++ {
 		nkv = math.Max(nkv, float64(layerCells(m, l, p)))
 	}
-	per := math.Max(c.FFNBytesPerFF*ff, c.LogitsBytesPerVocab*float64(m.Tokenizer.VocabSize)) +
-		c.BytesPerEmbd*float64(m.EmbeddingLength) + c.ConstantBytes
-	if p.FlashAttn {
-		per += c.FAMaskBytesPerKV * nkv
-	} else {
-		per += (c.NoFABytesPerHeadKV*float64(m.HeadCount) + c.NoFAMaskBytesPerKV) * nkv
+	// Peak of the graph: the attention+FFN phase or the logits phase,
+	// whichever is larger (the allocator reuses memory between them).
+	attn := c.FAMaskBytesPerKV * nkv
+	if !p.FlashAttn {
+		// Without FA the KQ matrix: this term over-estimates build 11669
+		// by 15-45 % (docs/run.md); FA is what the planner chooses.
+		attn = (c.NoFABytesPerHeadKV*float64(m.HeadCount) + c.NoFAMaskBytesPerKV) * nkv
 	}
+	per := math.Max(c.FFNBytesPerFF*ff+attn, c.LogitsBytesPerVocab*float64(m.Tokenizer.VocabSize)) +
+		c.BytesPerEmbd*float64(m.EmbeddingLength) + c.ConstantBytes
 	ub := float64(min(uint64(p.UBatch), p.Ctx))
 	return ub * per
 }
