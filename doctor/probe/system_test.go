@@ -5,9 +5,14 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/llamactl/llamactl/doctor/probe/nvmlnative"
+	"github.com/llamactl/llamactl/doctor/snapshot"
 	"github.com/llamactl/llamactl/internal/cmdutil"
 )
 
@@ -53,5 +58,97 @@ func TestRecordThisMachine(t *testing.T) {
 	Gather(context.Background(), d)
 	if err := rec.WriteScenario(dir, os.Getenv("PROBE_RECORD_DESCRIPTION")); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestGatherThisMachine runs the real gather on the CI machine (Debian 12
+// with nvidia-cuda-toolkit 11.8, g++-11, PoCL; no GPU) and checks the facts
+// issue 3 names. Each part skips when its component is not installed.
+func TestGatherThisMachine(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("the CI facts are Linux facts")
+	}
+	s := Gather(context.Background(), systemDeps(t))
+	if s.OS.GOOS != "linux" || s.OS.LogicalCores == 0 || s.OS.RAMTotalMiB == 0 {
+		t.Errorf("os = %+v", s.OS)
+	}
+	if s.WSL.IsWSL {
+		t.Error("reported as WSL")
+	}
+	if _, err := os.Stat("/usr/bin/nvcc"); err != nil {
+		t.Log("skip nvcc facts: /usr/bin/nvcc absent (scripts/deps.sh installs nvidia-cuda-toolkit)")
+	} else {
+		var tk *snapshot.CUDAToolkit
+		for i := range s.Toolkits {
+			if s.Toolkits[i].NVCC == "/usr/bin/nvcc" {
+				tk = &s.Toolkits[i]
+			}
+		}
+		if tk == nil || !strings.HasPrefix(tk.Version, "11.8.") || !containsExact(tk.GPUArchs, "compute_89") {
+			t.Errorf("nvcc toolkit = %+v", tk)
+		}
+	}
+	if libs, _ := filepath.Glob("/usr/lib/*/libnvidia-ml.so.1"); len(libs) == 0 {
+		t.Log("skip NVML facts: libnvidia-ml.so.1 absent")
+	} else if s.NVIDIA.NVMLStatus != "ERROR_DRIVER_NOT_LOADED" && s.NVIDIA.NVMLStatus != "UNAVAILABLE" {
+		// UNAVAILABLE: a CGO_ENABLED=0 test binary cannot load NVML
+		t.Errorf("NVML status = %q, want ERROR_DRIVER_NOT_LOADED (library present, no driver)", s.NVIDIA.NVMLStatus)
+	}
+	if len(s.NVIDIA.GPUs) != 0 {
+		t.Errorf("GPUs on a GPU-less machine: %+v", s.NVIDIA.GPUs)
+	}
+	if _, err := os.Stat("/usr/bin/g++-11"); err == nil {
+		found := false
+		for _, c := range s.Compilers {
+			found = found || (c.Path == "/usr/bin/g++-11" && c.Major == 11)
+		}
+		if !found {
+			t.Errorf("g++-11 not among %+v", s.Compilers)
+		}
+	}
+	if _, err := os.Stat("/etc/OpenCL/vendors/pocl.icd"); err == nil {
+		if _, err := os.Stat("/usr/bin/clinfo"); err == nil {
+			ok := false
+			for _, p := range s.OpenCL.Platforms {
+				for _, d := range p.Devices {
+					ok = ok || (p.Name == "Portable Computing Language" && d.Type == "CPU")
+				}
+			}
+			if !ok {
+				t.Errorf("opencl = %+v, want the PoCL CPU device", s.OpenCL)
+			}
+		}
+	}
+	if _, err := os.Stat("/usr/bin/cmake"); err == nil && s.BuildTools["cmake"].Version == "" {
+		t.Errorf("cmake = %+v", s.BuildTools["cmake"])
+	}
+	for _, e := range s.ProbeErrors {
+		t.Logf("probe error: %+v", e)
+	}
+}
+
+// BenchmarkGatherThisMachine measures Gather's wall time on this machine and
+// reports the sum of the gatherers' own times: sum > wall shows they ran
+// concurrently.
+func BenchmarkGatherThisMachine(b *testing.B) {
+	d := systemDeps(b)
+	var sum, wall time.Duration
+	for i := 0; i < b.N; i++ {
+		s := Gather(context.Background(), d)
+		wall += s.Timings.Wall
+		for _, g := range s.Timings.Gatherers {
+			sum += g.Duration
+		}
+	}
+	b.ReportMetric(float64(wall.Milliseconds())/float64(b.N), "wall-ms/op")
+	b.ReportMetric(float64(sum.Milliseconds())/float64(b.N), "sum-gatherers-ms/op")
+}
+
+// BenchmarkGatherRecording is the replay cost of one Windows scenario.
+func BenchmarkGatherRecording(b *testing.B) {
+	for i := 0; i < b.N; i++ {
+		if _, err := GatherRecording(filepath.Join(recordingsDir, "win-two-toolkits-path-order")); err != nil {
+			b.Fatal(err)
+		}
 	}
 }
