@@ -171,3 +171,24 @@ func TestKnowledgeBaseOnlyFailure(t *testing.T) {
 		t.Errorf("finding %+v", fs[0])
 	}
 }
+
+// TestGencodeMatchesCMake: for the same CMAKE_CUDA_ARCHITECTURES, the probe
+// passes nvcc exactly the --generate-code flags CMake generated (recorded
+// from a real CMake + nvcc 11.8 configure).
+func TestGencodeMatchesCMake(t *testing.T) {
+	_, body, _ := strings.Cut(fixture(t, "cmake-3.25-cuda-flags-86-real-89.txt"), "# ---\n")
+	var want []string
+	for _, l := range strings.Split(strings.TrimSpace(body), "\n") {
+		if strings.HasPrefix(l, "--generate-code=") {
+			want = append(want, l)
+		}
+	}
+	as, err := ParseArchList("86-real;89")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := CUDAPlan{Archs: as}.Gencodes()
+	if strings.Join(got, " ") != strings.Join(want, " ") {
+		t.Errorf("probe %q, CMake %q", got, want)
+	}
+}

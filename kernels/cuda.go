@@ -206,7 +206,11 @@ func probeCUDA(ctx context.Context, r proc.Runner, plan CUDAPlan) CUDAReport {
 	for _, l := range lines {
 		switch l.stage {
 		case "load":
-			rep.RuntimeVersion, _ = strconv.Atoi(l.kv["runtime_version"])
+			if v, err := strconv.Atoi(l.kv["runtime_version"]); err == nil && v > 0 {
+				rep.RuntimeVersion = v
+			} else if v, err := strconv.Atoi(l.kv["built_runtime"]); err == nil && v > 0 {
+				rep.RuntimeVersion = v
+			}
 			if v, err := strconv.Atoi(l.kv["driver_version"]); err == nil && v > 0 {
 				rep.DriverVersion = v
 			}

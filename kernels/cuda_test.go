@@ -99,6 +99,9 @@ func TestCUDARealNVCC(t *testing.T) {
 
 	t.Run("sm_89 with g++-11 compiles and links, the run reports cuda-no-device", func(t *testing.T) {
 		rep := reps["sm_89 g++-11"]
+		if rep.RuntimeVersion != 11080 || rep.DriverVersion == 0 {
+			t.Errorf("runtime %d driver %d", rep.RuntimeVersion, rep.DriverVersion)
+		}
 		if rep.NVCCVersion != "11.8.89" {
 			t.Errorf("nvcc version %q", rep.NVCCVersion)
 		}

@@ -39,7 +39,9 @@ static int load(void) {
     int rt = 0, drv = 0, count = 0;
     cudaRuntimeGetVersion(&rt);
     cudaDriverGetVersion(&drv);
-    printf("LLAMACTL load runtime_version=%d driver_version=%d\n", rt, drv);
+    /* cudaRuntimeGetVersion answers 0 on some machines without a device;
+       CUDART_VERSION is the runtime the probe was built against. */
+    printf("LLAMACTL load runtime_version=%d built_runtime=%d driver_version=%d\n", rt, CUDART_VERSION, drv);
     CHECK("load", cudaGetDeviceCount(&count), 2);
     for (int d = 0; d < count; d++) {
         cudaDeviceProp p;
