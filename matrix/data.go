@@ -130,7 +130,22 @@ type Matrix struct {
 	VisualStudio []VisualStudio
 	Sources      map[string]string
 
-	gpuKeys []gpuKey // normalized names for LookupGPU
+	gpuKeys []gpuKey          // normalized names for LookupGPU
+	texts   map[string]string // data/text.en.json
+}
+
+// Text renders the sentence with the stable key from data/text.en.json,
+// replacing {name} with the value after "name" in kv. Every sentence the
+// matrix prints goes through here so a translation can follow by key.
+func (m *Matrix) Text(key string, kv ...any) string {
+	s, ok := m.texts[key]
+	if !ok {
+		s = key
+	}
+	for i := 0; i+1 < len(kv); i += 2 {
+		s = strings.ReplaceAll(s, "{"+fmt.Sprint(kv[i])+"}", fmt.Sprint(kv[i+1]))
+	}
+	return s
 }
 
 var (
@@ -154,7 +169,7 @@ type fileSystem interface {
 	ReadFile(name string) ([]byte, error)
 }
 
-// Load parses the four data files from fsys (the embedded set or a test copy).
+// Load parses the data files from fsys (the embedded set or a test copy).
 func Load(fsys fileSystem) (*Matrix, error) {
 	var tk struct {
 		DataVersion string         `json:"data_version"`
@@ -177,10 +192,16 @@ func Load(fsys fileSystem) (*Matrix, error) {
 		DataVersion string            `json:"data_version"`
 		Sources     map[string]string `json:"sources"`
 	}
+	var tx struct {
+		DataVersion string            `json:"data_version"`
+		About       string            `json:"about"`
+		Locale      string            `json:"locale"`
+		Text        map[string]string `json:"text"`
+	}
 	for _, f := range []struct {
 		name string
 		v    any
-	}{{"data/toolkits.json", &tk}, {"data/gpus.json", &gp}, {"data/rules.json", &ru}, {"data/sources.json", &so}} {
+	}{{"data/toolkits.json", &tk}, {"data/gpus.json", &gp}, {"data/rules.json", &ru}, {"data/sources.json", &so}, {"data/text.en.json", &tx}} {
 		b, err := fsys.ReadFile(f.name)
 		if err != nil {
 			return nil, err
@@ -194,8 +215,9 @@ func Load(fsys fileSystem) (*Matrix, error) {
 	m := &Matrix{
 		DataVersion: tk.DataVersion, Toolkits: tk.Toolkits, GPUs: gp.GPUs,
 		Families: ru.Families, STL: ru.STL, VisualStudio: ru.VisualStudio, Sources: so.Sources,
+		texts: tx.Text,
 	}
-	for _, dv := range []string{gp.DataVersion, ru.DataVersion, so.DataVersion} {
+	for _, dv := range []string{gp.DataVersion, ru.DataVersion, so.DataVersion, tx.DataVersion} {
 		if dv != m.DataVersion {
 			return nil, fmt.Errorf("data files disagree on data_version: %q vs %q", m.DataVersion, dv)
 		}

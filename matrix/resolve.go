@@ -70,8 +70,8 @@ func (m *Matrix) Resolve(q Query) Resolution {
 		t, ok := m.Toolkit(tv)
 		if !ok {
 			r.blockers = append(r.blockers, Blocker{ID: BlockToolkitUnknown,
-				Message: fmt.Sprintf("installed CUDA %q is not a toolkit version the matrix knows", tv),
-				Fix:     "check the version with `nvcc --version`; the matrix covers CUDA 11.0 to " + m.Toolkits[len(m.Toolkits)-1].MinorVersion()})
+				Message: m.Text("toolkit-unknown.message", "version", tv),
+				Fix:     m.Text("toolkit-unknown.fix", "newest", m.Toolkits[len(m.Toolkits)-1].MinorVersion())})
 			continue
 		}
 		if seen[tv] {
@@ -82,7 +82,7 @@ func (m *Matrix) Resolve(q Query) Resolution {
 		e := r.evaluate(t)
 		e.cand.Version, e.cand.Installed = strings.TrimPrefix(strings.TrimPrefix(strings.TrimSpace(tv), "V"), "v"), true
 		if e.cand.Version != t.Version {
-			e.cand.Reasons = append([]string{fmt.Sprintf("installed %s is CUDA %s; judged by the facts of %s", e.cand.Version, t.MinorVersion(), t.Label)}, e.cand.Reasons...)
+			e.cand.Reasons = append([]string{m.Text("reason.installed-build", "version", e.cand.Version, "minor", t.MinorVersion(), "label", t.Label)}, e.cand.Reasons...)
 		}
 		evals = append(evals, e)
 	}
@@ -147,15 +147,15 @@ func (m *Matrix) Resolve(q Query) Resolution {
 		}
 		if closest != nil {
 			r.blockers = append(r.blockers, Blocker{ID: BlockNoToolkitWorks,
-				Message: "no CUDA version fits this machine as it is",
-				Fix:     fmt.Sprintf("fix what blocks CUDA %s, the closest fit, below", closest.t.MinorVersion())})
+				Message: m.Text("no-cuda-version-fits.message"),
+				Fix:     m.Text("no-cuda-version-fits.fix", "minor", closest.t.MinorVersion())})
 			r.blockers = append(r.blockers, closest.fails...)
 		}
 	case installed && !best.cand.Installed:
 		for _, e := range evals {
 			if e.cand.Installed {
 				for _, f := range e.fails {
-					f.Message = fmt.Sprintf("installed CUDA %s: %s", e.cand.Version, f.Message)
+					f.Message = m.Text("installed.prefix", "version", e.cand.Version, "message", f.Message)
 					r.blockers = append(r.blockers, f)
 				}
 			}
@@ -204,11 +204,11 @@ func (r *resolver) why(e *evaluation, installed bool) []string {
 	var out []string
 	switch {
 	case e.cand.Installed:
-		out = append(out, fmt.Sprintf("CUDA %s is installed and fits everything given", e.cand.Version))
+		out = append(out, r.m.Text("reason.pick-installed", "version", e.cand.Version))
 	case installed:
-		out = append(out, fmt.Sprintf("none of the installed toolkits fits; CUDA %s does", e.cand.Version))
+		out = append(out, r.m.Text("reason.pick-instead", "version", e.cand.Version))
 	default:
-		out = append(out, fmt.Sprintf("CUDA %s is the newest release that fits everything given", e.cand.Version))
+		out = append(out, r.m.Text("reason.pick-newest", "version", e.cand.Version))
 	}
 	return append(out, e.cand.Reasons...)
 }
@@ -268,7 +268,7 @@ func (r *resolver) parseQuery() {
 	case "win", "win32", "win64":
 		r.os = "windows"
 	default:
-		r.reasons = append(r.reasons, fmt.Sprintf("OS %q is neither windows nor linux; judged as linux", q.OS))
+		r.reasons = append(r.reasons, r.m.Text("reason.os-unknown", "os", q.OS))
 		r.os = "linux"
 	}
 	if r.os == "" {
@@ -286,29 +286,29 @@ func (r *resolver) parseQuery() {
 			label = "GPU"
 		}
 		if !l.Found {
-			fix := "give its compute capability instead: --cc X.Y (`nvidia-smi --query-gpu=name,compute_cap --format=csv` prints it)"
-			msg := fmt.Sprintf("GPU %q is not in the matrix", label)
+			fix := r.m.Text("gpu-unknown.fix")
+			msg := r.m.Text("gpu-unknown.message", "gpu", label)
 			if g.CC != "" {
-				msg = fmt.Sprintf("compute capability %q is not of the form X.Y", g.CC)
+				msg = r.m.Text("gpu-unknown.message-cc", "cc", g.CC)
 			}
 			if len(l.Closest) > 0 {
-				msg += " (closest: " + strings.Join(l.Closest, ", ") + ")"
+				msg = r.m.Text("gpu-unknown.with-closest", "message", msg, "closest", strings.Join(l.Closest, ", "))
 			}
 			r.blockers = append(r.blockers, Blocker{ID: BlockGPUUnknown, Message: msg, Fix: fix})
 			continue
 		}
 		sm, _, _ := parseCC(l.ComputeCapability)
-		label = fmt.Sprintf("%s (%s)", l.Name, l.ComputeCapability)
+		label = r.m.Text("label.gpu", "name", l.Name, "cc", l.ComputeCapability)
 		if l.Name == "" {
-			label = fmt.Sprintf("the GPU of CC %s", l.ComputeCapability)
+			label = r.m.Text("label.gpu-cc", "cc", l.ComputeCapability)
 		}
 		r.gpus = append(r.gpus, gpuTarget{label: label, sm: sm})
 		if l.Match == MatchShortForm {
-			r.reasons = append(r.reasons, fmt.Sprintf("%q read as %s (CC %s): every GPU of that name has this CC", g.Name, l.Name, l.ComputeCapability))
+			r.reasons = append(r.reasons, r.m.Text("reason.short-form", "query", g.Name, "name", l.Name, "cc", l.ComputeCapability))
 		}
 		if g.CC != "" && g.Name != "" && l.Uncertain {
 			if t := r.m.LookupGPU(g.Name); t.Found && t.ComputeCapability != l.ComputeCapability {
-				r.reasons = append(r.reasons, fmt.Sprintf("%s: the driver reports CC %s, the table says %s; the driver wins", g.Name, l.ComputeCapability, t.ComputeCapability))
+				r.reasons = append(r.reasons, r.m.Text("reason.driver-cc-wins", "name", g.Name, "cc", l.ComputeCapability, "table", t.ComputeCapability))
 			}
 		}
 	}
@@ -316,14 +316,14 @@ func (r *resolver) parseQuery() {
 		if v, ok := parseVersion(q.Driver); ok && v.major() >= 100 {
 			r.driver = v
 		} else {
-			r.blockers = append(r.blockers, Blocker{ID: BlockInvalidQueryArg, Message: fmt.Sprintf("driver version %q is not a version like 560.94", q.Driver), Fix: "pass the value of `nvidia-smi --query-gpu=driver_version --format=csv,noheader`"})
+			r.blockers = append(r.blockers, Blocker{ID: BlockInvalidQueryArg, Message: r.m.Text("invalid-input.driver.message", "value", q.Driver), Fix: r.m.Text("invalid-input.driver.fix")})
 		}
 	}
 	if q.MSVC != "" {
 		if n, ok := mscVer(toolsetToCL(q.MSVC)); ok {
 			r.msc = n
 		} else {
-			r.blockers = append(r.blockers, Blocker{ID: BlockInvalidQueryArg, Message: fmt.Sprintf("MSVC version %q is not a cl.exe version like 19.41", q.MSVC), Fix: "pass the version `cl` prints in a Developer Command Prompt (\"Version 19.41.34123\"), not the Visual Studio year"})
+			r.blockers = append(r.blockers, Blocker{ID: BlockInvalidQueryArg, Message: r.m.Text("invalid-input.msvc.message", "value", q.MSVC), Fix: r.m.Text("invalid-input.msvc.fix")})
 		}
 	}
 	for _, a := range q.AvailableMSVC {
@@ -338,15 +338,15 @@ func (r *resolver) parseQuery() {
 		if v, ok := parseVersion(q.EngineMinCUDA); ok {
 			r.engine = v
 		} else {
-			r.blockers = append(r.blockers, Blocker{ID: BlockInvalidQueryArg, Message: fmt.Sprintf("engine minimum CUDA %q is not a version", q.EngineMinCUDA), Fix: "use a version like 12.4"})
+			r.blockers = append(r.blockers, Blocker{ID: BlockInvalidQueryArg, Message: r.m.Text("invalid-input.engine.message", "value", q.EngineMinCUDA), Fix: r.m.Text("invalid-input.engine.fix")})
 		}
 	}
 	if r.os == "windows" && (r.gcc > 0 || r.clang > 0) {
-		r.reasons = append(r.reasons, "on Windows nvcc uses cl.exe as host compiler; the gcc/clang version is not weighed")
+		r.reasons = append(r.reasons, r.m.Text("reason.windows-ignores-gcc"))
 		r.gcc, r.clang = 0, 0
 	}
 	if r.os == "linux" && r.msc > 0 {
-		r.reasons = append(r.reasons, "on Linux nvcc does not use MSVC; the MSVC version is not weighed")
+		r.reasons = append(r.reasons, r.m.Text("reason.linux-ignores-msvc"))
 		r.msc, r.altMSVC = 0, nil
 	}
 }
@@ -357,7 +357,7 @@ func (r *resolver) compilerMajor(kind, s string) int {
 	}
 	v, ok := parseVersion(s)
 	if !ok || v.major() < 1 || v.major() > 99 {
-		r.blockers = append(r.blockers, Blocker{ID: BlockInvalidQueryArg, Message: fmt.Sprintf("%s version %q is not a version like 12 or 12.2", kind, s), Fix: fmt.Sprintf("pass the major version `%s -dumpversion` prints", kind)})
+		r.blockers = append(r.blockers, Blocker{ID: BlockInvalidQueryArg, Message: r.m.Text("invalid-input.compiler.message", "kind", kind, "value", s), Fix: r.m.Text("invalid-input.compiler.fix", "kind", kind)})
 		return 0
 	}
 	return v.major()
@@ -401,8 +401,8 @@ func (r *resolver) evaluate(t *ToolkitFacts) *evaluation {
 	r.checkClang(e)
 	if r.engine != nil && t.v.cmp(r.engine) < 0 {
 		e.fails = append(e.fails, Blocker{ID: BlockEngineMinCUDA,
-			Message: fmt.Sprintf("the pinned llama.cpp needs CUDA ≥ %s; %s is older", r.engine, t.MinorVersion()),
-			Fix:     fmt.Sprintf("use CUDA %s or newer", r.engine)})
+			Message: r.m.Text("engine-needs-newer-cuda.message", "need", r.engine, "minor", t.MinorVersion()),
+			Fix:     r.m.Text("engine-needs-newer-cuda.fix", "need", r.engine)})
 	}
 	return e
 }
@@ -418,14 +418,14 @@ func (r *resolver) checkGPUs(e *evaluation) {
 	for _, g := range r.gpus {
 		sm := target(t, g.sm)
 		if t.HasSM(sm) {
-			r.add(e, fmt.Sprintf("%s: CUDA %s builds real SASS for it (sm_%d)", g.label, t.MinorVersion(), sm))
+			r.add(e, r.m.Text("reason.gpu-sass", "gpu", g.label, "minor", t.MinorVersion(), "sm", sm))
 			for _, d := range t.DeprecatedSM {
 				if d == sm {
-					r.add(e, fmt.Sprintf("nvcc %s warns that sm_%d is deprecated; harmless (-Wno-deprecated-gpu-targets silences it)", t.MinorVersion(), sm))
+					r.add(e, r.m.Text("reason.sm-deprecated", "minor", t.MinorVersion(), "sm", sm))
 				}
 			}
 			if t.uncertainField("sm_list") {
-				r.add(e, fmt.Sprintf("unverified: the sources infer CUDA %s's target list", t.MinorVersion()))
+				r.add(e, r.m.Text("reason.sm-list-unverified", "minor", t.MinorVersion()))
 			}
 			continue
 		}
@@ -433,21 +433,21 @@ func (r *resolver) checkGPUs(e *evaluation) {
 		case sm > hi:
 			first := r.firstWith(func(c *ToolkitFacts) bool { return c.HasSM(target(c, g.sm)) })
 			e.fails = append(e.fails, Blocker{ID: BlockGPUTooNew,
-				Message: fmt.Sprintf("%s cannot be targeted by CUDA %s (newest target sm_%d)", g.label, t.MinorVersion(), hi),
-				Fix:     "use CUDA ≥ " + first})
+				Message: r.m.Text("gpu-arch-too-new.message", "gpu", g.label, "minor", t.MinorVersion(), "sm", hi),
+				Fix:     r.m.Text("gpu-arch-too-new.fix", "first", first)})
 		case sm < lo:
 			last := r.lastWith(func(c *ToolkitFacts) bool { return c.HasSM(target(c, g.sm)) })
-			fix := "no CUDA release in the matrix targets it; use a CPU or Vulkan build"
+			fix := r.m.Text("gpu-arch-too-old.fix-none")
 			if last != nil {
-				fix = fmt.Sprintf("use CUDA %d.x (%s is the newest that targets sm_%d)", last.Major(), last.MinorVersion(), g.sm)
+				fix = r.m.Text("gpu-arch-too-old.fix", "major", last.Major(), "last", last.MinorVersion(), "sm", g.sm)
 			}
 			e.fails = append(e.fails, Blocker{ID: BlockGPUTooOld,
-				Message: fmt.Sprintf("%s cannot be targeted by CUDA %s (oldest target sm_%d)", g.label, t.MinorVersion(), lo),
+				Message: r.m.Text("gpu-arch-too-old.message", "gpu", g.label, "minor", t.MinorVersion(), "sm", lo),
 				Fix:     fix})
 		default:
 			e.fails = append(e.fails, Blocker{ID: BlockGPUNotTarget,
-				Message: fmt.Sprintf("%s: sm_%d is not a target of CUDA %s", g.label, sm, t.MinorVersion()),
-				Fix:     "use CUDA ≥ " + r.firstWith(func(c *ToolkitFacts) bool { return c.HasSM(target(c, g.sm)) })})
+				Message: r.m.Text("gpu-arch-not-a-target.message", "gpu", g.label, "sm", sm, "minor", t.MinorVersion()),
+				Fix:     r.m.Text("gpu-arch-not-a-target.fix", "first", r.firstWith(func(c *ToolkitFacts) bool { return c.HasSM(target(c, g.sm)) }))})
 		}
 	}
 }
@@ -458,7 +458,7 @@ func (r *resolver) firstWith(f func(*ToolkitFacts) bool) string {
 			return t.MinorVersion()
 		}
 	}
-	return "(none in the matrix)"
+	return r.m.Text("fix.none-in-matrix")
 }
 
 func (r *resolver) lastWith(f func(*ToolkitFacts) bool) *ToolkitFacts {
@@ -520,13 +520,13 @@ func (r *resolver) checkDriver(e *evaluation) {
 	fl, fls := r.floor(f)
 	if d.cmp(fl) < 0 {
 		own, ownRaw, branchOnly, ok := r.ownDriver(t)
-		fix := fmt.Sprintf("update the driver to ≥ %s", fls)
+		ownPart, altPart := "", ""
 		if ok && own.cmp(fl) > 0 {
+			key := "driver-below-family-floor.fix-own"
 			if branchOnly {
-				fix += fmt.Sprintf(" (and to an %s or newer driver for everything CUDA %s offers, PTX JIT included)", ownRaw, t.MinorVersion())
-			} else {
-				fix += fmt.Sprintf(" (and to ≥ %s for everything CUDA %s offers, PTX JIT included)", ownRaw, t.MinorVersion())
+				key = "driver-below-family-floor.fix-own-branch"
 			}
+			ownPart = r.m.Text(key, "own", ownRaw, "minor", t.MinorVersion())
 		}
 		alt := 0
 		for _, o := range r.m.Families {
@@ -535,25 +535,25 @@ func (r *resolver) checkDriver(e *evaluation) {
 			}
 		}
 		if alt > 0 {
-			fix += fmt.Sprintf(" or build with %d.x", alt)
+			altPart = r.m.Text("driver-below-family-floor.fix-alt", "major", alt)
 		}
 		e.fails = append(e.fails, Blocker{ID: BlockDriverFamily,
-			Message: fmt.Sprintf("driver %s (R%d) cannot run CUDA %d builds at all (CUDA %d.x needs ≥ %s)", r.q.Driver, branch(d), t.Major(), t.Major(), fls),
-			Fix:     fix})
+			Message: r.m.Text("driver-below-family-floor.message", "driver", r.q.Driver, "branch", branch(d), "major", t.Major(), "floor", fls),
+			Fix:     r.m.Text("driver-below-family-floor.fix", "floor", fls, "own", ownPart, "alt", altPart)})
 		return
 	}
 	own, ownRaw, branchOnly, ok := r.ownDriver(t)
 	switch {
 	case !ok:
-		r.add(e, fmt.Sprintf("unverified: the sources give no driver for CUDA %s; driver %s meets the %d.x floor (%s)", t.MinorVersion(), r.q.Driver, t.Major(), fls))
+		r.add(e, r.m.Text("reason.driver-unverified", "minor", t.MinorVersion(), "driver", r.q.Driver, "major", t.Major(), "floor", fls))
 	case branchOnly && d.major() >= own.major() || !branchOnly && d.cmp(own) >= 0:
-		r.add(e, fmt.Sprintf("driver %s is at least CUDA %s's own driver (%s): full feature set, PTX JIT works", r.q.Driver, t.MinorVersion(), ownRaw))
+		r.add(e, r.m.Text("reason.driver-full", "driver", r.q.Driver, "minor", t.MinorVersion(), "own", ownRaw))
 	default:
 		e.minorCompat = true
-		r.add(e, fmt.Sprintf("driver %s is older than CUDA %s's own driver (%s): it runs through minor-version compatibility with a limited feature set and cannot JIT-compile PTX, so every GPU gets real SASS", r.q.Driver, t.MinorVersion(), ownRaw))
+		r.add(e, r.m.Text("reason.driver-minor-compat", "driver", r.q.Driver, "minor", t.MinorVersion(), "own", ownRaw))
 	}
 	if f.Uncertain && !r.m.familyCertainFor(d, f) {
-		r.add(e, "unverified: "+f.UncertainWhy)
+		r.add(e, r.m.Text("reason.family-uncertain", "why", f.UncertainWhy))
 	}
 }
 
@@ -571,11 +571,10 @@ func (r *resolver) vsName(msc int) string {
 }
 
 func (r *resolver) msvcLabel(msc int) string {
-	s := "MSVC " + clVersion(msc)
 	if n := r.vsName(msc); n != "" {
-		s += " (" + n + ")"
+		return r.m.Text("label.msvc-vs", "cl", clVersion(msc), "vs", n)
 	}
-	return s
+	return r.m.Text("label.msvc", "cl", clVersion(msc))
 }
 
 func (r *resolver) stlRule(msc int) *STLRule {
@@ -602,8 +601,7 @@ func (r *resolver) checkMSVC(e *evaluation) {
 	for _, alt := range r.altMSVC {
 		if f, _ := r.msvcFails(e.t, alt); len(f) == 0 {
 			e.toolset = fmt.Sprintf("14.%02d", alt%100)
-			r.add(e, fmt.Sprintf("%s does not fit CUDA %s; the installed %s does: build with `vcvarsall.bat x64 -vcvars_ver=%s` (CMake `-T version=%s`)",
-				r.msvcLabel(r.msc), e.t.MinorVersion(), r.msvcLabel(alt), e.toolset, e.toolset))
+			r.add(e, r.m.Text("reason.msvc-alt-toolset", "msvc", r.msvcLabel(r.msc), "minor", e.t.MinorVersion(), "alt", r.msvcLabel(alt), "toolset", e.toolset))
 			return
 		}
 	}
@@ -622,10 +620,10 @@ func (r *resolver) msvcFails(t *ToolkitFacts, msc int) ([]Blocker, string) {
 	reason := ""
 	switch {
 	case t.MSCVerMin == nil || t.MSCVerMaxExclusive == nil:
-		reason = fmt.Sprintf("unverified: the sources give no MSVC range for CUDA %s", t.MinorVersion())
+		reason = r.m.Text("reason.msvc-unverified", "minor", t.MinorVersion())
 	case msc >= *t.MSCVerMaxExclusive:
-		accepts := fmt.Sprintf("host_config.h accepts cl %s to %s", clVersion(*t.MSCVerMin), clVersion(*t.MSCVerMaxExclusive-1))
-		b := Blocker{ID: BlockMSVCTooNew, Message: fmt.Sprintf("%s is too new for CUDA %s (%s)", label, t.MinorVersion(), accepts)}
+		b := Blocker{ID: BlockMSVCTooNew, Message: r.m.Text("msvc-too-new.message", "msvc", label, "minor", t.MinorVersion(),
+			"min", clVersion(*t.MSCVerMin), "max", clVersion(*t.MSCVerMaxExclusive-1))}
 		var need version
 		if f := r.lastWithFirst(func(c *ToolkitFacts) bool {
 			return c.MSCVerMaxExclusive != nil && msc < *c.MSCVerMaxExclusive && msc >= *c.MSCVerMin
@@ -636,31 +634,30 @@ func (r *resolver) msvcFails(t *ToolkitFacts, msc int) ([]Blocker, string) {
 			need = stlNeed
 		}
 		old := *t.MSCVerMaxExclusive - 1
-		toolset := fmt.Sprintf("install the MSVC %s toolset side by side (Visual Studio Installer → Individual components) and build with it (`vcvarsall.bat x64 -vcvars_ver=14.%02d`, or CMake `-T version=14.%02d`)", clVersion(old), old%100, old%100)
+		toolset := r.m.Text("msvc-too-new.toolset", "cl", clVersion(old), "toolset", fmt.Sprintf("14.%02d", old%100))
 		if need != nil {
-			b.Fix = fmt.Sprintf("use CUDA ≥ %s, or %s", need, toolset)
+			b.Fix = r.m.Text("msvc-too-new.fix", "need", need, "toolset", toolset)
 		} else {
-			b.Fix = "no CUDA release in the matrix accepts it yet: " + toolset
+			b.Fix = r.m.Text("msvc-too-new.fix-none", "toolset", toolset)
 		}
 		if stlFails {
-			b.Message += fmt.Sprintf("; its STL also requires CUDA ≥ %s (error STL1002), so -allow-unsupported-compiler does not help", stl.RequiresCUDA)
+			b.Message = r.m.Text("msvc-too-new.stl-too", "message", b.Message, "need", stl.RequiresCUDA)
 		} else {
-			b.LastResortFix = "pass -allow-unsupported-compiler to nvcc (CMAKE_CUDA_FLAGS): unsupported, may fail to compile or miscompile"
+			b.LastResortFix = r.m.Text("msvc-too-new.last-resort")
 		}
 		return []Blocker{b}, ""
 	case msc < *t.MSCVerMin:
-		accepts := fmt.Sprintf("host_config.h accepts cl %s to %s", clVersion(*t.MSCVerMin), clVersion(*t.MSCVerMaxExclusive-1))
 		return []Blocker{{ID: BlockMSVCTooOld,
-			Message: fmt.Sprintf("%s is too old for CUDA %s (%s)", label, t.MinorVersion(), accepts),
-			Fix:     fmt.Sprintf("install Visual Studio 2019 or newer (cl ≥ %s), or use an older CUDA", clVersion(*t.MSCVerMin))}}, ""
+			Message: r.m.Text("msvc-too-old.message", "msvc", label, "minor", t.MinorVersion(), "min", clVersion(*t.MSCVerMin), "max", clVersion(*t.MSCVerMaxExclusive-1)),
+			Fix:     r.m.Text("msvc-too-old.fix", "min", clVersion(*t.MSCVerMin))}}, ""
 	default:
-		reason = fmt.Sprintf("%s is accepted by CUDA %s's host_config.h", label, t.MinorVersion())
+		reason = r.m.Text("reason.msvc-accepted", "msvc", label, "minor", t.MinorVersion())
 	}
 	if stlFails {
 		return []Blocker{{ID: BlockMSVCSTL,
-			Message:       fmt.Sprintf("the STL of %s requires CUDA ≥ %s (error STL1002)", label, stl.RequiresCUDA),
-			Fix:           fmt.Sprintf("use CUDA ≥ %s, or an older MSVC toolset", stl.RequiresCUDA),
-			LastResortFix: "define _ALLOW_COMPILER_AND_STL_VERSION_MISMATCH (unsupported by Microsoft)"}}, ""
+			Message:       r.m.Text("msvc-stl-needs-newer-cuda.message", "msvc", label, "need", stl.RequiresCUDA),
+			Fix:           r.m.Text("msvc-stl-needs-newer-cuda.fix", "need", stl.RequiresCUDA),
+			LastResortFix: r.m.Text("msvc-stl-needs-newer-cuda.last-resort")}}, ""
 	}
 	return nil, reason
 }
@@ -698,15 +695,15 @@ func (r *resolver) checkClang(e *evaluation) {
 func (r *resolver) checkHost(e *evaluation, kind, cxx string, have, max int, inferred, ok bool, avail []int, id string, accepts func(*ToolkitFacts) bool) {
 	t := e.t
 	if !ok {
-		r.add(e, fmt.Sprintf("unverified: the sources give no %s limit for CUDA %s", kind, t.MinorVersion()))
+		r.add(e, r.m.Text("reason.compiler-unverified", "kind", kind, "minor", t.MinorVersion()))
 		return
 	}
 	note := ""
 	if inferred {
-		note = " (inferred from neighbouring releases)"
+		note = r.m.Text("note.inferred")
 	}
 	if have <= max {
-		r.add(e, fmt.Sprintf("%s %d is accepted by CUDA %s (up to %s %d%s)", kind, have, t.MinorVersion(), kind, max, note))
+		r.add(e, r.m.Text("reason.compiler-accepted", "kind", kind, "have", have, "minor", t.MinorVersion(), "max", max, "note", note))
 		return
 	}
 	older := 0
@@ -717,13 +714,13 @@ func (r *resolver) checkHost(e *evaluation, kind, cxx string, have, max int, inf
 	}
 	if older > 0 {
 		e.host = fmt.Sprintf("%s-%d", cxx, older)
-		r.add(e, fmt.Sprintf("%s %d is too new for CUDA %s (up to %s %d%s); %s is installed and becomes the host compiler (-DCMAKE_CUDA_HOST_COMPILER=%s)", kind, have, t.MinorVersion(), kind, max, note, e.host, e.host))
+		r.add(e, r.m.Text("reason.compiler-alt", "kind", kind, "have", have, "minor", t.MinorVersion(), "max", max, "note", note, "alt", e.host))
 		return
 	}
 	e.fails = append(e.fails, Blocker{ID: id,
-		Message:       fmt.Sprintf("%s %d is too new for CUDA %s (host_config.h accepts up to %s %d%s)", kind, have, t.MinorVersion(), kind, max, note),
-		Fix:           fmt.Sprintf("use %s-%d as host compiler (-DCMAKE_CUDA_HOST_COMPILER=%s-%d) or CUDA ≥ %s", cxx, max, cxx, max, r.firstWith(accepts)),
-		LastResortFix: "pass -allow-unsupported-compiler to nvcc: unsupported, and newer headers often fail later (_Float32, <type_traits> builtins)"})
+		Message:       r.m.Text(id+".message", "have", have, "minor", t.MinorVersion(), "max", max, "note", note),
+		Fix:           r.m.Text(id+".fix", "max", max, "first", r.firstWith(accepts)),
+		LastResortFix: r.m.Text("host.last-resort")})
 }
 
 // toolsetToCL turns an MSVC toolset directory version ("14.39.33519", as

@@ -180,6 +180,11 @@ func checkResolution(t *testing.T, res Resolution, w expect) {
 		if b.Fix == "" || b.Message == "" {
 			t.Errorf("blocker %s without message or fix", b.ID)
 		}
+		for _, txt := range []string{b.Message, b.Fix, b.LastResortFix} {
+			if strings.ContainsAny(txt, "{}") {
+				t.Errorf("unfilled placeholder in %q", txt)
+			}
+		}
 		if strings.Contains(b.Fix, "allow-unsupported") {
 			t.Errorf("-allow-unsupported-compiler offered as the default fix: %q", b.Fix)
 		}
@@ -203,6 +208,11 @@ func checkResolution(t *testing.T, res Resolution, w expect) {
 	for _, s := range w.msgHas {
 		if !anyContains(msgs, s) {
 			t.Errorf("no blocker message mentions %q: %q", s, msgs)
+		}
+	}
+	for _, r := range res.Reasons {
+		if strings.ContainsAny(r, "{}") {
+			t.Errorf("unfilled placeholder in reason %q", r)
 		}
 	}
 	for _, s := range w.reasonHas {

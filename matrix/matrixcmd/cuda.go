@@ -41,73 +41,73 @@ update) or what nvcc --version prints ("12.4.131").`,
 
 func runCUDA(opts *cudaOptions) error {
 	m := matrixOf(opts.Matrix)
-	t, ok := m.Toolkit(opts.Version)
+	tk, ok := m.Toolkit(opts.Version)
 	if !ok {
-		return cmdutil.UsageErrorf("CUDA %q is not a toolkit version the matrix knows (known: %s)\nRun 'llamactl matrix cuda 12.4', or 'nvcc --version' to see the installed one.",
-			opts.Version, strings.Join(m.Minors(), " "))
+		return cmdutil.UsageErrorf("%s", m.Text("cli.cuda.unknown-version", "version", opts.Version, "known", strings.Join(m.Minors(), " ")))
 	}
-	r := m.Report(opts.Version, t)
+	r := m.Report(opts.Version, tk)
 	if opts.IO.JSON {
 		return ui.WriteJSON(opts.IO.Out, r)
 	}
 	p := ui.NewPrinter(opts.IO)
-	p.Heading(fmt.Sprintf("CUDA %s (%s)", r.Version, r.Label))
+	t := m.Text
+	p.Heading(t("cli.cuda.heading", "version", r.Version, "label", r.Label))
 	rows := [][]string{}
 	drv := func(s string) string {
 		if s == "" {
-			return "N/A"
+			return t("cli.cuda.na")
 		}
 		return "≥ " + s
 	}
-	rows = append(rows, []string{"driver for everything (Table 3)", "Linux " + drv(r.Driver.Linux) + ", Windows " + drv(r.Driver.Windows)})
-	rows = append(rows, []string{fmt.Sprintf("driver floor (%d.x family)", r.FamilyFloor.Major), "Linux ≥ " + r.FamilyFloor.Linux + ", Windows ≥ " + r.FamilyFloor.Windows + " (limited features, no PTX JIT)"})
-	rows = append(rows, []string{"real GPU targets", strings.Join(r.SM, " ")})
+	rows = append(rows, []string{t("cli.cuda.driver"), t("cli.cuda.driver-value", "linux", drv(r.Driver.Linux), "windows", drv(r.Driver.Windows))})
+	rows = append(rows, []string{t("cli.cuda.floor", "major", r.FamilyFloor.Major), t("cli.cuda.floor-value", "linux", r.FamilyFloor.Linux, "windows", r.FamilyFloor.Windows)})
+	rows = append(rows, []string{t("cli.cuda.targets"), strings.Join(r.SM, " ")})
 	if len(r.DeprecatedSM) > 0 {
-		rows = append(rows, []string{"deprecated (warns)", strings.Join(r.DeprecatedSM, " ")})
+		rows = append(rows, []string{t("cli.cuda.deprecated"), strings.Join(r.DeprecatedSM, " ")})
 	}
 	if len(r.ArchSpecific) > 0 {
-		rows = append(rows, []string{"arch-specific targets", strings.Join(r.ArchSpecific, " ")})
+		rows = append(rows, []string{t("cli.cuda.arch-specific"), strings.Join(r.ArchSpecific, " ")})
 	}
-	rows = append(rows, []string{"gcc", hostText(r.GCC)}, []string{"clang", hostText(r.Clang)})
+	rows = append(rows, []string{"gcc", hostText(m, r.GCC)}, []string{"clang", hostText(m, r.Clang)})
 	if r.MSVC != nil {
-		rows = append(rows, []string{"MSVC (cl.exe)", fmt.Sprintf("%s to %s (_MSC_VER %d ≤ v < %d)", r.MSVC.CLMin, r.MSVC.CLMax, r.MSVC.MSCVerMin, r.MSVC.MSCVerMaxExclusive)})
+		rows = append(rows, []string{t("cli.cuda.msvc"), t("cli.cuda.msvc-value", "min", r.MSVC.CLMin, "max", r.MSVC.CLMax, "msc_min", r.MSVC.MSCVerMin, "msc_max", r.MSVC.MSCVerMaxExclusive)})
 	} else {
-		rows = append(rows, []string{"MSVC (cl.exe)", "not in the sources"})
+		rows = append(rows, []string{t("cli.cuda.msvc"), t("cli.cuda.unknown")})
 	}
 	var refuse []string
 	for _, s := range r.STL {
 		if !s.Accepts {
-			refuse = append(refuse, fmt.Sprintf("%s (needs CUDA ≥ %s)", s.Release, s.RequiresCUDA))
+			refuse = append(refuse, t("cli.cuda.stl-needs", "release", s.Release, "need", s.RequiresCUDA))
 		}
 	}
 	if len(refuse) > 0 {
-		rows = append(rows, []string{"MSVC STL refuses it", strings.Join(refuse, "; ")})
+		rows = append(rows, []string{t("cli.cuda.stl"), strings.Join(refuse, "; ")})
 	}
-	p.Table([]string{"fact", "value"}, rows)
+	p.Table([]string{t("cli.cuda.fact"), t("cli.cuda.value")}, rows)
 	if r.Uncertain && len(r.UncertainFields) > 0 {
-		p.Line(ui.Warn, "uncertain in the sources: "+strings.Join(r.UncertainFields, ", "), r.UncertainReasons...)
+		p.Line(ui.Warn, t("cli.cuda.uncertain", "fields", strings.Join(r.UncertainFields, ", ")), r.UncertainReasons...)
 	}
 	if r.Notes != "" {
 		p.Line(ui.Info, r.Notes)
 	}
 	if opts.IO.Verbose {
-		p.Line(ui.Info, "sources", r.Sources...)
+		p.Line(ui.Info, t("cli.cuda.sources"), r.Sources...)
 	} else {
-		p.Println(p.Dim("source: " + r.Source + " (--verbose lists all)"))
+		p.Println(p.Dim(t("cli.cuda.source", "source", r.Source)))
 	}
 	return nil
 }
 
-func hostText(h *matrix.HostLimit) string {
+func hostText(m *matrix.Matrix, h *matrix.HostLimit) string {
 	if h == nil {
-		return "not in the sources"
+		return m.Text("cli.cuda.unknown")
 	}
-	s := fmt.Sprintf("up to major %d", h.MaxMajor)
+	s := m.Text("cli.cuda.host-max", "max", h.MaxMajor)
 	if h.Documented != "" && h.Documented != fmt.Sprint(h.MaxMajor) {
-		s += fmt.Sprintf(" (documented: %s)", h.Documented)
+		s += m.Text("cli.cuda.host-documented", "documented", h.Documented)
 	}
 	if h.Inferred {
-		s += " (inferred from neighbouring releases)"
+		s += m.Text("note.inferred")
 	}
 	return s
 }

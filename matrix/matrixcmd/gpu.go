@@ -1,7 +1,6 @@
 package matrixcmd
 
 import (
-	"fmt"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -46,10 +45,10 @@ the closest names: pass the CC to 'matrix resolve --cc' then.`,
 }
 
 func runGPU(opts *gpuOptions) error {
-	if strings.TrimSpace(opts.Name) == "" {
-		return cmdutil.UsageErrorf("the GPU name is empty\nRun 'llamactl matrix gpu \"NVIDIA GeForce RTX 4090\"', or 'nvidia-smi -L' to see your GPU's name.")
-	}
 	m := matrixOf(opts.Matrix)
+	if strings.TrimSpace(opts.Name) == "" {
+		return cmdutil.UsageErrorf("%s", m.Text("cli.error.gpu-empty"))
+	}
 	l := m.LookupGPU(opts.Name)
 	doc := gpuDoc{Schema: 1, GPULookup: l}
 	if l.Found {
@@ -64,25 +63,25 @@ func runGPU(opts *gpuOptions) error {
 		if l.Found {
 			var det []string
 			if l.Name != l.Query {
-				det = append(det, "matched "+l.Name+" ("+matchWords(l.Match)+")")
+				det = append(det, m.Text("cli.gpu-matched", "name", l.Name, "how", matchWords(m, l.Match)))
 			}
 			if l.Match == matrix.MatchShortForm && len(l.Closest) > 0 {
-				det = append(det, "also the same CC: "+strings.Join(l.Closest, ", "))
+				det = append(det, m.Text("cli.gpu-also-same-cc", "list", strings.Join(l.Closest, ", ")))
 			}
-			det = append(det, "build for it with CMAKE_CUDA_ARCHITECTURES="+doc.CUDAArchitecture)
-			src := "source: " + l.Source
+			det = append(det, m.Text("cli.gpu-build-for", "arch", doc.CUDAArchitecture))
+			key := "cli.gpu-source"
 			if l.Uncertain {
-				src += " (marked uncertain in the data)"
+				key = "cli.gpu-source-uncertain"
 			}
-			det = append(det, src)
-			p.Line(ui.OK, fmt.Sprintf("%s has compute capability %s (%s)", l.Name, l.ComputeCapability, l.Arch), det...)
+			det = append(det, m.Text(key, "source", l.Source))
+			p.Line(ui.OK, m.Text("cli.gpu-found", "name", l.Name, "cc", l.ComputeCapability, "arch", l.Arch), det...)
 		} else {
 			var det []string
 			if len(l.Closest) > 0 {
-				det = append(det, "closest: "+strings.Join(l.Closest, "; "))
+				det = append(det, m.Text("cli.gpu-closest", "list", strings.Join(l.Closest, "; ")))
 			}
-			det = append(det, "nvidia-smi --query-gpu=name,compute_cap --format=csv shows the CC; then: llamactl matrix resolve --cc X.Y")
-			p.Line(ui.Err, fmt.Sprintf("%q is not a GPU the matrix can name with certainty", opts.Name), det...)
+			det = append(det, m.Text("cli.gpu-how-to-cc"))
+			p.Line(ui.Err, m.Text("cli.gpu-unknown", "query", opts.Name), det...)
 		}
 	}
 	if !l.Found {
@@ -91,12 +90,12 @@ func runGPU(opts *gpuOptions) error {
 	return nil
 }
 
-func matchWords(m string) string {
-	switch m {
+func matchWords(m *matrix.Matrix, match string) string {
+	switch match {
 	case matrix.MatchNormalized:
-		return "same name up to case and vendor words"
+		return m.Text("cli.match-normalized")
 	case matrix.MatchShortForm:
-		return "short form; every GPU it can mean has this CC"
+		return m.Text("cli.match-short-form")
 	}
-	return m
+	return match
 }

@@ -69,17 +69,17 @@ func (o *resolveOptions) query() matrix.Query {
 }
 
 func runResolve(opts *resolveOptions) error {
+	m := matrixOf(opts.Matrix)
 	switch strings.ToLower(opts.OS) {
 	case "", "windows", "linux":
 	default:
-		return cmdutil.UsageErrorf("--os %q: use windows or linux", opts.OS)
+		return cmdutil.UsageErrorf("%s", m.Text("cli.error.os", "os", opts.OS))
 	}
 	for _, c := range opts.CCs {
 		if _, ok := matrix.NormalizeCC(c); !ok {
-			return cmdutil.UsageErrorf("--cc %q is not a compute capability like 8.9\nRun 'nvidia-smi --query-gpu=name,compute_cap --format=csv' to see it.", c)
+			return cmdutil.UsageErrorf("%s", m.Text("cli.error.cc", "cc", c))
 		}
 	}
-	m := matrixOf(opts.Matrix)
 	res := m.Resolve(opts.query())
 	for _, b := range res.Blockers {
 		if b.ID == matrix.BlockInvalidQueryArg {
@@ -91,7 +91,7 @@ func runResolve(opts *resolveOptions) error {
 			return err
 		}
 	} else {
-		printResolution(ui.NewPrinter(opts.IO), res, opts.IO.Verbose)
+		printResolution(ui.NewPrinter(opts.IO), m, res, opts.IO.Verbose)
 	}
 	if !res.OK {
 		return cmdutil.Exit(cmdutil.ExitFindings)
@@ -99,55 +99,55 @@ func runResolve(opts *resolveOptions) error {
 	return nil
 }
 
-func printResolution(p *ui.Printer, res matrix.Resolution, verbose bool) {
+func printResolution(p *ui.Printer, m *matrix.Matrix, res matrix.Resolution, verbose bool) {
 	if res.CUDA.Recommended != "" {
-		head := "Build with CUDA " + res.CUDA.Recommended
+		head := m.Text("cli.build-with", "cuda", res.CUDA.Recommended)
 		if res.CUDAArchitectures != "" {
-			head += " and CMAKE_CUDA_ARCHITECTURES=" + res.CUDAArchitectures
+			head += m.Text("cli.build-with-archs", "archs", res.CUDAArchitectures)
 		}
 		if res.HostCompiler != "" {
-			head += ", host compiler " + res.HostCompiler
+			head += m.Text("cli.build-with-host", "host", res.HostCompiler)
 		}
 		if res.MSVCToolset != "" {
-			head += ", MSVC toolset " + res.MSVCToolset + " (vcvarsall.bat x64 -vcvars_ver=" + res.MSVCToolset + ")"
+			head += m.Text("cli.build-with-toolset", "toolset", res.MSVCToolset)
 		}
 		st := ui.OK
 		if !res.OK {
-			head = "Once the blockers below are fixed: " + strings.ToLower(head[:1]) + head[1:]
+			head = m.Text("cli.once-fixed", "advice", head)
 			st = ui.Warn
 		}
 		p.Line(st, head, res.Reasons...)
 		if res.CUDAArchitectures == "" {
-			p.Line(ui.Info, "no GPU given: add --gpu NAME or --cc X.Y to get CMAKE_CUDA_ARCHITECTURES")
+			p.Line(ui.Info, m.Text("cli.no-gpu"))
 		}
 		var also []string
 		for _, c := range res.CUDA.Acceptable {
 			if c.Version != res.CUDA.Recommended {
 				s := c.Version
 				if c.Installed {
-					s += " (installed)"
+					s = m.Text("cli.installed", "version", c.Version)
 				}
 				also = append(also, s)
 			}
 		}
 		if len(also) > 6 {
-			also = append(also[:6], fmt.Sprintf("and %d older (--json lists all)", len(also)-6))
+			also = append(also[:6], m.Text("cli.and-older", "n", len(also)-6))
 		}
 		if len(also) > 0 {
-			p.Line(ui.Info, "also fits: "+strings.Join(also, ", "))
+			p.Line(ui.Info, m.Text("cli.also-fits", "list", strings.Join(also, ", ")))
 		}
 	}
 	for _, b := range res.Blockers {
-		det := []string{"fix: " + b.Fix}
+		det := []string{m.Text("cli.fix", "fix", b.Fix)}
 		if b.LastResortFix != "" {
-			det = append(det, "last resort, unsupported: "+b.LastResortFix)
+			det = append(det, m.Text("cli.last-resort", "fix", b.LastResortFix))
 		}
 		p.Line(ui.Err, b.Message, det...)
 	}
 	// Why newer toolkits were left out is the advice people look for
 	// ("why not CUDA 13?"); the full list is in --verbose and --json.
 	for _, c := range rejectedNewer(res, verbose) {
-		p.Line(ui.Skip, fmt.Sprintf("CUDA %s does not fit", c.Version), c.Reasons...)
+		p.Line(ui.Skip, m.Text("cli.does-not-fit", "cuda", c.Version), c.Reasons...)
 	}
 }
 
