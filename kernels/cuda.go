@@ -229,14 +229,25 @@ func probeCUDA(ctx context.Context, r proc.Runner, plan CUDAPlan) CUDAReport {
 	s.Detail = fmt.Sprintf("%d device(s)", len(rep.Devices))
 	rep.Stages = append(rep.Stages, s)
 
-	dev := rep.Devices[0]
-	s, res, _ = step(StageRun, proc.Cmd{Name: exe, Args: []string{"run", strconv.Itoa(dev.Index)}, Timeout: t.Run})
-	s.Device = dev.Name
-	lines = parseProbeOutput(string(res.Stdout))
-	if d := cudaError(lines); d != "" {
-		s.Detail = d
+	// Every device runs the kernel: a machine with GPUs of different
+	// architectures fails only on the one the build does not cover.
+	for _, dev := range rep.Devices {
+		run, verify := runDevice(ctx, r, exe, dir, env, t.Run, dev)
+		rep.Stages = append(rep.Stages, run, verify)
 	}
-	ran, verify := false, StageResult{Kind: "cuda", Stage: StageVerify, Device: dev.Name}
+	return rep
+}
+
+// runDevice runs the kernel on one device: the run stage (with the
+// bandwidth metrics) and the verify stage.
+func runDevice(ctx context.Context, r proc.Runner, exe, dir string, env []string, timeout time.Duration, dev CUDADevice) (StageResult, StageResult) {
+	c := proc.Cmd{Name: exe, Args: []string{"run", strconv.Itoa(dev.Index)}, Dir: dir, Env: env, Timeout: timeout}
+	res, err := r.Run(ctx, c)
+	facts := map[string]string{"device": dev.Name, "cc": dev.CC, "cc_arch": strings.ReplaceAll(dev.CC, ".", "")}
+	s := StageResult{Kind: "cuda", Stage: StageRun, Device: dev.Name, Command: c.String(), Duration: res.Duration, Facts: facts}
+	verify := StageResult{Kind: "cuda", Stage: StageVerify, Device: dev.Name, Facts: facts}
+	lines := parseProbeOutput(string(res.Stdout))
+	ran := false
 	for _, l := range lines {
 		switch l.stage {
 		case "run":
@@ -258,25 +269,33 @@ func probeCUDA(ctx context.Context, r proc.Runner, plan CUDAPlan) CUDAReport {
 		}
 	}
 	if !ran {
-		if s.OK { // exit 0 without the run line: a broken binary or output
-			s.OK, s.Detail = false, "the probe printed no result"
+		verify.Skipped, verify.Detail = true, "skipped: the run stage failed"
+		switch {
+		case res.TimedOut || errors.Is(err, proc.ErrTimeout):
+			s.TimedOut = true
+			s.Detail = fmt.Sprintf("did not finish within %s and was killed", timeout)
+			s.Facts["timeout"] = timeout.String()
+		case err != nil:
+			s.Detail = err.Error()
+		default:
+			out := res.Combined()
+			cl := Classify(out)
+			s.FailureID, s.Excerpt, s.Output = cl.ID, cl.Excerpt, tail(out, maxOutputTail)
+			s.Detail = cudaError(lines)
+			if s.Detail == "" {
+				s.Detail = fmt.Sprintf("exit code %d without a result", res.ExitCode)
+			}
 		}
-		return finish(s)
+		return s, verify
 	}
 	// The kernel ran; a later failure (bandwidth, verify) is not a run failure.
-	s.OK, s.FailureID, s.Excerpt, s.Output = true, "", "", ""
-	if cc := dev.CC; cc != "" {
-		s.Detail = fmt.Sprintf("vector add on %s (CC %s)", dev.Name, cc)
-	}
-	rep.Stages = append(rep.Stages, s)
+	s.OK = true
+	s.Detail = fmt.Sprintf("vector add on device %d (CC %s)", dev.Index, dev.CC)
 	if verify.Detail == "" {
 		verify.Detail = "the probe printed no verification result"
-		if res.TimedOut {
-			verify.TimedOut = true
-		}
+		verify.TimedOut = res.TimedOut
 	}
-	rep.Stages = append(rep.Stages, verify)
-	return rep
+	return s, verify
 }
 
 // cudaError names the CUDA runtime error a failed probe stage printed.

@@ -289,3 +289,42 @@ func hasEnv(env []string, name string) bool {
 	}
 	return false
 }
+
+// TestTwoDevicesOneUncovered: the run/verify path on GPUs. No GPU exists
+// here and no GPU recording of the probe exists yet, so the probe's output
+// is written in probe.cu's own printf format with the CUDA runtime's real
+// error name and message; the logic under test is the stage/finding logic.
+func TestTwoDevicesOneUncovered(t *testing.T) {
+	load := "LLAMACTL load runtime_version=11080 built_runtime=11080 driver_version=12060\n" +
+		"LLAMACTL device index=0 cc=6.1 mem_mib=8110 name=\"NVIDIA GeForce GTX 1080\"\n" +
+		"LLAMACTL device index=1 cc=8.9 mem_mib=24217 name=\"NVIDIA GeForce RTX 4090\"\n" +
+		"LLAMACTL load ok=1 device_count=2\n"
+	runOK := "LLAMACTL run ok=1 device=1\nLLAMACTL verify ok=1 elements=1048576\nLLAMACTL bandwidth device_gbps=912.4 h2d_gbps=24.1 d2h_gbps=25.3\n"
+	runNoImage := "LLAMACTL run ok=0 api=cudaGetLastError() code=209 name=cudaErrorNoKernelImageForDevice msg=\"no kernel image is available for execution on the device\"\n"
+	// The uncovered GPU is device 0, so its facts must win over device 1's.
+	r := &recorder{answers: []proc.Result{{}, {}, {Stdout: []byte(load)}, {Stdout: []byte(runNoImage), ExitCode: 3}, {Stdout: []byte(runOK)}}}
+	plan, _ := PlanCUDA(nil, Choice{}, Overrides{NVCC: "/usr/bin/nvcc", Arch: "89-real"}, "linux", nil)
+	plan.ToolkitVersion = "11.8.89"
+	rep := ProbeCUDA(context.Background(), r, plan)
+	if len(rep.Devices) != 2 || rep.Devices[0].CC != "6.1" || rep.RuntimeVersion != 11080 {
+		t.Fatalf("devices %+v runtime %d", rep.Devices, rep.RuntimeVersion)
+	}
+	if len(rep.Stages) != 7 {
+		t.Fatalf("stages %+v", rep.Stages)
+	}
+	badRun, badVerify, okRun, okVerify := rep.Stages[3], rep.Stages[4], rep.Stages[5], rep.Stages[6]
+	if !okRun.OK || okRun.Metrics["device_gbps"] != 912.4 || okRun.Metrics["h2d_gbps"] != 24.1 || !okVerify.OK {
+		t.Errorf("RTX 4090: %+v %+v", okRun, okVerify)
+	}
+	if badRun.OK || badRun.FailureID != "cuda-no-kernel-image" || !badVerify.Skipped {
+		t.Errorf("GTX 1080: %+v %+v", badRun, badVerify)
+	}
+	fs := Findings(rep.Stages)
+	if fs[0].FailureID != "cuda-no-kernel-image" || !strings.Contains(fs[0].Summary, "CC 6.1") || !strings.Contains(fs[0].Fix.Text, "61-real") {
+		t.Errorf("finding %+v", fs[0])
+	}
+	snap := ToSnapshot(rep.Stages)
+	if snap[5].Metrics["device_gbps"] != 912.4 || snap[3].FailureID != "cuda-no-kernel-image" {
+		t.Errorf("snapshot records %+v", snap)
+	}
+}

@@ -204,6 +204,11 @@ func cudaFinding(ss []StageResult) Finding {
 			break
 		}
 	}
+	if failed != nil {
+		for k, v := range failed.Facts { // the failing device's facts win
+			facts[k] = v
+		}
+	}
 	switch {
 	case failed == nil:
 		return finding("probe.cuda", "probe.cuda/ok", OK, "", facts, details)
