@@ -1,0 +1,493 @@
+// Package report writes the support bundle of `llamactl doctor --report`:
+// report.json (schema-versioned, replayable with `doctor --replay`),
+// report.md (for a GitHub issue) and, as a zip, both plus the raw command
+// outputs. Everything is redacted by default, and a self-check refuses to
+// write when the real user name, host name or a secret from the
+// environment survives.
+package report
+
+import (
+	"archive/zip"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/llamactl/llamactl/doctor/snapshot"
+	"github.com/llamactl/llamactl/failures"
+	"github.com/llamactl/llamactl/internal/buildinfo"
+	"github.com/llamactl/llamactl/support/redact"
+)
+
+// Schema versions report.json (docs/support.md).
+const Schema = 1
+
+// Options say what goes into the bundle and where.
+type Options struct {
+	Path           string // output directory, or a .zip file
+	Zip            bool
+	Redact         bool
+	Snapshot       *snapshot.Snapshot
+	Doctor         any // doctor's --json document
+	Llamactl       buildinfo.Info
+	BuildManifests []string          // paths of recent manifest.json, optional
+	Env            map[string]string // the real environment, for the self-check
+	Stderr         io.Writer
+	// Now stamps the report (defaults to time.Now).
+	Now func() time.Time
+}
+
+// Result is what was written.
+type Result struct {
+	Path     string         `json:"path"`
+	Files    []string       `json:"files"` // names inside the directory or zip
+	Redacted bool           `json:"redacted"`
+	Counts   map[string]int `json:"replacements,omitempty"` // per kind: user, host, secret...
+}
+
+// Doc is report.json.
+type Doc struct {
+	Schema      int                `json:"schema"`
+	Kind        string             `json:"kind"` // "llamactl-report"
+	GeneratedAt time.Time          `json:"generated_at"`
+	Llamactl    buildinfo.Info     `json:"llamactl"`
+	Redaction   Redaction          `json:"redaction"`
+	Summary     Summary            `json:"summary"`
+	Findings    json.RawMessage    `json:"findings,omitempty"`  // doctor's checks
+	Selection   json.RawMessage    `json:"selection,omitempty"` // doctor's selection
+	Snapshot    *snapshot.Snapshot `json:"snapshot"`
+	Doctor      json.RawMessage    `json:"doctor,omitempty"` // the rest of doctor's document
+	Builds      []Build            `json:"builds,omitempty"`
+}
+
+// Redaction records what was done, so a reader knows what "<user>" means.
+type Redaction struct {
+	Applied bool           `json:"applied"`
+	Counts  map[string]int `json:"replacements,omitempty"`
+	Note    string         `json:"note"`
+}
+
+// Summary is the one-screen view the markdown table shows.
+type Summary struct {
+	OS        string `json:"os,omitempty"`
+	GPUs      string `json:"gpus,omitempty"`
+	Driver    string `json:"driver,omitempty"`
+	CUDA      string `json:"cuda_toolkits,omitempty"`
+	Compilers string `json:"compilers,omitempty"`
+	Backend   string `json:"backend,omitempty"`
+	Errors    int    `json:"errors"`
+	Warnings  int    `json:"warnings"`
+}
+
+// Build is one recent build: its manifest, the tail of its log and what the
+// failure knowledge base reads in that tail.
+type Build struct {
+	Manifest  json.RawMessage     `json:"manifest,omitempty"`
+	LogTail   string              `json:"log_tail,omitempty"`
+	Diagnosis *failures.Diagnosis `json:"diagnosis,omitempty"`
+	Error     string              `json:"error,omitempty"`
+}
+
+// LeakError is the self-check's refusal.
+type LeakError struct{ Leaks []redact.Leak }
+
+func (e *LeakError) Error() string {
+	var parts []string
+	for _, l := range e.Leaks {
+		parts = append(parts, l.String())
+	}
+	return "refusing to write the report: after redaction it still contains " + strings.Join(parts, ", ") +
+		". This is a llamactl bug; please report it without the bundle. For local use only: llamactl doctor --report FILE --no-redact"
+}
+
+// Limits that keep the bundle pasteable.
+const (
+	logTailBytes  = 32 << 10
+	logTailLines  = 200
+	maxManifest   = 1 << 20
+	mdDetailLimit = 20000 // characters of one <details> block in report.md
+)
+
+// Write gathers, redacts, self-checks and writes the bundle.
+func Write(o Options) (Result, error) {
+	if o.Path == "" {
+		return Result{}, errors.New("report: no output path")
+	}
+	if o.Stderr == nil {
+		o.Stderr = io.Discard
+	}
+	if o.Now == nil {
+		o.Now = time.Now
+	}
+	zipOut := o.Zip || strings.EqualFold(filepath.Ext(o.Path), ".zip")
+
+	doc, err := build(o)
+	if err != nil {
+		return Result{}, err
+	}
+	raw := map[string]string{}
+	if zipOut && o.Snapshot != nil {
+		for k, v := range o.Snapshot.Raw {
+			raw[k] = v
+		}
+	}
+
+	var red *redact.Redactor
+	if o.Redact {
+		red = newRedactor(o)
+		if err := redactDoc(red, doc, raw); err != nil {
+			return Result{}, err
+		}
+		doc.Redaction = Redaction{Applied: true, Counts: red.Counts(),
+			Note: "user names, host names, GPU UUIDs/serials, MAC/IP addresses, secrets and environment values outside the allowlist were replaced (<user>, <host>, <gpu-uuid-N>, <secret>, <redacted>)"}
+	} else {
+		doc.Redaction = Redaction{Applied: false, Note: "NOT REDACTED: contains this machine's user name, host name, hardware identifiers and environment. For local use only."}
+		fmt.Fprintln(o.Stderr, "WARNING: --no-redact: this report is NOT redacted. It contains your user name, host name, GPU UUIDs and")
+		fmt.Fprintln(o.Stderr, "WARNING: environment values. Do not attach it to a public issue; run without --no-redact for that.")
+	}
+
+	jsonBytes, err := marshal(doc)
+	if err != nil {
+		return Result{}, err
+	}
+	md := Markdown(doc)
+	files := []file{{"report.json", jsonBytes}, {"report.md", []byte(md)}}
+	if zipOut {
+		for _, k := range sortedKeys(raw) {
+			files = append(files, file{"raw/" + rawName(k), []byte("$ " + k + "\n" + raw[k])})
+		}
+	}
+	if tamper != nil {
+		tamper(files)
+	}
+	if red != nil {
+		var leaks []redact.Leak
+		for _, f := range files {
+			leaks = append(leaks, red.Leaks(f.name, string(f.data))...)
+		}
+		if len(leaks) > 0 {
+			return Result{}, &LeakError{Leaks: leaks}
+		}
+	}
+
+	res := Result{Path: o.Path, Redacted: o.Redact}
+	if red != nil {
+		res.Counts = red.Counts()
+	}
+	for _, f := range files {
+		res.Files = append(res.Files, f.name)
+	}
+	if zipOut {
+		return res, writeZip(o.Path, files)
+	}
+	return res, writeDir(o.Path, files)
+}
+
+// tamper lets a test corrupt the output after redaction, as a redaction bug
+// would, to prove the self-check refuses it.
+var tamper func([]file)
+
+type file struct {
+	name string
+	data []byte
+}
+
+func build(o Options) (*Doc, error) {
+	doc := &Doc{Schema: Schema, Kind: "llamactl-report", GeneratedAt: o.Now().UTC(), Llamactl: o.Llamactl, Snapshot: o.Snapshot}
+	if o.Doctor != nil {
+		b, err := json.Marshal(o.Doctor)
+		if err != nil {
+			return nil, fmt.Errorf("report: doctor document: %w", err)
+		}
+		var m map[string]json.RawMessage
+		if err := json.Unmarshal(b, &m); err == nil {
+			doc.Findings = m["checks"]
+			if doc.Findings == nil {
+				doc.Findings = m["findings"]
+			}
+			doc.Selection = m["selection"]
+			delete(m, "checks")
+			delete(m, "findings")
+			delete(m, "selection")
+			delete(m, "snapshot") // already at the top level
+			rest, _ := json.Marshal(m)
+			doc.Doctor = rest
+		} else {
+			doc.Doctor = b
+		}
+	}
+	for _, p := range o.BuildManifests {
+		doc.Builds = append(doc.Builds, readBuild(p))
+	}
+	doc.Summary = summarize(doc)
+	return doc, nil
+}
+
+// readBuild reads a build manifest and the tail of the log beside it (the
+// manifest's "log" field, else *.log files in its folder).
+func readBuild(path string) Build {
+	var b Build
+	data, err := readLimited(path, maxManifest)
+	if err != nil {
+		b.Error = err.Error()
+		return b
+	}
+	var m map[string]any
+	if err := json.Unmarshal(data, &m); err != nil {
+		b.Error = fmt.Sprintf("%s is not JSON: %v", path, err)
+		return b
+	}
+	b.Manifest = data
+	logPath := ""
+	if s, ok := m["log"].(string); ok && s != "" {
+		logPath = s
+		if !filepath.IsAbs(logPath) {
+			logPath = filepath.Join(filepath.Dir(path), logPath)
+		}
+	} else if logs, _ := filepath.Glob(filepath.Join(filepath.Dir(path), "*.log")); len(logs) > 0 {
+		sort.Strings(logs)
+		logPath = logs[len(logs)-1]
+	}
+	if logPath != "" {
+		tail, err := Tail(logPath, logTailBytes, logTailLines)
+		if err != nil {
+			b.Error = err.Error()
+		} else {
+			b.LogTail = tail
+			d := failures.Default().DiagnoseString(tail)
+			b.Diagnosis = &d
+		}
+	}
+	return b
+}
+
+func readLimited(path string, n int64) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return io.ReadAll(io.LimitReader(f, n))
+}
+
+// Tail returns the last lines of a file, reading at most maxBytes from its end.
+func Tail(path string, maxBytes int64, maxLines int) (string, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return "", err
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return "", err
+	}
+	off := st.Size() - maxBytes
+	if off < 0 {
+		off = 0
+	}
+	buf := make([]byte, st.Size()-off)
+	if _, err := f.ReadAt(buf, off); err != nil && !errors.Is(err, io.EOF) {
+		return "", err
+	}
+	s := string(buf)
+	if off > 0 {
+		if i := strings.IndexByte(s, '\n'); i >= 0 {
+			s = s[i+1:] // drop the partial first line
+		}
+	}
+	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
+	if len(lines) > maxLines {
+		lines = lines[len(lines)-maxLines:]
+	}
+	return strings.Join(lines, "\n"), nil
+}
+
+func newRedactor(o Options) *redact.Redactor {
+	k := redact.FromEnv(o.Env)
+	if s := o.Snapshot; s != nil {
+		k.Users = append(k.Users, s.OS.User)
+		if s.OS.HomeDir != "" {
+			k.Users = append(k.Users, filepath.Base(strings.ReplaceAll(s.OS.HomeDir, `\`, "/")))
+		}
+		k.Hosts = append(k.Hosts, s.OS.Hostname)
+		for _, g := range s.NVIDIA.GPUs {
+			// Serials have no recognisable shape: treat the known ones as secrets.
+			if len(g.Serial) >= 4 && g.Serial != "[N/A]" {
+				k.Secrets["GPU serial"] = g.Serial
+			}
+		}
+	}
+	if h, err := os.Hostname(); err == nil {
+		k.Hosts = append(k.Hosts, h)
+	}
+	return redact.New(k)
+}
+
+// redactDoc rewrites every string of the document (and of the raw outputs)
+// in two passes: first learn every user/host name, then replace, so the
+// same name gets the same placeholder everywhere.
+func redactDoc(r *redact.Redactor, doc *Doc, raw map[string]string) error {
+	if doc.Snapshot != nil && doc.Snapshot.Env != nil {
+		doc.Snapshot.Env = r.Env(doc.Snapshot.Env)
+	}
+	b, err := json.Marshal(doc)
+	if err != nil {
+		return err
+	}
+	var tree any
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.UseNumber()
+	if err := dec.Decode(&tree); err != nil {
+		return err
+	}
+	walk(tree, r.Learn)
+	for k, v := range raw {
+		r.Learn(k)
+		r.Learn(v)
+	}
+	tree = rewrite(tree, r.String)
+	for k, v := range raw {
+		delete(raw, k)
+		raw[r.String(k)] = r.String(v)
+	}
+	b, err = json.Marshal(tree)
+	if err != nil {
+		return err
+	}
+	var out Doc
+	if err := json.Unmarshal(b, &out); err != nil {
+		return err
+	}
+	*doc = out
+	return nil
+}
+
+func walk(v any, f func(string)) {
+	switch t := v.(type) {
+	case string:
+		f(t)
+	case []any:
+		for _, e := range t {
+			walk(e, f)
+		}
+	case map[string]any:
+		for k, e := range t {
+			f(k)
+			walk(e, f)
+		}
+	}
+}
+
+func rewrite(v any, f func(string) string) any {
+	switch t := v.(type) {
+	case string:
+		return f(t)
+	case []any:
+		for i, e := range t {
+			t[i] = rewrite(e, f)
+		}
+		return t
+	case map[string]any:
+		out := make(map[string]any, len(t))
+		for k, e := range t {
+			out[f(k)] = rewrite(e, f)
+		}
+		return out
+	}
+	return v
+}
+
+func marshal(doc *Doc) ([]byte, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(doc); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}
+
+var rawNameRe = regexp.MustCompile(`[^A-Za-z0-9._-]+`)
+
+// rawName turns a command line into a file name.
+func rawName(cmd string) string {
+	n := strings.Trim(rawNameRe.ReplaceAllString(cmd, "_"), "_.")
+	if len(n) > 80 {
+		n = n[:80]
+	}
+	if n == "" {
+		n = "output"
+	}
+	return n + ".txt"
+}
+
+func sortedKeys(m map[string]string) []string {
+	var ks []string
+	for k := range m {
+		ks = append(ks, k)
+	}
+	sort.Strings(ks)
+	return ks
+}
+
+func writeDir(dir string, files []file) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return fmt.Errorf("create %s: %w", dir, err)
+	}
+	for _, f := range files {
+		if strings.Contains(f.name, "/") {
+			continue // raw outputs only go into the zip
+		}
+		if err := os.WriteFile(filepath.Join(dir, f.name), f.data, 0o644); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func writeZip(path string, files []file) error {
+	if dir := filepath.Dir(path); dir != "" {
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			return err
+		}
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(path), ".report-*.zip")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name())
+	zw := zip.NewWriter(tmp)
+	seen := map[string]int{}
+	for _, f := range files {
+		name := f.name
+		if n := seen[name]; n > 0 {
+			name = strings.TrimSuffix(name, ".txt") + fmt.Sprintf("-%d.txt", n)
+		}
+		seen[f.name]++
+		w, err := zw.Create(name)
+		if err != nil {
+			tmp.Close()
+			return err
+		}
+		if _, err := w.Write(f.data); err != nil {
+			tmp.Close()
+			return err
+		}
+	}
+	if err := zw.Close(); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	return os.Rename(tmp.Name(), path)
+}
