@@ -124,7 +124,7 @@ func (m *MemFS) Stat(name string) (fs.FileInfo, error) {
 	if err != nil {
 		return nil, err
 	}
-	return memInfo{name: baseName(m.goos, f.name), size: int64(len(f.data)), dir: f.dir}, nil
+	return memInfo{name: baseName(m.goos, cleanDir(m.goos, name)), size: int64(len(f.data)), dir: f.dir}, nil
 }
 
 func (m *MemFS) ReadDir(name string) ([]fs.DirEntry, error) {
