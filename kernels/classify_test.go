@@ -192,3 +192,11 @@ func TestGencodeMatchesCMake(t *testing.T) {
 		t.Errorf("probe %q, CMake %q", got, want)
 	}
 }
+
+func BenchmarkClassify(b *testing.B) {
+	out := fixture(b, "nvcc-unsupported-msvc-llamacpppython-1586.log")
+	b.SetBytes(int64(len(out)))
+	for b.Loop() {
+		Classify(out)
+	}
+}
