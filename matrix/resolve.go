@@ -419,6 +419,10 @@ func (r *resolver) checkGPUs(e *evaluation) {
 		sm := target(t, g.sm)
 		if t.HasSM(sm) {
 			r.add(e, r.m.Text("reason.gpu-sass", "gpu", g.label, "minor", t.MinorVersion(), "sm", sm))
+			if sm >= 120 && sm < 130 {
+				// cuda-matrix.md pitfall 8: FP4 needs the arch-specific 12Xa target.
+				r.add(e, r.m.Text("reason.blackwell-a", "sm", sm))
+			}
 			for _, d := range t.DeprecatedSM {
 				if d == sm {
 					r.add(e, r.m.Text("reason.sm-deprecated", "minor", t.MinorVersion(), "sm", sm))
@@ -644,6 +648,10 @@ func (r *resolver) msvcFails(t *ToolkitFacts, msc int) ([]Blocker, string) {
 			b.Message = r.m.Text("msvc-too-new.stl-too", "message", b.Message, "need", stl.RequiresCUDA)
 		} else {
 			b.LastResortFix = r.m.Text("msvc-too-new.last-resort")
+			if msc >= 1950 {
+				// cuda-matrix.md pitfall 1: two reports of cudafe++ crashing with VS 2026 and 13.0/13.1.
+				b.LastResortFix += r.m.Text("msvc-too-new.last-resort-vs2026")
+			}
 		}
 		return []Blocker{b}, ""
 	case msc < *t.MSCVerMin:

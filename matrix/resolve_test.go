@@ -8,21 +8,22 @@ import (
 
 // expect is what a scenario must show; zero fields are not checked.
 type expect struct {
-	ok           bool
-	recommended  string // exact, or "" to skip
-	recMinor     string // "12.9": recommended must be of this minor
-	archs        string
-	host         string
-	toolset      string
-	blockers     []string // IDs that must be present, in any order
-	noBlockers   bool
-	fixHas       []string // substrings some blocker's Fix must hold
-	msgHas       []string // substrings some blocker's Message must hold
-	reasonHas    []string // substrings some Reason must hold
-	acceptable   []string // minors that must be acceptable
-	rejected     []string // minors that must not be acceptable
-	lastResort   bool     // some blocker offers a last-resort fix
-	noLastResort bool
+	ok            bool
+	recommended   string // exact, or "" to skip
+	recMinor      string // "12.9": recommended must be of this minor
+	archs         string
+	host          string
+	toolset       string
+	blockers      []string // IDs that must be present, in any order
+	noBlockers    bool
+	fixHas        []string // substrings some blocker's Fix must hold
+	msgHas        []string // substrings some blocker's Message must hold
+	reasonHas     []string // substrings some Reason must hold
+	acceptable    []string // minors that must be acceptable
+	rejected      []string // minors that must not be acceptable
+	lastResort    bool     // some blocker offers a last-resort fix
+	lastResortHas string
+	noLastResort  bool
 }
 
 func gpu(n string) GPUQuery { return GPUQuery{Name: n} }
@@ -44,6 +45,8 @@ func TestResolveScenarios(t *testing.T) {
 			expect{blockers: []string{BlockMSVCTooNew}, msgHas: []string{"STL also requires CUDA ≥ 12.4", "does not help"}, noLastResort: true}},
 		{"VS 2026 (19.50) + CUDA 13.1: rejected", Query{OS: "windows", MSVC: "19.50.35730", Toolkits: []string{"13.1.115"}},
 			expect{blockers: []string{BlockMSVCTooNew}, fixHas: []string{"CUDA ≥ 13.2"}, rejected: []string{"13.1", "13.0", "12.9"}, acceptable: []string{"13.2", "13.3"}}},
+		{"VS 2026 (19.50) + CUDA 13.0: last resort warns of cudafe++ crashes", Query{OS: "windows", MSVC: "19.50", Toolkits: []string{"13.0"}},
+			expect{blockers: []string{BlockMSVCTooNew}, lastResort: true, lastResortHas: "ACCESS_VIOLATION"}},
 		{"VS 2026 (19.50) + CUDA 13.2: fits", Query{OS: "windows", MSVC: "19.50", Toolkits: []string{"13.2"}},
 			expect{ok: true, recommended: "13.2", noBlockers: true}},
 		{"MSVC 19.51 + CUDA 12.9: host_config and STL need 13.2", Query{OS: "windows", MSVC: "19.51.36252", Toolkits: []string{"12.9.86"}},
@@ -62,7 +65,7 @@ func TestResolveScenarios(t *testing.T) {
 		{"RTX 5090 + CUDA 12.6: too new for 12.6", Query{GPUs: []GPUQuery{gpu("NVIDIA GeForce RTX 5090")}, Toolkits: []string{"12.6.85"}},
 			expect{blockers: []string{BlockGPUTooNew}, fixHas: []string{"CUDA ≥ 12.8"}, rejected: []string{"12.6"}, acceptable: []string{"12.8", "12.9"}}},
 		{"RTX 5070 Ti + CUDA 12.8.93 + driver 576.80 (recorded machine)", Query{OS: "windows", Driver: "576.80", GPUs: []GPUQuery{gpu("NVIDIA GeForce RTX 5070 Ti")}, Toolkits: []string{"12.8.93"}},
-			expect{ok: true, recommended: "12.8.93", archs: "120-real", reasonHas: []string{"full feature set"}}},
+			expect{ok: true, recommended: "12.8.93", archs: "120-real", reasonHas: []string{"full feature set", "120a-real"}}},
 		{"GTX 1080 Ti + CUDA 13: use 12.x", Query{GPUs: []GPUQuery{gpu("NVIDIA GeForce GTX 1080 Ti")}, Toolkits: []string{"13.0.88"}},
 			expect{blockers: []string{BlockGPUTooOld}, fixHas: []string{"use CUDA 12.x"}, recMinor: "12.9", rejected: []string{"13.0", "13.3"}}},
 		{"GTX 1080 + nothing installed: 12.9 with a deprecation note", Query{GPUs: []GPUQuery{gpu("GTX 1080")}, Driver: "581.57", OS: "windows"},
@@ -233,6 +236,15 @@ func checkResolution(t *testing.T, res Resolution, w expect) {
 	for _, v := range w.rejected {
 		if acc[v] {
 			t.Errorf("CUDA %s should not be acceptable", v)
+		}
+	}
+	if w.lastResortHas != "" {
+		found := false
+		for _, b := range res.Blockers {
+			found = found || strings.Contains(b.LastResortFix, w.lastResortHas)
+		}
+		if !found {
+			t.Errorf("no last-resort fix mentions %q", w.lastResortHas)
 		}
 	}
 	if w.lastResort && !lastResort {
