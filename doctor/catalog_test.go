@@ -26,8 +26,8 @@ func TestCatalogMatchesRules(t *testing.T) {
 		if c.Title == "" || c.Help == "" || c.Source == "" || len(c.Platforms) == 0 {
 			t.Errorf("check %s lacks title/help/source/platforms", c.ID)
 		}
-		if !strings.Contains("ABCDEFG", c.Section) || c.Section == "" {
-			t.Errorf("check %s: section %q not in A-G", c.ID, c.Section)
+		if !strings.Contains("ABCDEFGI", c.Section) || c.Section == "" {
+			t.Errorf("check %s: section %q not in A-G, I", c.ID, c.Section)
 		}
 		for k, m := range c.Messages {
 			switch m.Status {

@@ -63,15 +63,19 @@ func checkCUDAPathConsistency(s *snapshot.Snapshot) []Finding {
 	if nv == "" {
 		return []Finding{emit(s, "cuda.path-consistency", "nvcc-not-on-path-linux")}
 	}
-	for _, tk := range s.Toolkits {
-		if samePath(s, tk.Root, "/usr/local/cuda") && !samePath(s, tk.NVCC, nv) {
-			other := ""
-			for _, t2 := range s.Toolkits {
-				if samePath(s, t2.NVCC, nv) {
-					other = t2.Version
-				}
+	// A newer toolkit elsewhere (/usr/local/cuda-X.Y, /opt/cuda) than the
+	// nvcc PATH finds first: builds by hand take the first.
+	var first *snapshot.CUDAToolkit
+	for i := range s.Toolkits {
+		if samePath(s, s.Toolkits[i].NVCC, nv) {
+			first = &s.Toolkits[i]
+		}
+	}
+	if first != nil {
+		for _, tk := range s.Toolkits {
+			if !samePath(s, tk.NVCC, nv) && cmpVer(tk.Version, first.Version) > 0 {
+				return []Finding{emit(s, "cuda.path-consistency", "linux-shadow", "nvcc", nv, "version", first.Version, "cuda", tk.Version, "root", tk.Root)}
 			}
-			return []Finding{emit(s, "cuda.path-consistency", "linux-shadow", "nvcc", nv, "version", orUnknown(other), "cuda", tk.Version)}
 		}
 	}
 	return []Finding{emit(s, "cuda.path-consistency", "ok", "nvcc", nv)}
@@ -196,8 +200,17 @@ func checkVSIntegration(s *snapshot.Snapshot) []Finding {
 // runtimeDLLs are the DLLs ggml-cuda.dll imports for a CUDA major (doctor.md §7.1).
 func runtimeDLLs(major int) []string {
 	m := strconv.Itoa(major)
-	return []string{"cudart64_" + m + ".dll", "cublas64_" + m + ".dll", "cublasLt64_" + m + ".dll"}
+	rt := "cudart64_" + m + ".dll"
+	if major == 11 {
+		rt = "cudart64_110.dll" // CUDA 11.x names its runtime after 11.0
+	}
+	return []string{rt, "cublas64_" + m + ".dll", "cublasLt64_" + m + ".dll"}
 }
+
+// gatherSearches are the DLLs doctor/probe always resolves on Windows
+// (doctor/probe/data/facts.json windows_dlls); it records only those it
+// finds, so an absent one was searched for and not found.
+var gatherSearches = map[string]bool{"cudart64_12.dll": true, "cublas64_12.dll": true, "cublaslt64_12.dll": true, "cudart64_13.dll": true, "cublas64_13.dll": true}
 
 func checkRuntimeDLLs(s *snapshot.Snapshot) []Finding {
 	tk, _ := activeToolkit(s)
@@ -226,11 +239,16 @@ func checkRuntimeDLLs(s *snapshot.Snapshot) []Finding {
 		}
 		return out
 	}
+	recorded := 0
 	for _, dll := range runtimeDLLs(major) {
-		cands := s.Windows.DLLs[dll]
-		if len(cands) == 0 {
-			cands = s.Windows.DLLs[strings.ToLower(dll)]
+		cands, ok := s.Windows.DLLs[dll]
+		if !ok {
+			cands, ok = s.Windows.DLLs[strings.ToLower(dll)]
 		}
+		if !ok && !gatherSearches[strings.ToLower(dll)] {
+			continue // this DLL's search was not recorded
+		}
+		recorded++
 		if len(cands) == 0 {
 			out = append(out, emit(s, "cuda.runtime-dlls", "not-found", "dll", dll, "version", tk.Version))
 			continue
@@ -241,6 +259,9 @@ func checkRuntimeDLLs(s *snapshot.Snapshot) []Finding {
 			continue
 		}
 		out = append(out, emit(s, "cuda.runtime-dlls", "ok", "dll", dll, "winner", win))
+	}
+	if len(out) == 0 && recorded == 0 {
+		return []Finding{skip("cuda.runtime-dlls", "not-recorded", "what", "the DLL search for CUDA "+strconv.Itoa(major))}
 	}
 	return out
 }

@@ -26,8 +26,12 @@ func checkAMDDriverWin(s *snapshot.Snapshot) []Finding {
 	if s.Windows == nil || s.Windows.DLLs == nil {
 		return []Finding{skip("amd.driver-win", "not-recorded", "what", "the DLL search")}
 	}
-	v6, v7 := len(s.Windows.DLLs["amdhip64_6.dll"]) > 0, len(s.Windows.DLLs["amdhip64_7.dll"]) > 0
+	c6, r6 := s.Windows.DLLs["amdhip64_6.dll"]
+	c7, r7 := s.Windows.DLLs["amdhip64_7.dll"]
+	v6, v7 := len(c6) > 0, len(c7) > 0
 	switch {
+	case !r6 && !r7:
+		return []Finding{skip("amd.driver-win", "not-recorded", "what", "the AMD HIP runtime DLL search")}
 	case v7:
 		return []Finding{emit(s, "amd.driver-win", "ok", "dll", s.Windows.DLLs["amdhip64_7.dll"][0])}
 	case v6:
@@ -57,7 +61,7 @@ func checkICDRegistry(s *snapshot.Snapshot) []Finding {
 func oclGPUs(s *snapshot.Snapshot) (gpus []snapshot.OpenCLDevice, cpus []string) {
 	for _, p := range s.OpenCL.Platforms {
 		for _, d := range p.Devices {
-			if strings.Contains(strings.ToUpper(d.Type), "GPU") {
+			if oclIsGPU(p, d) {
 				gpus = append(gpus, d)
 			} else {
 				cpus = append(cpus, p.Name+": "+d.Name+" ("+d.Type+")")
@@ -211,3 +215,19 @@ func checkHIPSDK(s *snapshot.Snapshot, requested string) []Finding {
 }
 
 func itoa(n int) string { return strconv.Itoa(n) }
+
+// oclIsGPU classifies a device; `clinfo -l` lists no types, so an untyped
+// device counts as a GPU unless it or its platform is a known CPU runtime.
+func oclIsGPU(p snapshot.OpenCLPlatform, d snapshot.OpenCLDevice) bool {
+	t := strings.ToUpper(d.Type)
+	if t != "" {
+		return strings.Contains(t, "GPU")
+	}
+	n := strings.ToLower(p.Name + " " + d.Name)
+	for _, cpu := range []string{"cpu", "portable computing language", "pocl", "llvmpipe", "core(tm)", "xeon", "ryzen", "epyc"} {
+		if strings.Contains(n, cpu) {
+			return false
+		}
+	}
+	return true
+}

@@ -65,6 +65,7 @@ var registry = map[string]CheckFunc{
 	"path.multi-cuda":       checkMultiCUDA,
 	"path.hygiene":          checkPathHygiene,
 	"path.ldlib":            checkLdLib,
+	"meta.probe-errors":     checkProbeErrors,
 }
 
 func checkHostOS(s *snapshot.Snapshot) []Finding {
@@ -142,6 +143,14 @@ func checkHostDisk(s *snapshot.Snapshot) []Finding {
 }
 
 func checkEnvTmp(s *snapshot.Snapshot) []Finding {
+	// Every Windows process has SystemRoot/WINDIR; without them the
+	// environment was not recorded (a partial snapshot), so say nothing.
+	_, sr := env(s, "SystemRoot")
+	_, wd := env(s, "WINDIR")
+	_, tmp := env(s, "TEMP")
+	if !sr && !wd && !tmp {
+		return []Finding{skip("env.tmp", "not-recorded", "what", "the environment")}
+	}
 	// nvcc.exe exits 2 without output when TMP/TEMP are unset (doctor.md §3.1, cupy#4397).
 	var missing []string
 	for _, k := range []string{"TEMP", "TMP"} {
@@ -258,4 +267,30 @@ func lower(xs []string) []string {
 		out[i] = strings.ToLower(x)
 	}
 	return out
+}
+
+// checkProbeErrors reports what the gather could not learn: a tool that
+// hung, crashed or printed garbage, a registry key it could not read
+// (doctor.md §10 I meta.probe-child).
+func checkProbeErrors(s *snapshot.Snapshot) []Finding {
+	if len(s.ProbeErrors) == 0 {
+		return []Finding{emit(s, "meta.probe-errors", "ok")}
+	}
+	var out []Finding
+	for _, e := range s.ProbeErrors {
+		if e.TimedOut {
+			out = append(out, emit(s, "meta.probe-errors", "timed-out", "probe", e.Probe, "error", firstLine(e.Error)))
+			continue
+		}
+		out = append(out, emit(s, "meta.probe-errors", "failed", "probe", e.Probe, "error", firstLine(e.Error)))
+	}
+	return out
+}
+
+func firstLine(s string) string {
+	s, _, _ = strings.Cut(strings.TrimSpace(s), "\n")
+	if len(s) > 300 {
+		s = s[:300] + "..."
+	}
+	return s
 }

@@ -35,7 +35,7 @@ func checkMSVCInstances(s *snapshot.Snapshot) []Finding {
 	var out []Finding
 	usable := 0
 	for _, m := range s.MSVC {
-		name := orUnknown(m.DisplayName) + " " + m.ProductVersion
+		name := vsName(&m)
 		if !m.HasVCTools {
 			out = append(out, emit(s, "msvc.instances", "no-vctools", "name", name, "path", m.Path))
 			continue
@@ -75,16 +75,33 @@ func checkMSVCToolset(s *snapshot.Snapshot) []Finding {
 const regWindowsSDK = `HKLM\SOFTWARE\WOW6432Node\Microsoft\Microsoft SDKs\Windows\v10.0\InstallationFolder`
 
 func checkWindowsSDK(s *snapshot.Snapshot) []Finding {
-	if s.Windows == nil || s.Windows.Registry == nil {
-		return []Finding{skip("msvc.sdk", "not-recorded", "what", "the registry")}
-	}
-	if latestMSVC(s) == nil {
+	m := latestMSVC(s)
+	if m == nil {
 		return []Finding{skip("msvc.sdk", "no-msvc")}
 	}
-	if dir := s.Windows.Registry[regWindowsSDK]; dir != "" {
-		return []Finding{emit(s, "msvc.sdk", "ok", "dir", dir)}
+	if s.Windows != nil {
+		if dir := s.Windows.Registry[regWindowsSDK]; dir != "" {
+			return []Finding{emit(s, "msvc.sdk", "ok", "dir", dir)}
+		}
 	}
-	return []Finding{emit(s, "msvc.sdk", "missing", "vs", strings.TrimRight(latestMSVC(s).Path, `\`))}
+	// In a developer environment LIB names the SDK's lib folder (rustup's
+	// kernel32.lib test, doctor.md §4.2).
+	if lib, ok := env(s, "LIB"); ok && lib != "" {
+		if strings.Contains(strings.ToLower(lib), `windows kits`) {
+			return []Finding{emit(s, "msvc.sdk", "ok", "dir", sdkDirFromLib(lib))}
+		}
+		return []Finding{emit(s, "msvc.sdk", "missing", "vs", strings.TrimRight(m.Path, `\`))}
+	}
+	return []Finding{skip("msvc.sdk", "not-recorded", "what", "the Windows SDK location")}
+}
+
+func sdkDirFromLib(lib string) string {
+	for _, d := range strings.Split(lib, ";") {
+		if i := strings.Index(strings.ToLower(d), `windows kits`); i >= 0 {
+			return d
+		}
+	}
+	return lib
 }
 
 func checkDevEnv(s *snapshot.Snapshot) []Finding {
@@ -144,7 +161,7 @@ func checkClVersionFor(s *snapshot.Snapshot, tk *snapshot.CUDAToolkit, id string
 	if !ok {
 		return []Finding{skip(id, "unknown-toolkit", "version", tk.Version)}
 	}
-	vs := orUnknown(m.DisplayName) + " " + m.ProductVersion
+	vs := vsName(m)
 	var details []string
 	if need := stlMinCUDA(cl); need != "" && cmpVer(majorMinor(tk.Version), need) < 0 {
 		details = append(details, reasonText("stl1002", "cl", cl, "need", need))
@@ -231,4 +248,18 @@ func minCUDAForCl(cl string) string {
 		}
 	}
 	return ""
+}
+
+// vsName is "Visual Studio Community 2022 17.11.5" (or what is known of it).
+func vsName(m *snapshot.MSVCInstall) string {
+	n := m.DisplayName
+	if n == "" {
+		n = "Visual Studio"
+	}
+	if m.ProductVersion != "" {
+		n += " " + m.ProductVersion
+	} else if m.InstallVersion != "" {
+		n += " " + m.InstallVersion
+	}
+	return n
 }

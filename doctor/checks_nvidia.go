@@ -37,7 +37,9 @@ func checkNVMLLoad(s *snapshot.Snapshot) []Finding {
 			return []Finding{emit(s, "nv.nvml-load", "missing-with-gpu")}
 		}
 		return []Finding{emit(s, "nv.nvml-load", "absent")}
-	case strings.Contains(code, "TIMEOUT") || strings.Contains(code, "CRASH"):
+	case code == "NOT_PROBED":
+		return []Finding{skip("nv.nvml-load", "not-recorded", "what", "NVML")}
+	case strings.HasPrefix(code, "CHILD_") || strings.Contains(code, "TIMEOUT") || strings.Contains(code, "CRASH"):
 		return []Finding{emit(s, "nv.nvml-load", "probe-failed", "code", s.NVIDIA.NVMLStatus)}
 	}
 	return []Finding{emit(s, "nv.nvml-load", "ok", "lib", orUnknown(s.NVIDIA.NVMLLibrary)).fact("nvml_status", s.NVIDIA.NVMLStatus)}
@@ -46,8 +48,11 @@ func checkNVMLLoad(s *snapshot.Snapshot) []Finding {
 func checkNVMLInit(s *snapshot.Snapshot) []Finding {
 	code := nvmlCode(s)
 	lib := orUnknown(s.NVIDIA.NVMLLibrary)
+	if strings.HasPrefix(code, "CHILD_") {
+		return []Finding{skip("nv.nvml-init", "nvml-probe-failed")}
+	}
 	switch code {
-	case "":
+	case "", "NOT_PROBED":
 		return []Finding{skip("nv.nvml-init", "not-recorded", "what", "NVML")}
 	case "ERROR_LIBRARY_NOT_FOUND":
 		return []Finding{skip("nv.nvml-init", "no-nvidia")}
@@ -104,7 +109,7 @@ func checkDriverVersion(s *snapshot.Snapshot) []Finding {
 }
 
 func checkDriverCUDA(s *snapshot.Snapshot) []Finding {
-	api := s.NVIDIA.CUDADriverAPI
+	api := driverAPI(s)
 	if api == "" {
 		return []Finding{skip("nv.driver-cuda", "no-driver")}
 	}
@@ -168,8 +173,17 @@ func checkVRAM(s *snapshot.Snapshot) []Finding {
 
 func checkSMIConsistency(s *snapshot.Snapshot) []Finding {
 	smi := s.NVIDIA.SMIStatus
+	if strings.Contains(strings.ToUpper(s.NVIDIA.CUDADriverAPI), "ERR") {
+		smi = "CUDA Version: " + s.NVIDIA.CUDADriverAPI
+	}
 	if strings.Contains(strings.ToUpper(smi), "ERR") {
 		return []Finding{emit(s, "nv.smi-consistency", "cuda-err", "status", smi)}
+	}
+	switch smi {
+	case "timeout":
+		return []Finding{emit(s, "nv.smi-consistency", "smi-timeout", "path", orUnknown(firstHit(s, "nvidia-smi")))}
+	case "failed":
+		return []Finding{emit(s, "nv.smi-consistency", "smi-failed", "path", orUnknown(firstHit(s, "nvidia-smi")))}
 	}
 	a, b := s.NVIDIA.DriverVersion, s.NVIDIA.SMIDriverVersion
 	if a == "" || b == "" {
@@ -179,4 +193,13 @@ func checkSMIConsistency(s *snapshot.Snapshot) []Finding {
 		return []Finding{emit(s, "nv.smi-consistency", "mismatch", "nvml", a, "smi", b, "smi_path", orUnknown(firstHit(s, "nvidia-smi")))}
 	}
 	return []Finding{emit(s, "nv.smi-consistency", "ok", "driver", a)}
+}
+
+// driverAPI is the driver's highest CUDA version, "" unless it is a version
+// (nvidia-smi prints "ERR!" in a broken WSL stack, "N/A" elsewhere).
+func driverAPI(s *snapshot.Snapshot) string {
+	if len(verParts(s.NVIDIA.CUDADriverAPI)) < 2 {
+		return ""
+	}
+	return s.NVIDIA.CUDADriverAPI
 }

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/llamactl/llamactl/doctor/snapshot"
+	"github.com/llamactl/llamactl/matrix"
 )
 
 // Helpers that read a snapshot. Paths are compared the way the recorded
@@ -98,11 +99,18 @@ func firstHit(s *snapshot.Snapshot, tool string) string {
 	return ""
 }
 
-// nvidiaGPUs are the GPUs NVML (or nvidia-smi) reported.
+// nvidiaGPUs are the GPUs NVML (or nvidia-smi) reported. A GPU without a
+// compute capability (nvidia-smi before R510 has no compute_cap field) gets
+// the matrix's, looked up by its full name.
 func nvidiaGPUs(s *snapshot.Snapshot) []snapshot.GPU {
 	var out []snapshot.GPU
 	for _, g := range s.NVIDIA.GPUs {
 		if g.Vendor == "" || strings.EqualFold(g.Vendor, "nvidia") {
+			if g.ComputeCapability == "" && g.Name != "" && !strings.HasSuffix(g.Name, "...") {
+				if l := matrix.Default().LookupGPU(g.Name); l.Found && !l.Uncertain {
+					g.ComputeCapability = l.ComputeCapability
+				}
+			}
 			out = append(out, g)
 		}
 	}
@@ -138,7 +146,7 @@ func gpuVendors(s *snapshot.Snapshot) map[string]bool {
 	}
 	for _, p := range s.OpenCL.Platforms {
 		for _, d := range p.Devices {
-			if strings.EqualFold(d.Type, "GPU") {
+			if oclIsGPU(p, d) {
 				add(d.Vendor + " " + d.Name)
 			}
 		}

@@ -271,7 +271,7 @@ func toolkitProblems(s *snapshot.Snapshot, tk *snapshot.CUDAToolkit, nv []snapsh
 			out = append(out, reasonText("cannot-target", "version", tk.Version, "gpu", gpu.Name, "cc", gpu.ComputeCapability))
 		}
 	}
-	if api := s.NVIDIA.CUDADriverAPI; api != "" && cmpVer(majorMinor(tk.Version), api) > 0 {
+	if api := driverAPI(s); api != "" && cmpVer(majorMinor(tk.Version), api) > 0 {
 		out = append(out, reasonText("driver-too-old", "version", tk.Version, "api", api, "driver", s.NVIDIA.DriverVersion))
 	}
 	row, known := toolkitFacts(tk.Version)
@@ -330,7 +330,7 @@ func recommendCUDA(s *snapshot.Snapshot, nv []snapshot.GPU, tk *snapshot.CUDAToo
 				ok = false
 			}
 		}
-		if api := s.NVIDIA.CUDADriverAPI; api != "" && cmpVer(r.CUDA, api) > 0 {
+		if api := driverAPI(s); api != "" && cmpVer(r.CUDA, api) > 0 {
 			ok = false
 		}
 		if isWindows(s) {

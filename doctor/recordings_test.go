@@ -1,0 +1,68 @@
+package doctor
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+
+	"github.com/llamactl/llamactl/doctor/probe"
+)
+
+// The gather engineer's recorded machines (testdata/doctor/recordings),
+// taken through the real Gather code, then through the checks: the whole
+// pipeline from recorded command output to finding.
+func TestRecordingsEndToEnd(t *testing.T) {
+	b, err := os.ReadFile("../testdata/doctor/recordings-expect.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var exp struct {
+		Scenarios map[string]struct {
+			Backend   string            `json:"backend"`
+			Must      []string          `json:"must"`
+			MustNot   []string          `json:"must_not"`
+			Selection map[string]string `json:"selection"`
+		} `json:"scenarios"`
+	}
+	if err := json.Unmarshal(b, &exp); err != nil {
+		t.Fatal(err)
+	}
+	for name, e := range exp.Scenarios {
+		t.Run(name, func(t *testing.T) {
+			dir := filepath.Join("../testdata/doctor/recordings", name)
+			if _, err := os.Stat(dir); err != nil {
+				t.Skipf("recording %s is not in this checkout", name)
+			}
+			s, err := probe.GatherRecording(dir)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			for _, f := range Run(context.Background(), s, Options{Backend: e.Backend}) {
+				got = append(got, f.Message)
+			}
+			for _, m := range e.Must {
+				if !slices.Contains(got, m) {
+					t.Errorf("missing %s; got %v", m, got)
+				}
+			}
+			for _, m := range e.MustNot {
+				if slices.Contains(got, m) {
+					t.Errorf("unexpected %s", m)
+				}
+			}
+			sel := SelectFor(s, e.Backend)
+			sb, _ := json.Marshal(sel)
+			var sm map[string]any
+			_ = json.Unmarshal(sb, &sm)
+			for k, v := range e.Selection {
+				if g, _ := sm[k].(string); g != v {
+					t.Errorf("selection.%s = %q, want %q", k, g, v)
+				}
+			}
+		})
+	}
+}
