@@ -47,7 +47,8 @@ type resolver struct {
 	gpus     []gpuTarget
 	driver   version
 	msc      int
-	altMSVC  []int // installed cl versions besides the default, newest first
+	altMSVC  []int        // installed cl versions besides the default, newest first
+	familyOK map[int]bool // familyWorks cache
 	gcc      int
 	clang    int
 	engine   version
@@ -488,6 +489,18 @@ func (r *resolver) floor(f *Family) (version, string) {
 
 // familyWorks: some release of that CUDA major fits everything but the driver.
 func (r *resolver) familyWorks(major int) bool {
+	if v, ok := r.familyOK[major]; ok {
+		return v
+	}
+	if r.familyOK == nil {
+		r.familyOK = map[int]bool{}
+	}
+	v := r.familyWorksUncached(major)
+	r.familyOK[major] = v
+	return v
+}
+
+func (r *resolver) familyWorksUncached(major int) bool {
 	saved := r.driver
 	r.driver = nil
 	defer func() { r.driver = saved }()
