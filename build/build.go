@@ -210,13 +210,13 @@ func (r *runner) attempt(ctx context.Context, n int) (string, error) {
 	p := r.res.Plan
 	fmt.Fprintf(r.log, "=== llamactl build attempt %d: %s\n", n, strings.Join(append([]string{p.Configure.Program}, p.Configure.Args...), " "))
 
-	r.stage("patch")
 	start := r.deps.Now()
 	var applied []string
 	for _, ap := range p.Patches {
 		if ap.Diff == "" {
 			continue
 		}
+		r.stage("patch " + ap.ID)
 		pt, _ := patches.Default().Get(ap.ID)
 		diff, err := patches.DiffFor(pt)
 		if err != nil {

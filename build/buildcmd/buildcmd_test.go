@@ -1,0 +1,251 @@
+package buildcmd
+
+import (
+	"archive/tar"
+	"bytes"
+	"compress/gzip"
+	"context"
+	"encoding/json"
+	"io/fs"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/llamactl/llamactl/internal/cmdutil"
+	"github.com/llamactl/llamactl/internal/proc"
+)
+
+const plans = "../../testdata/build/plans"
+
+func newOpts(t *testing.T, env map[string]string, runner proc.Runner) (*Options, *strings.Builder, *strings.Builder) {
+	t.Helper()
+	if env == nil {
+		env = map[string]string{}
+	}
+	f, out, errOut := cmdutil.NewTest(env, runner)
+	return &Options{F: f, Backend: "auto", CacheDir: t.TempDir()}, out, errOut
+}
+
+func TestDryRunRecordedWindowsSnapshot(t *testing.T) {
+	o, out, _ := newOpts(t, nil, nil)
+	o.DryRun = true
+	o.SnapshotPath = filepath.Join(plans, "win-vs2022-17.10-cuda12.3-older-toolset.json")
+	o.Backend = "cuda"
+	o.F.IO.JSON = true
+	if err := run(context.Background(), o); err != nil {
+		t.Fatalf("dry run: %v", err)
+	}
+	var doc Doc
+	if err := json.Unmarshal([]byte(out.String()), &doc); err != nil {
+		t.Fatal(err)
+	}
+	if doc.Schema != 1 || !doc.DryRun || doc.Plan == nil || doc.Plan.Backend != "cuda" {
+		t.Fatalf("doc = %+v", doc)
+	}
+	// doctor's selection drives the plan: its toolkit's nvcc is pinned.
+	if !strings.Contains(strings.Join(doc.Plan.Configure.Args, " "), `-DCMAKE_CUDA_COMPILER=D:\NVIDIA GPU Computing Toolkit\CUDA\v12.3\bin\nvcc.exe`) {
+		t.Errorf("configure args: %v", doc.Plan.Configure.Args)
+	}
+	for _, sh := range []string{"bash", "powershell", "cmd"} {
+		if doc.Scripts[sh] == "" {
+			t.Errorf("no %s script", sh)
+		}
+	}
+}
+
+func TestDryRunTextShowsCommands(t *testing.T) {
+	o, out, _ := newOpts(t, nil, nil)
+	o.DryRun = true
+	o.SnapshotPath = filepath.Join(plans, "win-amd-rx7900xtx-vulkan.json")
+	if err := run(context.Background(), o); err != nil {
+		t.Fatalf("dry run: %v", err)
+	}
+	for _, want := range []string{"backend vulkan", "-DGGML_VULKAN=ON", "cmd:", "call \"C:\\Program Files\\Microsoft Visual Studio\\2022\\Professional\\VC\\Auxiliary\\Build\\vcvarsall.bat\" x64", "downloaded on the first real build"} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("output lacks %q:\n%s", want, out.String())
+		}
+	}
+}
+
+func TestUsageErrors(t *testing.T) {
+	cases := map[string]func(*Options){
+		"check without lock": func(o *Options) { o.Check = true },
+		"bad backend":        func(o *Options) { o.Backend = "metal" },
+		"missing source":     func(o *Options) { o.Source = "/nonexistent/llama.cpp" },
+		"source and ref":     func(o *Options) { o.Source = "."; o.Ref = "b1" },
+		"bad ref": func(o *Options) {
+			o.Ref = "master"
+			o.DryRun = true
+			o.SnapshotPath = filepath.Join(plans, "win-amd-rx7900xtx-vulkan.json")
+		},
+		"bad compiler": func(o *Options) { o.Compiler = "gcc" },
+		"removed option": func(o *Options) {
+			o.DryRun = true
+			o.SnapshotPath = filepath.Join(plans, "win-amd-rx7900xtx-vulkan.json")
+			o.CMakeArgs = []string{"-DLLAMA_CLBLAST=ON"}
+		},
+	}
+	for name, mut := range cases {
+		o, _, _ := newOpts(t, nil, nil)
+		mut(o)
+		if code := cmdutil.ExitCode(run(context.Background(), o)); code != cmdutil.ExitUsage {
+			t.Errorf("%s: exit %d, want %d", name, code, cmdutil.ExitUsage)
+		}
+	}
+}
+
+func writeLock(t *testing.T, body string) string {
+	p := filepath.Join(t.TempDir(), "llamactl.lock.toml")
+	if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func TestCheckLock(t *testing.T) {
+	snap := filepath.Join(plans, "linux-debian-nvcc11.8-gcc12-nogpu.json")
+	ok := writeLock(t, "[engine]\nref = \"b9591\"\n[build]\nbackend = \"cuda\"\ncuda = \">=11.8, <12\"\narchitectures = \"89-real\"\n")
+	o, out, _ := newOpts(t, nil, nil)
+	o.LockPath, o.Check, o.SnapshotPath = ok, true, snap
+	if err := run(context.Background(), o); err != nil {
+		t.Fatalf("satisfied lock: %v\n%s", err, out)
+	}
+	if !strings.Contains(out.String(), "satisfies") {
+		t.Errorf("output: %s", out)
+	}
+
+	bad := writeLock(t, "[engine]\nref = \"b9591\"\n[build]\nbackend = \"cuda\"\ncuda = \">=12.4\"\n")
+	o, out, _ = newOpts(t, nil, nil)
+	o.LockPath, o.Check, o.SnapshotPath = bad, true, snap
+	err := run(context.Background(), o)
+	if cmdutil.ExitCode(err) != cmdutil.ExitCheck || !strings.Contains(err.Error(), "11.8.89") {
+		t.Fatalf("unsatisfied lock: exit %d, %v", cmdutil.ExitCode(err), err)
+	}
+
+	for _, body := range []string{"[engine]\nref = \"master\"\n[build]\nbackend = \"cuda\"\n", "[engine]\nref = \"b1\"\n[build]\nbackend = \"gpu\"\n", "[engine]\nref = \"b1\"\nsha = \"x\"\n[build]\nbackend = \"cpu\"\n", "[engine]\nref = \"b1\"\n[build]\nbackend = \"cuda\"\ncuda = \"~12\"\n"} {
+		o, _, _ = newOpts(t, nil, nil)
+		o.LockPath, o.Check, o.SnapshotPath = writeLock(t, body), true, snap
+		if code := cmdutil.ExitCode(run(context.Background(), o)); code != cmdutil.ExitUsage {
+			t.Errorf("lock %q: exit %d, want 2", body, code)
+		}
+	}
+}
+
+func TestSatisfiesCUDA(t *testing.T) {
+	cases := []struct {
+		v, c string
+		ok   bool
+	}{
+		{"12.4.131", "12.4", true}, {"12.6.85", "12.4", false}, {"12.6.85", ">=12.4,<13", true},
+		{"13.0.48", ">=12.4, <13", false}, {"11.8.89", "<=11.8", true}, {"11.8.89", ">11.8", false},
+	}
+	for _, c := range cases {
+		if ok, err := SatisfiesCUDA(c.v, c.c); err != nil || ok != c.ok {
+			t.Errorf("SatisfiesCUDA(%s, %s) = %v, %v", c.v, c.c, ok, err)
+		}
+	}
+}
+
+func TestOfflineWithoutCache(t *testing.T) {
+	srv := httptest.NewServer(http.NotFoundHandler())
+	url := srv.URL
+	srv.Close()
+	o, _, _ := newOpts(t, map[string]string{"LLAMACTL_ENGINE_MIRROR": url + "/{ref}.tar.gz"}, &proc.Replay{})
+	o.SnapshotPath = filepath.Join(plans, "linux-debian-nvcc11.8-gcc12-nogpu.json")
+	o.HTTP = &http.Client{Timeout: 5 * time.Second}
+	err := run(context.Background(), o)
+	if cmdutil.ExitCode(err) != cmdutil.ExitFindings || !strings.Contains(err.Error(), url+"/b9591.tar.gz") || !strings.Contains(err.Error(), "--source DIR") {
+		t.Fatalf("exit %d: %v", cmdutil.ExitCode(err), err)
+	}
+}
+
+func fixtureTarball(t *testing.T, top string) []byte {
+	var buf bytes.Buffer
+	gz := gzip.NewWriter(&buf)
+	tw := tar.NewWriter(gz)
+	root := "../../testdata/engine"
+	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		rel, _ := filepath.Rel(root, p)
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		if err := tw.WriteHeader(&tar.Header{Name: top + "/" + filepath.ToSlash(rel), Mode: 0o644, Size: int64(len(b)), Typeflag: tar.TypeReg}); err != nil {
+			return err
+		}
+		_, err = tw.Write(b)
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tw.Close()
+	gz.Close()
+	return buf.Bytes()
+}
+
+// TestBuildDownloadedEngineEndToEnd downloads the fixture engine from an
+// httptest mirror, builds it for the CPU with the real cmake and ninja, and
+// reruns as a no-op.
+func TestBuildDownloadedEngineEndToEnd(t *testing.T) {
+	for _, tool := range []string{"cmake", "ninja", "c++"} {
+		if _, err := exec.LookPath(tool); err != nil {
+			t.Skipf("%s not installed (scripts/deps.sh)", tool)
+		}
+	}
+	body := fixtureTarball(t, "llama.cpp-b9591")
+	requests := 0
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		requests++
+		http.ServeContent(w, r, "b9591.tar.gz", time.Time{}, bytes.NewReader(body))
+	}))
+	defer srv.Close()
+	env := map[string]string{"LLAMACTL_ENGINE_MIRROR": srv.URL + "/{ref}.tar.gz", "PATH": os.Getenv("PATH"), "HOME": os.Getenv("HOME")}
+	o, out, _ := newOpts(t, env, proc.Exec{})
+	cache := o.CacheDir
+	o.Backend = "cpu"
+	o.SnapshotPath = filepath.Join(plans, "linux-debian-nvcc11.8-gcc12-nogpu.json")
+	o.OutDir = filepath.Join(t.TempDir(), "dist")
+	o.HTTP = srv.Client()
+	o.F.IO.JSON = true
+	if err := run(context.Background(), o); err != nil {
+		t.Fatalf("build: %v\n%s", err, out)
+	}
+	var doc Doc
+	if err := json.Unmarshal([]byte(out.String()), &doc); err != nil {
+		t.Fatal(err)
+	}
+	r := doc.Result
+	if r == nil || r.Verify == nil || r.Verify.BuildNumber != 9591 || doc.Source.SHA256 == "" || doc.Plan.Engine.SHA256 != doc.Source.SHA256 {
+		t.Fatalf("doc = %s", out)
+	}
+	var m struct {
+		Engine struct {
+			SHA256 string `json:"sha256"`
+		} `json:"engine"`
+	}
+	b, _ := os.ReadFile(filepath.Join(o.OutDir, "manifest.json"))
+	if json.Unmarshal(b, &m) != nil || m.Engine.SHA256 != doc.Source.SHA256 {
+		t.Errorf("manifest engine sha256 %q, source %q", m.Engine.SHA256, doc.Source.SHA256)
+	}
+
+	o2, out2, _ := newOpts(t, env, proc.Exec{})
+	o2.CacheDir, o2.Backend, o2.SnapshotPath, o2.HTTP, o2.OutDir = cache, "cpu", o.SnapshotPath, srv.Client(), o.OutDir
+	o2.F.IO.JSON = true
+	if err := run(context.Background(), o2); err != nil {
+		t.Fatalf("second build: %v", err)
+	}
+	var doc2 Doc
+	json.Unmarshal([]byte(out2.String()), &doc2)
+	if doc2.Result == nil || !doc2.Result.NoOp || !doc2.Source.Cached || requests != 1 {
+		t.Errorf("second run: no-op %v, cached %v, %d downloads", doc2.Result != nil && doc2.Result.NoOp, doc2.Source != nil && doc2.Source.Cached, requests)
+	}
+}
