@@ -57,7 +57,8 @@ type Blocker struct {
 	ID      string `json:"id"`
 	Message string `json:"message"`
 	Fix     string `json:"fix"`
-	// LastResort marks fixes such as -allow-unsupported-compiler.
+	// LastResort marks fixes such as -allow-unsupported-compiler: true when
+	// LastResortFix holds one.
 	LastResort bool `json:"last_resort,omitempty"`
 	// LastResortFix is an unsupported way around the blocker (for example
 	// -allow-unsupported-compiler), never a default; shown after Fix, marked.

@@ -176,6 +176,7 @@ func dedupBlockers(bs []Blocker) []Blocker {
 		k := b.ID + "\x00" + b.Message
 		if !seen[k] {
 			seen[k] = true
+			b.LastResort = b.LastResortFix != ""
 			out = append(out, b)
 		}
 	}

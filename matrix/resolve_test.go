@@ -180,6 +180,9 @@ func checkResolution(t *testing.T, res Resolution, w expect) {
 		if b.LastResortFix != "" {
 			lastResort = true
 		}
+		if b.LastResort != (b.LastResortFix != "") {
+			t.Errorf("blocker %s: last_resort=%v but last_resort_fix=%q", b.ID, b.LastResort, b.LastResortFix)
+		}
 		if b.Fix == "" || b.Message == "" {
 			t.Errorf("blocker %s without message or fix", b.ID)
 		}
