@@ -29,6 +29,7 @@ func TestClassifyRecorded(t *testing.T) {
 		{"cuda-no-kernel-image-llamacpp-4215.log", "cuda-no-kernel-image", nil},
 		{"cuda-driver-too-old-llamacpppython-1436.log", "cuda-driver-too-old", nil},
 		{"cuda-no-device-wsl-llamacpppython-1030.log", "cuda-no-device", nil},
+		{"opencl-no-platform-llamacpp-1979.log", "opencl-no-platform", nil},
 	} {
 		out := fixture(t, c.file)
 		cl := Classify(out)
