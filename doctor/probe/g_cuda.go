@@ -84,7 +84,11 @@ func gatherCUDA(ctx context.Context, g *gctx) func(*snapshot.Snapshot) {
 				}
 			}
 		}
-		for _, base := range facts.CUDADefaultDirs.Windows {
+		bases := facts.CUDADefaultDirs.Windows
+		if pf := lookupEnv(g.d, "ProgramFiles"); pf != "" {
+			bases = append([]string{joinPath(goos, pf, "NVIDIA GPU Computing Toolkit", "CUDA")}, bases...)
+		}
+		for _, base := range bases {
 			for _, d := range globDir(g.d.FS, goos, base, "v*") {
 				if isDir(g.d.FS, d) {
 					add(d, "", "default-dir")

@@ -120,6 +120,9 @@ func nvmlChild(ctx context.Context, g *gctx, n *snapshot.NVIDIA) *nvmlnative.Rep
 	}
 	n.NVMLStatus = rep.Status
 	n.NVMLLibrary = rep.Library
+	if rep.Error != "" {
+		g.errorf("NVML: %s", rep.Error)
+	}
 	n.DriverVersion = rep.DriverVersion
 	if rep.CUDADriverVersion > 0 {
 		n.CUDADriverAPI = fmt.Sprintf("%d.%d", rep.CUDADriverVersion/1000, (rep.CUDADriverVersion%1000)/10)
