@@ -1,0 +1,241 @@
+// Package explaincmd is `llamactl explain [FILE|-]`: it reads a build or run
+// log (streaming, whatever its size) and names the cause and the fix of each
+// failure it recognises, or says that it recognises none and shows the first
+// lines that look like errors.
+package explaincmd
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+	"golang.org/x/term"
+
+	"github.com/llamactl/llamactl/doctor/doctorcmd"
+	"github.com/llamactl/llamactl/doctor/probe"
+	"github.com/llamactl/llamactl/doctor/snapshot"
+	"github.com/llamactl/llamactl/failures"
+	"github.com/llamactl/llamactl/internal/cmdutil"
+	"github.com/llamactl/llamactl/internal/ui"
+)
+
+// Schema versions the --json document (docs/support.md).
+const Schema = 1
+
+// Options are the parsed flags and the injected world.
+type Options struct {
+	IO       *ui.IOStreams
+	File     string // "" or "-" is stdin
+	Snapshot string // --snapshot FILE
+	Here     bool   // --here: gather this machine's snapshot for the facts
+	// Gather returns this machine's snapshot (probe.Gather in production).
+	Gather func(ctx context.Context) *snapshot.Snapshot
+	// Open opens the log file (os.Open in production).
+	Open func(name string) (io.ReadCloser, error)
+	// StdinIsTerminal says there is nothing piped in.
+	StdinIsTerminal func() bool
+	KB              *failures.KB
+}
+
+// Doc is the --json document.
+type Doc struct {
+	Schema          int                `json:"schema"`
+	Input           string             `json:"input"`
+	Lines           int                `json:"lines"`
+	Findings        []failures.Finding `json:"findings"`
+	UnmatchedErrors []failures.LogLine `json:"unmatched_errors"`
+	// FactsFrom says where machine facts came from: "snapshot FILE", "this
+	// machine", or "" (only what the log itself says).
+	FactsFrom string `json:"facts_from,omitempty"`
+}
+
+// NewCmd builds the command; runF replaces the run function in tests.
+func NewCmd(f *cmdutil.Factory, runF ...func(*Options) error) *cobra.Command {
+	opts := &Options{
+		IO: f.IO,
+		Gather: func(ctx context.Context) *snapshot.Snapshot {
+			return probe.Gather(ctx, probe.System(f))
+		},
+		Open: func(name string) (io.ReadCloser, error) { return os.Open(name) },
+		StdinIsTerminal: func() bool {
+			file, ok := f.IO.In.(*os.File)
+			return ok && term.IsTerminal(int(file.Fd()))
+		},
+	}
+	cmd := &cobra.Command{
+		Use:   "explain [FILE|-]",
+		Short: "Name the cause and the fix of a failed llama.cpp build or run from its log",
+		Long: `Read a build or run log (a file, or standard input with - or a pipe) and name
+each failure llamactl knows: its stable ID, the cause in plain words, the fix and
+the exact commands, with the line numbers it was seen on. Logs of any size are
+read as a stream.
+
+When nothing matches, explain says so and lists the first lines that look like
+errors; it never guesses.
+
+With --snapshot FILE (a snapshot, doctor --json output or report.json of the
+machine the log comes from) or --here (this machine), the findings also say
+which facts of that machine explain them.
+
+Examples:
+  llamactl explain build.log
+  cmake --build build 2>&1 | llamactl explain
+  llamactl explain --snapshot report.json issue-1234.log --json`,
+		Args: cobra.MaximumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if len(args) == 1 {
+				opts.File = args[0]
+			}
+			if opts.Here && opts.Snapshot != "" {
+				return cmdutil.UsageErrorf("--here and --snapshot both name the machine: give one")
+			}
+			if len(runF) > 0 && runF[0] != nil {
+				return runF[0](opts)
+			}
+			return Run(cmd.Context(), opts)
+		},
+	}
+	cmd.Flags().StringVar(&opts.Snapshot, "snapshot", "", "add facts from the machine in `FILE` (snapshot, doctor --json or report.json)")
+	cmd.Flags().BoolVar(&opts.Here, "here", false, "the log comes from this machine: gather its facts (a few seconds)")
+	return cmd
+}
+
+// Run reads the log and prints the diagnosis. Exit 1 when an error-level
+// failure was recognised (docs/exit-codes.md).
+func Run(ctx context.Context, o *Options) error {
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	kb := o.KB
+	if kb == nil {
+		kb = failures.Default()
+	}
+	var s *snapshot.Snapshot
+	factsFrom := ""
+	if o.Snapshot != "" {
+		var err error
+		if s, err = doctorcmd.LoadSnapshot(o.Snapshot); err != nil {
+			return err
+		}
+		factsFrom = "snapshot " + o.Snapshot
+	}
+
+	in, name, closeIn, err := open(o)
+	if err != nil {
+		return err
+	}
+	d, rerr := kb.Diagnose(in)
+	closeIn()
+	if rerr != nil {
+		return cmdutil.Errorf(cmdutil.ExitUsage, "reading %s failed after %d lines: %v", name, d.Lines, rerr)
+	}
+	if o.Here && len(d.Findings) > 0 {
+		gctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+		s = o.Gather(gctx)
+		cancel()
+		factsFrom = "this machine"
+	}
+	d = kb.WithSnapshot(d, s)
+
+	if o.IO.JSON {
+		doc := Doc{Schema: Schema, Input: name, Lines: d.Lines, Findings: d.Findings, UnmatchedErrors: d.UnmatchedErrors, FactsFrom: factsFrom}
+		if err := ui.WriteJSON(o.IO.Out, doc); err != nil {
+			return err
+		}
+	} else {
+		render(o.IO, kb, name, d)
+	}
+	for _, f := range d.Findings {
+		if f.Severity == failures.SeverityError {
+			return cmdutil.Exit(cmdutil.ExitFindings)
+		}
+	}
+	return nil
+}
+
+func open(o *Options) (io.Reader, string, func(), error) {
+	if o.File == "" || o.File == "-" {
+		if o.File == "" && o.StdinIsTerminal != nil && o.StdinIsTerminal() {
+			return nil, "", nil, cmdutil.UsageErrorf("no log given: pass a file (llamactl explain build.log) or pipe one (cmake --build build 2>&1 | llamactl explain)")
+		}
+		return o.IO.In, "stdin", func() {}, nil
+	}
+	st, err := os.Stat(o.File)
+	if err == nil && st.IsDir() {
+		return nil, "", nil, cmdutil.UsageErrorf("%s is a folder: pass the log file inside it (for example %s)", o.File, strings.TrimRight(o.File, `/\`)+string(os.PathSeparator)+"build.log")
+	}
+	rc, err := o.Open(o.File)
+	if err != nil {
+		var pe *os.PathError
+		if errors.As(err, &pe) {
+			err = pe.Err
+		}
+		return nil, "", nil, cmdutil.UsageErrorf("cannot read %s: %v", o.File, err)
+	}
+	return rc, o.File, func() { rc.Close() }, nil
+}
+
+func render(io *ui.IOStreams, kb *failures.KB, name string, d failures.Diagnosis) {
+	p := ui.NewPrinter(io)
+	if len(d.Findings) == 0 {
+		p.Line(ui.Skip, fmt.Sprintf("%s (%s, %d lines)", kb.Message("no_match"), name, d.Lines))
+		if len(d.UnmatchedErrors) > 0 {
+			var ls []string
+			for _, l := range d.UnmatchedErrors {
+				ls = append(ls, fmt.Sprintf("%5d  %s", l.Line, l.Text))
+			}
+			p.Line(ui.Info, kb.Message("first_errors"), ls...)
+		}
+		return
+	}
+	for i, f := range d.Findings {
+		if i > 0 {
+			p.Println()
+		}
+		st := ui.Err
+		if f.Severity == failures.SeverityWarning {
+			st = ui.Warn
+		}
+		var det []string
+		if f.Excerpt != "" {
+			var ex []string
+			for _, l := range strings.Split(f.Excerpt, "\n") {
+				ex = append(ex, "> "+l)
+			}
+			det = append(det, strings.Join(ex, "\n"))
+		}
+		det = append(det, "Why: "+f.Cause)
+		if fs := kb.FactSentence(f.Facts); fs != "" {
+			det = append(det, fs)
+		}
+		det = append(det, "Fix: "+f.Fix)
+		for _, c := range f.Commands {
+			det = append(det, "  $ "+c)
+		}
+		if f.Patch != "" {
+			det = append(det, "Patch: llamactl patches show "+f.Patch)
+		}
+		if io.Verbose {
+			det = append(det, "Source: "+f.Source)
+		}
+		det = append(det, "More: docs/support.md#"+f.ID)
+		p.Line(st, fmt.Sprintf("%s  %s (line %s)", p.Bold(f.ID), f.Title, lineList(f.Lines)), det...)
+	}
+}
+
+func lineList(ls []int) string {
+	var s []string
+	for i, l := range ls {
+		if i == 5 {
+			s = append(s, fmt.Sprintf("+%d more", len(ls)-5))
+			break
+		}
+		s = append(s, fmt.Sprint(l))
+	}
+	return strings.Join(s, ", ")
+}
