@@ -404,3 +404,22 @@ func fixtureBody(s string) string {
 	}
 	return s
 }
+
+func TestTargetRange(t *testing.T) {
+	m := Default()
+	for cc, want := range map[string][2]string{
+		"6.1": {"11.0", "12.9"}, "8.9": {"11.8", "13.3"}, "12.0": {"12.8", "13.3"}, "12.1": {"12.9", "13.3"},
+		"3.7": {"11.0", "11.8"}, "11.0": {"12.8", "13.3"}, "8.7": {"11.4", "13.3"}, "8.8": {"13.0", "13.3"},
+	} {
+		first, last, ok := m.TargetRange(cc)
+		if !ok || first != want[0] || last != want[1] {
+			t.Errorf("TargetRange(%s) = %s..%s %v, want %s..%s", cc, first, last, ok, want[0], want[1])
+		}
+	}
+	if _, _, ok := m.TargetRange("3.0"); ok {
+		t.Error("CC 3.0 has no toolkit in the matrix")
+	}
+	if _, _, ok := m.TargetRange("x"); ok {
+		t.Error("bad CC accepted")
+	}
+}

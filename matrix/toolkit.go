@@ -147,3 +147,23 @@ func (m *Matrix) Family(major int) *Family {
 	}
 	return nil
 }
+
+// TargetRange is the oldest and newest CUDA minor ("11.8", "12.9") whose
+// nvcc builds real SASS for compute capability cc, over the releases
+// Resolve weighs (Thor's sm_101 → sm_110 renumbering included).
+func (m *Matrix) TargetRange(cc string) (first, last string, ok bool) {
+	sm, _, valid := parseCC(cc)
+	if !valid {
+		return "", "", false
+	}
+	reps, _ := m.minors()
+	for _, t := range reps {
+		if t.HasSM(target(t, sm)) {
+			if first == "" {
+				first = t.MinorVersion()
+			}
+			last = t.MinorVersion()
+		}
+	}
+	return first, last, first != ""
+}
