@@ -225,6 +225,32 @@ func (s *Server) Complete(ctx context.Context, prompt string, n int) (Completion
 	return Completion{Content: r.Content, TokensPredicted: r.TokensPredicted, PromptPerSecond: r.Timings.PromptPerSecond, TokensPerSecond: r.Timings.PredictedPerSecond}, nil
 }
 
+// Embedding is the answer to one /embedding request.
+type Embedding struct {
+	Dimensions int       `json:"dimensions"`
+	Head       []float64 `json:"head"` // the first values, for a glance
+}
+
+// Embed asks an embedding server for the pooled embedding of text.
+func (s *Server) Embed(ctx context.Context, text string) (Embedding, error) {
+	body, _ := json.Marshal(map[string]any{"content": text})
+	st, resp, err := s.o.HTTP.Do(ctx, http.MethodPost, s.o.BaseURL+"/embedding", body)
+	if err != nil {
+		return Embedding{}, fmt.Errorf("embedding request: %w", err)
+	}
+	if st != http.StatusOK {
+		return Embedding{}, fmt.Errorf("embedding request: HTTP %d: %.200s", st, resp)
+	}
+	var r []struct {
+		Embedding [][]float64 `json:"embedding"`
+	}
+	if err := json.Unmarshal(resp, &r); err != nil || len(r) == 0 || len(r[0].Embedding) == 0 {
+		return Embedding{}, fmt.Errorf("embedding answer has no vector: %.200s", resp)
+	}
+	v := r[0].Embedding[0]
+	return Embedding{Dimensions: len(v), Head: v[:min(4, len(v))]}, nil
+}
+
 // lineWriter splits a byte stream into lines.
 type lineWriter struct {
 	mu  sync.Mutex

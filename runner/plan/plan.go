@@ -197,6 +197,10 @@ func (pl *planner) flashAttn() bool {
 
 func (pl *planner) ubatch(ctx uint64) int {
 	ub := pl.coef.UBatch
+	if pl.m.Embedding {
+		// Embedding models must see a whole input in one ubatch.
+		ub = int(ctx)
+	}
 	if pl.req.UBatch > 0 {
 		ub = pl.req.UBatch
 	}
@@ -380,12 +384,7 @@ func (pl *planner) toPlan(p Params) Plan {
 			out.TensorSplit[pla.Output]++
 		}
 	}
-	if pl.m.Embedding {
-		out.Embedding = true
-		// Embedding models process a whole input in one ubatch.
-		out.UBatch = int(p.Ctx)
-		out.Batch = int(p.Ctx)
-	}
+	out.Embedding = pl.m.Embedding
 	return out
 }
 

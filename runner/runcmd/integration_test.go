@@ -98,6 +98,32 @@ func TestIntegrationRunGeneratedModels(t *testing.T) {
 	}
 }
 
+// An embedding model (pooling metadata) starts in embedding mode with the
+// whole context in one ubatch, and its memory is predicted as well.
+func TestIntegrationEmbeddingModel(t *testing.T) {
+	dir := engineDir(t)
+	model := genModel(t, t.TempDir(), ggufwrite.Config{Arch: "llama", Pooling: 1, Ctx: 2048})
+	o, out := realOptions(t, dir, model)
+	o.Prompt = "hello world"
+	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+	defer cancel()
+	if err := Run(ctx, o); err != nil {
+		t.Fatal(err)
+	}
+	var d Doc
+	json.Unmarshal([]byte(out.String()), &d)
+	if !slices.Contains(d.Argv, "--embedding") || !slices.Contains(d.Argv, "mean") || d.Plan.UBatch != 2048 {
+		t.Errorf("argv %v plan %+v", d.Argv, d.Plan)
+	}
+	if d.Embedding == nil || d.Embedding.Dimensions != 256 {
+		t.Errorf("embedding = %+v", d.Embedding)
+	}
+	if d.Actual == nil || !withinTolerance(d.Predicted.Host.Total(), d.Actual.Host.Total()) ||
+		math.Abs(d.Predicted.Host.ComputeMiB-d.Actual.Host.ComputeMiB) > 0.1 {
+		t.Errorf("predicted %+v, engine %+v", d.Predicted.Host, d.Actual)
+	}
+}
+
 func TestIntegrationDraftModel(t *testing.T) {
 	dir := engineDir(t)
 	mdir := t.TempDir()

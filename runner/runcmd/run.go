@@ -131,6 +131,7 @@ type Doc struct {
 	Attempts     []Attempt          `json:"attempts,omitempty"`
 	Actual       *launch.Report     `json:"actual,omitempty"`
 	Completion   *launch.Completion `json:"completion,omitempty"`
+	Embedding    *launch.Embedding  `json:"embedding,omitempty"`
 	URL          string             `json:"url,omitempty"`
 }
 
@@ -380,6 +381,22 @@ func launchAndVerify(ctx context.Context, o *Options, eng *engine.Engine, m *ggu
 	doc.URL = baseURL
 	compareAndRecord(o, doc, rep, key, cal)
 
+	if o.Prompt != "" && doc.Plan.Embedding {
+		e, err := srv.Embed(ctx, o.Prompt)
+		if err != nil {
+			if ctx.Err() != nil {
+				return cmdutil.Exit(cmdutil.ExitSignal)
+			}
+			return cmdutil.Errorf(cmdutil.ExitEngine, "%v", err)
+		}
+		doc.Embedding = &e
+		srv.Stop()
+		if f.IO.JSON {
+			return ui.WriteJSON(f.IO.Out, doc)
+		}
+		ui.NewPrinter(f.IO).Line(ui.OK, fmt.Sprintf("embedding model: %d dimensions, starting %v", e.Dimensions, e.Head))
+		return nil
+	}
 	if o.Prompt != "" {
 		c, err := srv.Complete(ctx, o.Prompt, o.NPredict)
 		if err != nil {

@@ -24,6 +24,7 @@ type Config struct {
 	FFExp         uint64
 	SlidingWindow uint64
 	TiedOutput    bool
+	Pooling       uint32 // llama.cpp pooling type (1 mean, 2 cls, 3 last): an embedding model
 	Seed          uint64
 	Name          string
 }
@@ -105,6 +106,9 @@ func Model(cfg Config) (*File, error) {
 	}
 	if cfg.SlidingWindow > 0 {
 		kv = append(kv, KV{a + ".attention.sliding_window", uint32(cfg.SlidingWindow)})
+	}
+	if cfg.Pooling > 0 {
+		kv = append(kv, KV{a + ".pooling_type", cfg.Pooling})
 	}
 	if a == "gemma2" {
 		kv = append(kv, KV{a + ".attn_logit_softcapping", float32(50)}, KV{a + ".final_logit_softcapping", float32(30)})
