@@ -43,7 +43,8 @@ type evaluation struct {
 type resolver struct {
 	m        *Matrix
 	q        Query
-	os       string
+	os       string // whose compilers: windows, linux or "" (unknown)
+	driverOS string // whose driver numbering: as os, but windows under WSL
 	gpus     []gpuTarget
 	driver   version
 	msc      int
@@ -269,6 +270,11 @@ func (r *resolver) parseQuery() {
 	case "", "windows", "linux":
 	case "win", "win32", "win64":
 		r.os = "windows"
+	case "wsl", "wsl2":
+		// WSL builds with Linux compilers against the Windows driver,
+		// which reports Windows version numbers (cuda-matrix.md §1 Driver).
+		r.os, r.driverOS = "linux", "windows"
+		r.reasons = append(r.reasons, r.m.Text("reason.wsl"))
 	default:
 		r.reasons = append(r.reasons, r.m.Text("reason.os-unknown", "os", q.OS))
 		r.os = "linux"
@@ -280,6 +286,9 @@ func (r *resolver) parseQuery() {
 		case q.GCC != "" || q.Clang != "":
 			r.os = "linux"
 		}
+	}
+	if r.driverOS == "" {
+		r.driverOS = r.os
 	}
 	for _, g := range q.GPUs {
 		l := r.m.lookup(g)
@@ -482,7 +491,7 @@ func (r *resolver) floor(f *Family) (version, string) {
 	l, _ := parseVersion(f.DriverLinux)
 	w, _ := parseVersion(f.DriverWindows)
 	switch {
-	case r.os == "windows", r.os == "" && w.cmp(l) > 0:
+	case r.driverOS == "windows", r.driverOS == "" && w.cmp(l) > 0:
 		return w, f.DriverWindows
 	}
 	return l, f.DriverLinux
@@ -514,7 +523,7 @@ func (r *resolver) familyWorksUncached(major int) bool {
 }
 
 func (r *resolver) ownDriver(t *ToolkitFacts) (version, string, bool, bool) {
-	if r.os == "" {
+	if r.driverOS == "" {
 		l, lr, lb, lok := t.driverFor("linux")
 		w, wr, wb, wok := t.driverFor("windows")
 		if lok && wok && w.cmp(l) > 0 {
@@ -522,7 +531,7 @@ func (r *resolver) ownDriver(t *ToolkitFacts) (version, string, bool, bool) {
 		}
 		return l, lr, lb, lok
 	}
-	return t.driverFor(r.os)
+	return t.driverFor(r.driverOS)
 }
 
 func (r *resolver) checkDriver(e *evaluation) {

@@ -107,6 +107,8 @@ func TestResolveScenarios(t *testing.T) {
 			expect{ok: true, recommended: "13.0", reasonHas: []string{"R580"}}},
 		{"recorded Windows box: 560.94 + RTX 4060 + nvcc 12.4.99", Query{OS: "windows", Driver: "560.94", GPUs: []GPUQuery{gpu("NVIDIA GeForce RTX 4060")}, Toolkits: []string{"12.4.99"}},
 			expect{ok: true, recommended: "12.4.99", archs: "89-real", reasonHas: []string{"full feature set"}}},
+		{"WSL: Windows driver numbers, Linux gcc", Query{OS: "wsl", Driver: "551.61", GCC: "12", GPUs: []GPUQuery{gpu("RTX 4060")}, Toolkits: []string{"12.4.131"}},
+			expect{ok: true, recommended: "12.4.131", reasonHas: []string{"WSL", "older than CUDA 12.4's own driver (551.78)", "gcc 12 is accepted"}}},
 		// --- gcc / clang (nvcc checks the major only)
 		{"gcc 12 + CUDA 11.8: too new", Query{OS: "linux", GCC: "12", Toolkits: []string{"11.8.89"}},
 			expect{blockers: []string{BlockGCCTooNew}, fixHas: []string{"g++-11", "CUDA ≥ 12.0"}, lastResort: true}},

@@ -25,7 +25,7 @@ type resolveOptions struct {
 func newResolveCmd(f *cmdutil.Factory, m *matrix.Matrix) *cobra.Command {
 	opts := &resolveOptions{IO: f.IO, Matrix: m}
 	cmd := &cobra.Command{
-		Use:   "resolve [--gpu NAME|--cc X.Y]... [--driver VER] [--os windows|linux] [--msvc 19.xx] [--gcc N] [--clang N] [--toolkit VER]...",
+		Use:   "resolve [--gpu NAME|--cc X.Y]... [--driver VER] [--os windows|linux|wsl] [--msvc 19.xx] [--gcc N] [--clang N] [--toolkit VER]...",
 		Short: "Pick the CUDA version and CMAKE_CUDA_ARCHITECTURES for a machine, or say what blocks it",
 		Long: `Weigh the GPUs, the driver, the OS, the host compiler and the installed CUDA
 toolkits, and answer: which CUDA version to build llama.cpp with (an installed
@@ -45,7 +45,7 @@ asking about another machine, or "what if".`,
 	fl.StringArrayVar(&opts.GPUs, "gpu", nil, "GPU name as nvidia-smi shows it, or a short form (repeatable)")
 	fl.StringArrayVar(&opts.CCs, "cc", nil, "GPU compute capability X.Y, e.g. 8.9 (repeatable; wins over names)")
 	fl.StringVar(&opts.Driver, "driver", "", "NVIDIA driver version, e.g. 560.94")
-	fl.StringVar(&opts.OS, "os", "", "windows or linux (default: inferred from --msvc / --gcc)")
+	fl.StringVar(&opts.OS, "os", "", "windows, linux or wsl (default: inferred from --msvc / --gcc)")
 	fl.StringVar(&opts.MSVC, "msvc", "", "cl.exe version, e.g. 19.41 or 19.41.34123")
 	fl.StringVar(&opts.GCC, "gcc", "", "gcc version nvcc would use, e.g. 12 or 12.2")
 	fl.StringVar(&opts.Clang, "clang", "", "clang version nvcc would use, e.g. 17")
@@ -71,7 +71,7 @@ func (o *resolveOptions) query() matrix.Query {
 func runResolve(opts *resolveOptions) error {
 	m := matrixOf(opts.Matrix)
 	switch strings.ToLower(opts.OS) {
-	case "", "windows", "linux":
+	case "", "windows", "linux", "wsl":
 	default:
 		return cmdutil.UsageErrorf("%s", m.Text("cli.error.os", "os", opts.OS))
 	}
