@@ -1,11 +1,15 @@
 package gguf
 
 import (
+	_ "embed"
+	"encoding/json"
 	"fmt"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // Model is what sizing a launch needs from a GGUF: architecture
@@ -143,7 +147,7 @@ func (f *File) Model() (Model, error) {
 	if p, ok := f.uint(a + "pooling_type"); ok {
 		m.Pooling = poolingName(p)
 	}
-	m.Embedding = !m.Causal || (m.Pooling != "" && m.Pooling != "none") || embeddingArchs[arch]
+	m.Embedding = !m.Causal || (m.Pooling != "" && m.Pooling != "none") || slices.Contains(archFacts().EmbedArchs, arch)
 	m.Tokenizer = f.tokenizer()
 	if vs, ok := f.uint(a + "vocab_size"); ok && m.Tokenizer.VocabSize == 0 {
 		m.Tokenizer.VocabSize = vs
@@ -161,14 +165,22 @@ func (f *File) Model() (Model, error) {
 	return m, nil
 }
 
-// embeddingArchs are architectures that only produce embeddings
-// (llama.cpp's BERT family).
-var embeddingArchs = map[string]bool{"bert": true, "nomic-bert": true, "nomic-bert-moe": true, "jina-bert-v2": true, "jina-bert-v3": true, "modern-bert": true, "neo-bert": true, "t5encoder": true}
+//go:embed archfacts.json
+var archJSON []byte
 
-// swaPatterns: which layers are sliding-window when the file has no
-// per-layer pattern (autotune.md §6.3 "SWA layers"): period n, the layer
-// with l%n == n-1 is global. gemma2 alternates (n=2, even layers local).
-var swaPatterns = map[string]uint64{"gemma2": 2, "gemma3": 6, "cohere2": 4, "llama4": 4, "gpt-oss": 2}
+// archFacts are per-architecture facts kept as data (archfacts.json).
+var archFacts = sync.OnceValue(func() (af struct {
+	Source       string            `json:"source"`
+	SWAPeriod    map[string]uint64 `json:"swa_period"`
+	EmbedArchs   []string          `json:"embedding_architectures"`
+	PoolingTypes []string          `json:"pooling_types"`
+	FileTypes    map[string]string `json:"file_types"`
+}) {
+	if err := json.Unmarshal(archJSON, &af); err != nil {
+		panic("gguf: embedded archfacts.json: " + err.Error()) // build-time data; tested
+	}
+	return af
+})
 
 func (f *File) swaLayers(arch string, n int, window uint64) []bool {
 	if window == 0 || n == 0 {
@@ -189,7 +201,9 @@ func (f *File) swaLayers(arch string, n int, window uint64) []bool {
 			return out
 		}
 	}
-	p, ok := swaPatterns[arch]
+	// The architecture's pattern (§6.3): period p, layer l is global
+	// when l%p == p-1.
+	p, ok := archFacts().SWAPeriod[arch]
 	if !ok {
 		return nil
 	}
@@ -330,9 +344,7 @@ func (f *File) perLayer(k string, n int, def uint64) []uint64 {
 }
 
 func poolingName(p uint64) string {
-	// llama.cpp enum llama_pooling_type.
-	names := []string{"none", "mean", "cls", "last", "rank"}
-	if p < uint64(len(names)) {
+	if names := archFacts().PoolingTypes; p < uint64(len(names)) {
 		return names[p]
 	}
 	return fmt.Sprintf("pooling%d", p)
@@ -340,12 +352,7 @@ func poolingName(p uint64) string {
 
 // fileTypeName names general.file_type (llama.cpp enum llama_ftype).
 func fileTypeName(ft uint64) string {
-	names := map[uint64]string{0: "F32", 1: "F16", 2: "Q4_0", 3: "Q4_1", 7: "Q8_0", 8: "Q5_0", 9: "Q5_1",
-		10: "Q2_K", 11: "Q3_K_S", 12: "Q3_K_M", 13: "Q3_K_L", 14: "Q4_K_S", 15: "Q4_K_M", 16: "Q5_K_S",
-		17: "Q5_K_M", 18: "Q6_K", 19: "IQ2_XXS", 20: "IQ2_XS", 21: "Q2_K_S", 22: "IQ3_XS", 23: "IQ3_XXS",
-		24: "IQ1_S", 25: "IQ4_NL", 26: "IQ3_S", 27: "IQ3_M", 28: "IQ2_S", 29: "IQ2_M", 30: "IQ4_XS",
-		31: "IQ1_M", 32: "BF16", 36: "TQ1_0", 37: "TQ2_0", 38: "MXFP4_MOE"}
-	if n, ok := names[ft]; ok {
+	if n, ok := archFacts().FileTypes[strconv.FormatUint(ft, 10)]; ok {
 		return n
 	}
 	return fmt.Sprintf("ftype%d", ft)

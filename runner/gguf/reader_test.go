@@ -102,6 +102,10 @@ func TestReadGeneratedModels(t *testing.T) {
 					t.Errorf("gemma3 swa = %v window %d tied %v", m.SWALayers, m.SlidingWindow, m.Weights.TiedOutput)
 				}
 			}
+			wantFT := map[string]string{"F16": "F16", "Q8_0": "Q8_0", "Q4_K": "Q4_K_M"}[c.Type]
+			if m.FileType != wantFT {
+				t.Errorf("file type %q, want %q", m.FileType, wantFT)
+			}
 			if _, ok := m.Weights.Types[c.Type]; !ok {
 				t.Errorf("quant mix %v lacks %s", m.Weights.Types, c.Type)
 			}

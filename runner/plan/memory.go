@@ -29,14 +29,15 @@ type Coefficients struct {
 		NoFAMaskBytesPerKV    float64 `json:"nofa_mask_bytes_per_kv"`
 		HostStagingBytesPerEm float64 `json:"host_staging_bytes_per_embd"`
 	} `json:"compute"`
-	DeviceOverheadMiB    float64 `json:"device_overhead_mib"`
-	DeviceMarginMiB      float64 `json:"device_margin_mib"`
-	DeviceMarginFraction float64 `json:"device_margin_fraction"`
-	HostMarginMiB        float64 `json:"host_margin_mib"`
-	HostMarginFraction   float64 `json:"host_margin_fraction"`
-	CtxFloor             uint64  `json:"ctx_floor"`
-	Batch                int     `json:"batch"`
-	UBatch               int     `json:"ubatch"`
+	KVBytesPerElement    map[string]float64 `json:"kv_bytes_per_element"`
+	DeviceOverheadMiB    float64            `json:"device_overhead_mib"`
+	DeviceMarginMiB      float64            `json:"device_margin_mib"`
+	DeviceMarginFraction float64            `json:"device_margin_fraction"`
+	HostMarginMiB        float64            `json:"host_margin_mib"`
+	HostMarginFraction   float64            `json:"host_margin_fraction"`
+	CtxFloor             uint64             `json:"ctx_floor"`
+	Batch                int                `json:"batch"`
+	UBatch               int                `json:"ubatch"`
 }
 
 // Coef returns the embedded coefficients.
@@ -80,11 +81,8 @@ type Calibration struct {
 	Context float64 `json:"context,omitempty"`
 }
 
-// kvBytesPerElem: autotune.md §6.3 s(t).
-var kvBytesPerElem = map[string]float64{"f32": 4, "f16": 2, "bf16": 2, "q8_0": 1.0625, "q5_1": 0.75, "q5_0": 0.6875, "q4_1": 0.625, "q4_0": 0.5625, "iq4_nl": 0.5625}
-
 // KnownCacheType says whether a KV cache type can be sized.
-func KnownCacheType(t string) bool { _, ok := kvBytesPerElem[t]; return ok }
+func KnownCacheType(t string) bool { _, ok := Coef().KVBytesPerElement[t]; return ok }
 
 func pad256(n uint64) uint64 { return (n + 255) / 256 * 256 }
 
@@ -105,7 +103,7 @@ func kvLayerBytes(m *gguf.Model, l int, p Params) float64 {
 	if l >= len(m.HeadCountKV) || m.HeadCountKV[l] == 0 {
 		return 0
 	}
-	sk, sv := kvBytesPerElem[p.CacheK], kvBytesPerElem[p.CacheV]
+	sk, sv := Coef().KVBytesPerElement[p.CacheK], Coef().KVBytesPerElement[p.CacheV]
 	if sk == 0 {
 		sk = 2
 	}
