@@ -330,3 +330,10 @@ func fromZip(b []byte) ([]byte, error) {
 	}
 	return nil, errors.New("the zip holds no snapshot.json or report.json")
 }
+
+// Evaluate runs every check and the selection on a snapshot (the pure part
+// of the command; fuzzed with arbitrary snapshots).
+func Evaluate(s *snapshot.Snapshot, backend string) Doc {
+	fs := doctor.Run(context.Background(), s, doctor.Options{Backend: backend})
+	return Doc{Schema: Schema, Checks: fs, Selection: doctor.SelectFor(s, backend), Snapshot: s}
+}

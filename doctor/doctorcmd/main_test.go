@@ -1,0 +1,19 @@
+package doctorcmd_test
+
+import (
+	"os"
+	"testing"
+
+	"github.com/llamactl/llamactl/internal/cli"
+	"github.com/llamactl/llamactl/internal/cmdutil"
+)
+
+// TestMain lets the test binary stand in for llamactl when doctor starts its
+// native child probes (`llamactl __probe nvml`), so the integration test
+// runs the real command end to end.
+func TestMain(m *testing.M) {
+	if len(os.Args) >= 2 && os.Args[1] == "__probe" {
+		os.Exit(cli.Execute(cmdutil.New(), os.Args[1:]))
+	}
+	os.Exit(m.Run())
+}
