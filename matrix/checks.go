@@ -270,7 +270,7 @@ func (r *resolver) msvcFails(t *ToolkitFacts, msc int) ([]Blocker, string) {
 		if stl != nil && need != nil && stlNeed.cmp(need) > 0 {
 			need = stlNeed
 		}
-		old := *t.MSCVerMaxExclusive - 1
+		old := r.newestRealMSVC(*t.MSCVerMaxExclusive)
 		toolset := r.m.Text("msvc-too-new.toolset", "cl", clVersion(old), "toolset", fmt.Sprintf("14.%02d", old%100))
 		if need != nil {
 			b.Fix = r.m.Text("msvc-too-new.fix", "need", need, "toolset", toolset)
@@ -364,3 +364,20 @@ func toolsetToCL(s string) string {
 
 // floorOf drops floor's display string.
 func floorOf(v version, _ string) version { return v }
+
+// newestRealMSVC is the newest _MSC_VER below limit that a Visual Studio
+// release in rules.json ships (19.44 for a limit of 1950, not 19.49), so
+// the toolset llamactl suggests exists.
+func (r *resolver) newestRealMSVC(limit int) int {
+	best := limit - 1
+	found := 0
+	for _, v := range r.m.VisualStudio {
+		if v.MSCVerMin < limit {
+			found = max(found, min(v.MSCVerMax, limit-1))
+		}
+	}
+	if found > 0 {
+		best = found
+	}
+	return best
+}

@@ -44,7 +44,7 @@ func TestResolveScenarios(t *testing.T) {
 		{"VS 17.11 + CUDA 12.3: host_config and STL1002, no bypass", Query{OS: "windows", MSVC: "19.41", Toolkits: []string{"12.3"}},
 			expect{blockers: []string{BlockMSVCTooNew}, msgHas: []string{"STL also requires CUDA ≥ 12.4", "does not help"}, noLastResort: true}},
 		{"VS 2026 (19.50) + CUDA 13.1: rejected", Query{OS: "windows", MSVC: "19.50.35730", Toolkits: []string{"13.1.115"}},
-			expect{blockers: []string{BlockMSVCTooNew}, fixHas: []string{"CUDA ≥ 13.2"}, rejected: []string{"13.1", "13.0", "12.9"}, acceptable: []string{"13.2", "13.3"}}},
+			expect{blockers: []string{BlockMSVCTooNew}, fixHas: []string{"CUDA ≥ 13.2", "-vcvars_ver=14.44"}, rejected: []string{"13.1", "13.0", "12.9"}, acceptable: []string{"13.2", "13.3"}}},
 		{"VS 2026 (19.50) + CUDA 13.0: last resort warns of cudafe++ crashes", Query{OS: "windows", MSVC: "19.50", Toolkits: []string{"13.0"}},
 			expect{blockers: []string{BlockMSVCTooNew}, lastResort: true, lastResortHas: "ACCESS_VIOLATION"}},
 		{"VS 2026 (19.50) + CUDA 13.2: fits", Query{OS: "windows", MSVC: "19.50", Toolkits: []string{"13.2"}},
@@ -60,7 +60,7 @@ func TestResolveScenarios(t *testing.T) {
 		{"toolset directory as --msvc (14.41) + CUDA 12.4", Query{OS: "windows", MSVC: "14.41.34120", Toolkits: []string{"12.4"}},
 			expect{ok: true, recommended: "12.4"}},
 		{"future MSVC 19.60: no CUDA accepts it", Query{OS: "windows", MSVC: "19.60"},
-			expect{blockers: []string{BlockNoToolkitWorks, BlockMSVCTooNew}, fixHas: []string{"no CUDA release in the matrix accepts it yet", "-vcvars_ver=14.59"}}},
+			expect{blockers: []string{BlockNoToolkitWorks, BlockMSVCTooNew}, fixHas: []string{"no CUDA release in the matrix accepts it yet", "-vcvars_ver=14.51"}}},
 		// --- GPU architecture windows (pitfalls 3, 4, 7)
 		{"RTX 5090 + CUDA 12.6: too new for 12.6", Query{GPUs: []GPUQuery{gpu("NVIDIA GeForce RTX 5090")}, Toolkits: []string{"12.6.85"}},
 			expect{blockers: []string{BlockGPUTooNew}, fixHas: []string{"CUDA ≥ 12.8"}, rejected: []string{"12.6"}, acceptable: []string{"12.8", "12.9"}}},

@@ -101,7 +101,11 @@ func runResolve(opts *resolveOptions) error {
 
 func printResolution(p *ui.Printer, m *matrix.Matrix, res matrix.Resolution, verbose bool) {
 	if res.CUDA.Recommended != "" {
-		head := m.Text("cli.build-with", "cuda", res.CUDA.Recommended)
+		key := "cli.build-with"
+		if !res.OK {
+			key = "cli.build-with-once-fixed"
+		}
+		head := m.Text(key, "cuda", res.CUDA.Recommended)
 		if res.CUDAArchitectures != "" {
 			head += m.Text("cli.build-with-archs", "archs", res.CUDAArchitectures)
 		}
@@ -113,7 +117,6 @@ func printResolution(p *ui.Printer, m *matrix.Matrix, res matrix.Resolution, ver
 		}
 		st := ui.OK
 		if !res.OK {
-			head = m.Text("cli.once-fixed", "advice", head)
 			st = ui.Warn
 		}
 		p.Line(st, head, res.Reasons...)
