@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -24,6 +25,7 @@ import (
 	"github.com/llamactl/llamactl/internal/cmdutil"
 	"github.com/llamactl/llamactl/internal/ui"
 	"github.com/llamactl/llamactl/kernels"
+	"github.com/llamactl/llamactl/support/report"
 )
 
 // Schema versions the --json document (docs/doctor.md).
@@ -41,6 +43,9 @@ type Options struct {
 	ListChecks  bool
 	Backend     string
 	Probe       bool
+	Report      string
+	Zip         bool
+	NoRedact    bool
 	// Gather takes the snapshot of this machine (probe.Gather by default).
 	Gather func(ctx context.Context) *snapshot.Snapshot
 	// Kernels runs the --probe kernels (kernels.Run by default).
@@ -106,6 +111,9 @@ Exit status: 0 when no check found an error (warnings allowed), 1 otherwise.`,
 	fl.BoolVar(&opts.ListChecks, "list-checks", false, "list every check and exit")
 	fl.StringVar(&opts.Backend, "backend", "", "the backend you intend to build: cuda|vulkan|hip|opencl|cpu (default: best for this machine)")
 	fl.BoolVar(&opts.Probe, "probe", false, "also compile and run small CUDA/OpenCL kernels with the selected toolchain")
+	fl.StringVar(&opts.Report, "report", "", "write a support bundle (report.json + report.md) to `PATH` (a folder, or a .zip)")
+	fl.BoolVar(&opts.Zip, "zip", false, "with --report: write one zip that also holds the raw command outputs")
+	fl.BoolVar(&opts.NoRedact, "no-redact", false, "with --report: keep user names, host names and ids (for your own use only)")
 	return cmd
 }
 
@@ -126,6 +134,9 @@ func run(ctx context.Context, o *Options) error {
 	}
 	if !valid {
 		return cmdutil.UsageErrorf("unknown backend %q: choose cuda, vulkan, hip, opencl or cpu", o.Backend)
+	}
+	if (o.Zip || o.NoRedact) && o.Report == "" {
+		return cmdutil.UsageErrorf("--zip and --no-redact go with --report PATH (for example: llamactl doctor --report report.zip --zip)")
 	}
 	ropts := doctor.Options{Only: o.Checks, Backend: o.Backend}
 	if err := ropts.Validate(); err != nil {
@@ -197,6 +208,20 @@ func run(ctx context.Context, o *Options) error {
 	}
 	doc.Timing = Timing{GatherMS: ms(tGather), ChecksMS: ms(tChecks), ChecksSumMS: ms(sum), TotalMS: ms(time.Since(t0))}
 
+	var rep *report.Result
+	if o.Report != "" {
+		r, err := report.Write(report.Options{Path: o.Report, Zip: o.Zip, Redact: !o.NoRedact, Snapshot: s, Doctor: doc,
+			Llamactl: buildinfo.Get(), Env: environ(f), Stderr: f.IO.ErrOut, Now: f.Now})
+		if err != nil {
+			var leak *report.LeakError
+			if errors.As(err, &leak) {
+				return cmdutil.Errorf(cmdutil.ExitInternal, "%v", err)
+			}
+			return cmdutil.Errorf(cmdutil.ExitInternal, "could not write the report to %s: %v", o.Report, err)
+		}
+		rep = &r
+	}
+
 	if f.IO.JSON {
 		if err := ui.WriteJSON(f.IO.Out, doc); err != nil {
 			return err
@@ -205,6 +230,18 @@ func run(ctx context.Context, o *Options) error {
 		render(f.IO, doc, len(o.Checks) > 0)
 		if o.SnapshotOut != "" {
 			fmt.Fprintf(f.IO.Out, "\nSnapshot written to %s (replay it anywhere with: llamactl doctor --replay %s)\n", o.SnapshotOut, o.SnapshotOut)
+		}
+		if rep != nil {
+			how := "redacted"
+			if !rep.Redacted {
+				how = "NOT redacted: keep it to yourself"
+			}
+			files := rep.Files
+			if len(files) > 3 {
+				files = append(files[:2:2], fmt.Sprintf("%d more", len(rep.Files)-2))
+			}
+			fmt.Fprintf(f.IO.Out, "\nSupport report written to %s (%s; %s). Attach it to your issue; support replays it with: llamactl doctor --replay %s\n",
+				rep.Path, strings.Join(files, ", "), how, rep.Path)
 		}
 	}
 	if doctor.HasErrors(findings) {
@@ -258,6 +295,9 @@ func writeJSONFile(path string, v any) error {
 // report zip holding one of those. Bad input is a usage error that says what
 // to do, never a panic.
 func LoadSnapshot(path string) (*snapshot.Snapshot, error) {
+	if st, err := os.Stat(path); err == nil && st.IsDir() {
+		path = filepath.Join(path, "report.json") // a --report folder
+	}
 	fh, err := os.Open(path)
 	if err != nil {
 		return nil, cmdutil.UsageErrorf("cannot read %s: %v", path, errors.Unwrap(err))
@@ -336,4 +376,18 @@ func fromZip(b []byte) ([]byte, error) {
 func Evaluate(s *snapshot.Snapshot, backend string) Doc {
 	fs := doctor.Run(context.Background(), s, doctor.Options{Backend: backend})
 	return Doc{Schema: Schema, Checks: fs, Selection: doctor.SelectFor(s, backend), Snapshot: s}
+}
+
+// environ is the real environment as a map, for the report's leak self-check.
+func environ(f *cmdutil.Factory) map[string]string {
+	m := map[string]string{}
+	if f.Environ == nil {
+		return m
+	}
+	for _, kv := range f.Environ() {
+		if k, v, ok := strings.Cut(kv, "="); ok {
+			m[k] = v
+		}
+	}
+	return m
 }

@@ -217,3 +217,31 @@ func FuzzParseSnapshot(f *testing.F) {
 }
 
 func jsonUnmarshal(b []byte, v any) error { return json.Unmarshal(b, v) }
+
+// --report writes a redacted bundle that --replay reads back to the same findings.
+func TestReportRoundTrip(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "bundle")
+	code, out, errOut := execute(t, "doctor", "--replay", snaps+"win-dll-conda-cudart-stray-ggml.json", "--report", dir)
+	if code != 0 || !strings.Contains(out, "Support report written to") {
+		t.Fatalf("exit %d\n%s\n%s", code, out, errOut)
+	}
+	for _, n := range []string{"report.json", "report.md"} {
+		if _, err := os.Stat(filepath.Join(dir, n)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	_, a, _ := execute(t, "doctor", "--replay", snaps+"win-dll-conda-cudart-stray-ggml.json", "--json")
+	_, b, _ := execute(t, "doctor", "--replay", dir, "--json")
+	da, db := decode(t, a), decode(t, b)
+	if len(da.Checks) != len(db.Checks) || da.Selection.Backend != db.Selection.Backend {
+		t.Fatalf("replayed report differs: %d vs %d checks", len(da.Checks), len(db.Checks))
+	}
+	for i := range da.Checks {
+		if da.Checks[i].Message != db.Checks[i].Message {
+			t.Errorf("check %d: %s vs %s", i, da.Checks[i].Message, db.Checks[i].Message)
+		}
+	}
+	if code, _, errOut := execute(t, "doctor", "--zip"); code != 2 || !strings.Contains(errOut, "--report") {
+		t.Errorf("--zip without --report: %d %s", code, errOut)
+	}
+}
