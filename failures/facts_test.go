@@ -71,3 +71,22 @@ func TestDeriveWSLShadowing(t *testing.T) {
 		t.Errorf("excerpt lost: %q", d.Findings[0].Excerpt)
 	}
 }
+
+func TestLogFactsFromLocalizedBanner(t *testing.T) {
+	kb := Default()
+	log := "用于 x64 的 Microsoft (R) C/C++ 优化编译器 19.16.27048 版\n" +
+		"Cuda compilation tools, release 12.2, V12.2.140\n" +
+		`C:\cuda\include\crt/host_config.h(164): 致命错误 C1189: #error:  -- unsupported Microsoft Visual Studio version!` + "\n"
+	d := kb.DiagnoseString(log)
+	if len(d.Findings) != 1 || d.Findings[0].ID != "nvcc-unsupported-msvc" {
+		t.Fatalf("%+v", d.Findings)
+	}
+	got := kb.FactSentence(d.Findings[0].Facts)
+	if got != "The log shows nvcc 12.2.140 and the log shows MSVC 19.16.27048, which is why." {
+		t.Errorf("%q", got)
+	}
+	d = kb.DiagnoseString("Microsoft (R) C/C++ Optimizing Compiler Version 19.41.34123 for x64\n" + log[len("用于 x64 的 Microsoft (R) C/C++ 优化编译器 19.16.27048 版\n"):])
+	if f := strings.Join(d.Findings[0].Facts, ";"); !strings.Contains(f, "MSVC 19.41.34123") {
+		t.Errorf("%q", f)
+	}
+}

@@ -193,7 +193,14 @@ func (m *matcher) line(raw string) {
 			continue
 		}
 		if sub := f.logRe.FindStringSubmatch(msg); len(sub) > 1 {
-			m.logFacts[f.Key] = strings.TrimSpace(sub[1])
+			// The value is the first group that matched: a fact may have one
+			// alternative per language (the English and zh-CN cl banners).
+			for _, v := range sub[1:] {
+				if v = strings.TrimSpace(v); v != "" {
+					m.logFacts[f.Key] = v
+					break
+				}
+			}
 		}
 	}
 	if !matched && len(m.errLines) < firstErrorsScan && mayLookLikeError(lower) && errorLooking.MatchString(msg) && !notErrorLooking.MatchString(msg) {
