@@ -361,3 +361,33 @@ func TestScenarioWSL(t *testing.T) {
 		t.Errorf("opencl = %+v", s.OpenCL)
 	}
 }
+
+func TestScenarioHostX86First(t *testing.T) {
+	s := replay(t, "win-gtx1070-cuda-12.3-on-d-devprompt")
+	cl := s.Tools["cl"]
+	if len(cl) != 2 || !strings.Contains(cl[0].Path, `HostX86\x86`) {
+		t.Errorf("cl hits = %+v, want the 32-bit HostX86 compiler first", cl)
+	}
+	tk := toolkitByVersion(s, "12.3")
+	if tk == nil || !strings.HasPrefix(tk.Root, `D:\`) || !containsExact(tk.Found, "CUDA_PATH") || containsExact(tk.Found, "default-dir") {
+		t.Errorf("toolkit = %+v", tk)
+	}
+	if len(s.MSVC) != 1 || s.MSVC[0].DefaultToolset != "14.38.33130" {
+		t.Errorf("msvc = %+v", s.MSVC)
+	}
+}
+
+func TestScenarioVulkanOnlyGPUs(t *testing.T) {
+	s := replay(t, "win-rtx5090-cuda-12.6")
+	if len(s.Vulkan.Devices) != 2 || s.Vulkan.Devices[0].Name != "NVIDIA GeForce RTX 5090" || s.Vulkan.Devices[1].VendorID != "0x1002" {
+		t.Errorf("vulkan = %+v", s.Vulkan)
+	}
+	if tk := toolkitByVersion(s, "12.6"); tk == nil || tk.Version != "12.6.85" {
+		t.Errorf("toolkits = %+v", s.Toolkits)
+	}
+	s = replay(t, "win-devshell-cuda-11.8-before-11.7")
+	nv := s.Tools["nvcc"]
+	if len(nv) != 2 || !strings.Contains(nv[0].Path, `v11.8`) || len(s.Toolkits) != 2 || s.Toolkits[1].Version != "11.7.99" {
+		t.Errorf("nvcc hits = %+v toolkits = %+v", nv, s.Toolkits)
+	}
+}
