@@ -247,6 +247,18 @@ func Run(ctx context.Context, o *Options) error {
 	if err != nil {
 		return cmdutil.Errorf(cmdutil.ExitEngine, "%v", err)
 	}
+	var nvmlNote string
+	var env []string // nil: the engine inherits llamactl's environment
+	if hasCUDA(edevs) {
+		if self, err := f.Executable(); err == nil {
+			if rep, err := engine.NVML(ctx, f.Runner, self); err == nil {
+				edevs, nvmlNote = engine.MergeNVML(edevs, rep)
+				if nvmlNote == "free GPU memory from NVML" {
+					env = append(f.Environ(), "CUDA_DEVICE_ORDER=PCI_BUS_ID")
+				}
+			}
+		}
+	}
 	var devs []plan.Device
 	for _, d := range edevs {
 		devs = append(devs, plan.Device{ID: d.ID, Name: d.Name, TotalMiB: d.TotalMiB, FreeMiB: d.FreeMiB})
@@ -274,6 +286,9 @@ func Run(ctx context.Context, o *Options) error {
 	}
 	doc := Doc{Schema: 1, Engine: EngineDoc{Path: eng.Path, Version: eng.Version, Build: eng.Build, Source: eng.Source},
 		Model: modelDoc(o.Model, m), Plan: res.Plan, Predicted: res.Predicted, Reasons: res.Reasons, Alternatives: res.Alternatives, Fits: res.Fits}
+	if nvmlNote != "" {
+		doc.Reasons = append(doc.Reasons, nvmlNote)
+	}
 	if haveCache && !o.Retune {
 		doc.Plan = cached.Plan
 		doc.FromCache = true
@@ -310,7 +325,16 @@ func Run(ctx context.Context, o *Options) error {
 	if !f.IO.JSON {
 		printPlan(f, doc)
 	}
-	return launchAndVerify(ctx, o, eng, &m, &doc, argvFor, key, req.Calibration)
+	return launchAndVerify(ctx, o, eng, &m, &doc, argvFor, key, req.Calibration, env)
+}
+
+func hasCUDA(ds []engine.Device) bool {
+	for _, d := range ds {
+		if strings.HasPrefix(d.ID, "CUDA") {
+			return true
+		}
+	}
+	return false
 }
 
 func modelDoc(path string, m gguf.Model) ModelDoc {
@@ -334,7 +358,7 @@ func tokenizerMismatch(a, b gguf.Tokenizer) string {
 	return ""
 }
 
-func launchAndVerify(ctx context.Context, o *Options, eng *engine.Engine, m *gguf.Model, doc *Doc, argvFor func(plan.Plan) []string, key string, cal plan.Calibration) error {
+func launchAndVerify(ctx context.Context, o *Options, eng *engine.Engine, m *gguf.Model, doc *Doc, argvFor func(plan.Plan) []string, key string, cal plan.Calibration, env []string) error {
 	f := o.F
 	errp := ui.NewErrPrinter(f.IO)
 	ctx, stop := o.Interrupt(ctx)
@@ -351,7 +375,7 @@ func launchAndVerify(ctx context.Context, o *Options, eng *engine.Engine, m *ggu
 		doc.Argv = argv
 		doc.Plan = p
 		doc.Attempts = append(doc.Attempts, Attempt{Argv: argv})
-		srv = launch.Start(ctx, launch.Options{Runner: f.Runner, Path: eng.Path, Args: argv, Log: logw, BaseURL: baseURL, HTTP: o.HTTP})
+		srv = launch.Start(ctx, launch.Options{Runner: f.Runner, Path: eng.Path, Args: argv, Env: env, Log: logw, BaseURL: baseURL, HTTP: o.HTTP})
 		err := srv.WaitReady(ctx, o.ReadyTimeout)
 		if err == nil {
 			break

@@ -345,3 +345,23 @@ func TestPlanCache(t *testing.T) {
 		t.Error("--retune used the remembered plan")
 	}
 }
+
+// With CUDA devices, free memory comes from llamactl's NVML child probe.
+func TestDryRunUsesNVML(t *testing.T) {
+	model := genModel(t, t.TempDir(), ggufwrite.Config{Arch: "llama"})
+	rec := recordedEngine(t, true)
+	rec["/bin/llamactl __probe nvml"] = proc.Recording{Stdout: `{"schema":1,"status":"ok","gpus":[{"index":0,"name":"NVIDIA GeForce RTX 4090 Laptop GPU","total_mib":16376,"free_mib":9000}]}`}
+	o, out, _ := testOptions(t, &proc.Replay{Commands: rec})
+	statFor(o)
+	o.F.Executable = func() (string, error) { return "/bin/llamactl", nil }
+	o.F.IO.JSON = true
+	o.Model, o.DryRun = model, true
+	if err := Run(context.Background(), o); err != nil {
+		t.Fatal(err)
+	}
+	var d Doc
+	json.Unmarshal([]byte(out.String()), &d)
+	if d.Predicted.Devices[0].FreeMiB != 9000 || !slices.Contains(d.Reasons, "free GPU memory from NVML") {
+		t.Errorf("devices %+v reasons %q", d.Predicted.Devices, d.Reasons)
+	}
+}
