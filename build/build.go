@@ -170,7 +170,11 @@ func (r *runner) run(ctx context.Context) error {
 	r.res.Plan = p
 	if len(p.Blockers) > 0 {
 		r.res.Failed = "plan"
-		return cmdutil.Errorf(cmdutil.ExitFindings, "cannot build on this machine yet:\n  %s", strings.Join(p.Blockers, "\n  "))
+		var texts []string
+		for _, b := range p.Blockers {
+			texts = append(texts, b.Text)
+		}
+		return cmdutil.Errorf(cmdutil.ExitFindings, "cannot build on this machine yet:\n  %s", strings.Join(texts, "\n  "))
 	}
 	if err := os.MkdirAll(p.BuildDir, 0o755); err != nil {
 		return cmdutil.Errorf(cmdutil.ExitInternal, "creating the build directory: %v", err)
@@ -386,9 +390,7 @@ func (r *runner) configure(ctx context.Context, n int) error {
 		if len(backend) > 0 {
 			step.Status, step.Detail = "failed", "backend option ignored: "+strings.Join(backend, ", ")
 			r.step(step, start)
-			r.res.Diagnoses = append(r.res.Diagnoses, Diagnosis{ID: "cmake-flag-ignored", Title: "A backend option was ignored",
-				Cause: fmt.Sprintf("CMake reported %s as \"Manually-specified variables were not used by the project\": this llama.cpp does not know that option, so the build would silently be CPU-only", strings.Join(backend, ", ")),
-				Fix:   "Use the option's current name (llamactl translates old spellings given with --cmake-arg), or pick the engine release that has it with --ref"})
+			r.res.Diagnoses = append(r.res.Diagnoses, kbEntry("cmake-flag-ignored", "CMake ignored "+strings.Join(backend, ", ")))
 			return cmdutil.Errorf(cmdutil.ExitBuild, "configure ignored %s (the build would be CPU-only); see %s", strings.Join(backend, ", "), r.res.LogPath)
 		}
 		step.Detail = "unused options: " + strings.Join(ignored, ", ")

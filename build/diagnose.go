@@ -11,3 +11,13 @@ func KBDiagnose(log string) []Diagnosis {
 	}
 	return out
 }
+
+// kbEntry returns the knowledge base's text for a failure llamactl detected
+// itself (not by matching the log), with what it saw as the first line.
+func kbEntry(id, seen string) Diagnosis {
+	e, ok := failures.Default().Entry(id)
+	if !ok {
+		return Diagnosis{ID: id, Title: id, Cause: seen}
+	}
+	return Diagnosis{ID: e.ID, Title: e.Title, Cause: seen + ": " + e.Cause, Fix: e.Fix, Commands: e.Commands, Patch: e.Patch}
+}

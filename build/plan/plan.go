@@ -116,12 +116,12 @@ type Plan struct {
 	VCVars       *VCVars        `json:"vcvars,omitempty"`
 	Patches      []AppliedPatch `json:"patches,omitempty"`
 	Translations []Translation  `json:"translations,omitempty"`
-	Warnings     []string       `json:"warnings,omitempty"`
+	Warnings     []Note         `json:"warnings,omitempty"`
 	// Blockers stop the build before configure; each says what to do.
-	Blockers  []string `json:"blockers,omitempty"`
-	Jobs      int      `json:"jobs"`
-	Configure Command  `json:"configure"`
-	Build     Command  `json:"build"`
+	Blockers  []Note  `json:"blockers,omitempty"`
+	Jobs      int     `json:"jobs"`
+	Configure Command `json:"configure"`
+	Build     Command `json:"build"`
 }
 
 // Backends are the values --backend accepts.
@@ -192,12 +192,12 @@ func (pl *planner) appendFlag(name, value string) {
 	pl.set(name, value)
 }
 
-func (pl *planner) blocker(format string, a ...any) {
-	pl.p.Blockers = append(pl.p.Blockers, fmt.Sprintf(format, a...))
+func (pl *planner) blocker(id string, a ...any) {
+	pl.p.Blockers = append(pl.p.Blockers, message(id, a...))
 }
 
-func (pl *planner) warn(format string, a ...any) {
-	pl.p.Warnings = append(pl.p.Warnings, fmt.Sprintf(format, a...))
+func (pl *planner) warn(id string, a ...any) {
+	pl.p.Warnings = append(pl.p.Warnings, message(id, a...))
 }
 
 func (pl *planner) make() error {
@@ -218,7 +218,7 @@ func (pl *planner) make() error {
 	}
 	pl.p.Backend = backend
 	if build == 0 {
-		pl.warn("the engine's build number is unknown; options are spelled for a current llama.cpp")
+		pl.warn("engine-build-unknown")
 	}
 
 	pl.set("CMAKE_BUILD_TYPE", in.BuildType)
@@ -265,11 +265,11 @@ func (pl *planner) make() error {
 	}
 	pl.p.Translations = tr
 	for _, t := range tr {
-		pl.warn("%s", t.Warning)
+		pl.warn("option-translated", t.Warning)
 	}
 	for _, u := range user {
 		if n, ok := pl.opt.NetworkFor(u.Name); ok && isOn(u.Value) {
-			pl.warn("-D%s=%s %s: the build needs network access (llamacpp-build.md §7.6)", u.Name, u.Value, n.Why)
+			pl.warn("network-option", u.Name, u.Value, n.Why)
 		}
 		pl.set(u.Name, u.Value)
 		if u.Type != "" {
@@ -339,7 +339,7 @@ func (pl *planner) msvc() *snapshot.MSVCInstall {
 func (pl *planner) windows() {
 	m := pl.msvc()
 	if m == nil {
-		pl.blocker("no Visual Studio with the C++ build tools found: install \"Desktop development with C++\" (VS 2022 Build Tools) and rerun llamactl doctor")
+		pl.blocker("msvc-missing")
 		return
 	}
 	vc := pl.in.Selection.VCVarsAll
@@ -350,7 +350,7 @@ func (pl *planner) windows() {
 	pl.p.Reasons = append(pl.p.Reasons, fmt.Sprintf("MSVC environment from %s (%s)", m.DisplayName, m.ProductVersion))
 	if pl.in.Compiler == "clang-cl" {
 		if !m.HasClangCL {
-			pl.blocker("clang-cl was chosen but %s has no \"C++ Clang compiler for Windows\" component: add it in the Visual Studio Installer, or build without --compiler clang-cl", m.DisplayName)
+			pl.blocker("clang-cl-missing", m.DisplayName)
 		}
 		pl.set("CMAKE_C_COMPILER", "clang-cl")
 		pl.set("CMAKE_CXX_COMPILER", "clang-cl")
@@ -381,7 +381,7 @@ func (pl *planner) cuda() {
 		if want == "" {
 			want = "12.4"
 		}
-		pl.blocker("no CUDA toolkit is installed: install CUDA %s (see llamactl doctor), or build another backend with --backend vulkan", want)
+		pl.blocker("cuda-toolkit-missing", want)
 		return
 	}
 	// Pin nvcc: whatever nvcc is first on PATH may belong to another toolkit (F12).
@@ -397,7 +397,7 @@ func (pl *planner) cuda() {
 		// either be ignored or fail (F10/F11).
 		pl.set(pl.nameAt("GGML_NATIVE"), "OFF")
 		if gpus == 0 && archs == "" {
-			pl.warn("no NVIDIA GPU is visible: building llama.cpp's default CUDA architecture list instead of native")
+			pl.warn("cuda-no-gpu-default-archs")
 		}
 	}
 }
@@ -411,20 +411,16 @@ func (pl *planner) nameAt(current string) string {
 
 func (pl *planner) vulkan() {
 	v := pl.in.Snapshot.Vulkan
+	osKey := "linux"
+	if pl.win {
+		osKey = "windows"
+	}
 	if v.Glslc == "" {
-		fix := "install the LunarG Vulkan SDK (it sets VULKAN_SDK and contains glslc), then open a new shell"
-		if !pl.win {
-			fix = "sudo apt install libvulkan-dev glslc spirv-headers"
-		}
-		pl.blocker("glslc (the Vulkan shader compiler) is missing, so configure would fail with \"Could NOT find Vulkan (missing: glslc)\": %s", fix)
+		pl.blocker("vulkan-glslc-missing", message("fix-vulkan-sdk-"+osKey).Text)
 	}
 	// SPIRV-Headers became a hard requirement at b9198 (llamacpp-build.md §2).
 	if !v.SPIRVHeaders && (pl.in.Engine.BuildNumber == 0 || pl.in.Engine.BuildNumber >= 9198) && v.SDK == "" {
-		fix := "install the LunarG Vulkan SDK"
-		if !pl.win {
-			fix = "sudo apt install spirv-headers"
-		}
-		pl.blocker("SPIRV-Headers are missing (required since b9198): %s", fix)
+		pl.blocker("vulkan-spirv-headers-missing", message("fix-spirv-headers-"+osKey).Text)
 	}
 	if v.SDK != "" {
 		pl.p.Reasons = append(pl.p.Reasons, "Vulkan SDK at "+v.SDK)
@@ -434,13 +430,13 @@ func (pl *planner) vulkan() {
 func (pl *planner) hip() {
 	h := pl.in.Snapshot.HIP
 	if h.Root == "" {
-		pl.blocker("the HIP SDK / ROCm was not found (HIP_PATH unset): install the AMD HIP SDK, or build with --backend vulkan, which works on every AMD GPU with a Vulkan driver")
+		pl.blocker("hip-sdk-missing")
 		return
 	}
 	if len(h.GFX) > 0 {
 		pl.set("GPU_TARGETS", strings.Join(h.GFX, ";"))
 	} else {
-		pl.warn("no AMD GPU target (gfx) was detected; pass --cmake-arg GPU_TARGETS=gfx1100 (your GPU's gfx) or the build targets the GPUs present at build time")
+		pl.warn("hip-no-gfx")
 	}
 	// The HIP SDK's clang compiles ggml-hip; on Windows it is also the C/C++
 	// compiler (llamacpp-build.md §2.1).
@@ -465,7 +461,7 @@ func (pl *planner) opencl() {
 			}
 		}
 	}
-	pl.warn("llama.cpp's OpenCL backend only runs on Adreno and Intel GPUs; no such OpenCL device was found, so the build will load but find no device (use --backend vulkan for AMD/NVIDIA)")
+	pl.warn("opencl-no-supported-device")
 }
 
 func (pl *planner) launcher(backend string) {
@@ -568,7 +564,7 @@ func (pl *planner) applyChanges(ap *AppliedPatch, p patches.Patch, c patches.Cha
 				ap.Reason += "; no MSVC toolset below " + c.MSVCToolsetBelow + " is installed, using the fallback"
 				return pl.applyChanges(ap, p, *c.Fallback, ph)
 			}
-			pl.blocker("%s: %s\n  No MSVC toolset older than %s is installed. Install CUDA 12.4 or newer (llamactl doctor shows the version), or add the \"MSVC v143 - VS 2022 C++ x64/x86 build tools (v14.39-17.9)\" component in the Visual Studio Installer and rerun, or, as a last resort, llamactl build --allow-unsupported-compiler", p.ID, p.Title, c.MSVCToolsetBelow)
+			pl.blocker("msvc-no-older-toolset", p.ID, p.Title, c.MSVCToolsetBelow)
 			return false
 		}
 		if pl.p.VCVars != nil {
@@ -580,7 +576,7 @@ func (pl *planner) applyChanges(ap *AppliedPatch, p patches.Patch, c patches.Cha
 	for _, kv := range c.Cache {
 		v, ok := expand(kv.Value, ph)
 		if !ok {
-			pl.warn("patch %s skipped: %s has no value on this machine", p.ID, kv.Value)
+			pl.warn("patch-value-missing", p.ID, kv.Value)
 			return false
 		}
 		cache = append(cache, patches.KV{Name: kv.Name, Value: v})
@@ -588,7 +584,7 @@ func (pl *planner) applyChanges(ap *AppliedPatch, p patches.Patch, c patches.Cha
 	for _, kv := range c.Append {
 		v, ok := expand(kv.Value, ph)
 		if !ok {
-			pl.warn("patch %s skipped: %s has no value on this machine", p.ID, kv.Value)
+			pl.warn("patch-value-missing", p.ID, kv.Value)
 			return false
 		}
 		appends = append(appends, patches.KV{Name: kv.Name, Value: v})

@@ -5,6 +5,7 @@ import (
 	"flag"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -152,7 +153,7 @@ func TestOldNVCCWithoutOlderToolsetIsBlockedUnlessAllowed(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(p.Blockers) != 1 || !strings.Contains(p.Blockers[0], "--allow-unsupported-compiler") || !strings.Contains(p.Blockers[0], "CUDA 12.4") {
+	if len(p.Blockers) != 1 || !strings.Contains(p.Blockers[0].Text, "--allow-unsupported-compiler") || !strings.Contains(p.Blockers[0].Text, "CUDA 12.4") || p.Blockers[0].ID != "msvc-no-older-toolset" {
 		t.Fatalf("blockers = %v", p.Blockers)
 	}
 	if v, _ := cacheValue(p, "CMAKE_CUDA_FLAGS"); v != "" {
@@ -218,7 +219,7 @@ func TestVulkanWithoutGlslcIsBlocked(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(p.Blockers) == 0 || !strings.Contains(p.Blockers[0], "glslc") {
+	if len(p.Blockers) == 0 || p.Blockers[0].ID != "vulkan-glslc-missing" || !strings.Contains(p.Blockers[0].Text, "LunarG") {
 		t.Errorf("blockers = %v", p.Blockers)
 	}
 }
@@ -330,4 +331,29 @@ func FuzzParseCacheArg(f *testing.F) {
 			t.Fatalf("round trip %q -> %+v -> %+v (%v)", s, c, back, err)
 		}
 	})
+}
+
+// TestMessagesComplete checks every message ID the planner uses exists in
+// data/messages.json with as many %s as its args.
+func TestMessagesComplete(t *testing.T) {
+	src, err := os.ReadFile("plan.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	re := regexp.MustCompile(`(?:blocker|warn|message)\("([a-z0-9-]+)"[,)]`)
+	used := re.FindAllStringSubmatch(string(src), -1)
+	if len(used) < 10 {
+		t.Fatalf("found only %d message uses", len(used))
+	}
+	tab := messageTable()
+	for _, u := range used {
+		if _, ok := tab[u[1]]; !ok {
+			t.Errorf("message %q is not in data/messages.json", u[1])
+		}
+	}
+	for id, m := range tab {
+		if n := strings.Count(m.Text, "%s"); n != len(m.Args) {
+			t.Errorf("%s: %d placeholders, %d args named", id, n, len(m.Args))
+		}
+	}
 }

@@ -1,0 +1,54 @@
+package plan
+
+import (
+	_ "embed"
+	"encoding/json"
+	"fmt"
+	"sync"
+)
+
+// Warnings and blockers carry a stable ID; their English text is data
+// (data/messages.json) so a translation can follow.
+
+//go:embed data/messages.json
+var messagesJSON []byte
+
+// Note is one warning or blocker.
+type Note struct {
+	ID   string `json:"id"`
+	Text string `json:"text"`
+}
+
+func (n Note) String() string { return n.Text }
+
+type messageDef struct {
+	Text string   `json:"text"`
+	Args []string `json:"args"`
+}
+
+var (
+	msgOnce sync.Once
+	msgs    map[string]messageDef
+)
+
+func messageTable() map[string]messageDef {
+	msgOnce.Do(func() {
+		var doc struct {
+			Messages map[string]messageDef `json:"messages"`
+		}
+		if err := json.Unmarshal(messagesJSON, &doc); err != nil {
+			panic(fmt.Sprintf("build/plan: embedded messages.json: %v", err))
+		}
+		msgs = doc.Messages
+	})
+	return msgs
+}
+
+func message(id string, a ...any) Note {
+	m, ok := messageTable()[id]
+	if !ok {
+		// A missing ID is a bug caught by TestMessagesComplete; still say something.
+		return Note{ID: id, Text: fmt.Sprint(append([]any{id + ":"}, a...)...)}
+	}
+	return Note{ID: id, Text: fmt.Sprintf(m.Text, a...)}
+}
