@@ -1,6 +1,7 @@
 package probe
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"strings"
@@ -389,5 +390,34 @@ func TestScenarioVulkanOnlyGPUs(t *testing.T) {
 	nv := s.Tools["nvcc"]
 	if len(nv) != 2 || !strings.Contains(nv[0].Path, `v11.8`) || len(s.Toolkits) != 2 || s.Toolkits[1].Version != "11.7.99" {
 		t.Errorf("nvcc hits = %+v toolkits = %+v", nv, s.Toolkits)
+	}
+}
+
+func TestScenarioHIPEnv(t *testing.T) {
+	s := replay(t, "linux-rocm-hip-env-overrides")
+	if s.HIP.Root != "/opt/rocm" || s.HIP.Status != "incomplete" || s.Env["HIP_VISIBLE_DEVICES"] != "0" || s.Env["HSA_OVERRIDE_GFX_VERSION"] != "10.3.0" {
+		t.Errorf("hip = %+v env = %v", s.HIP, s.Env)
+	}
+}
+
+// PATH entries say whether they come from the user or the system PATH
+// (registry HKCU\Environment / HKLM ...\Session Manager\Environment).
+func TestWindowsPathSource(t *testing.T) {
+	d := Deps{
+		GOOS:    "windows",
+		FS:      NewMemFS("windows", map[string]string{`C:\Windows\System32\`: "", `C:\Users\u\bin\`: ""}),
+		Getenv:  func(k string) string { return "" },
+		Environ: func() []string { return []string{`Path=C:\Windows\System32;C:\Users\u\bin`, `SystemRoot=C:\Windows`} },
+		Registry: &MemRegistry{Keys: map[string]map[string]string{
+			regSystemEnv: {"Path": `%SystemRoot%\system32`},
+			regUserEnv:   {"Path": `C:\Users\u\bin;`},
+		}},
+	}
+	s := Gather(context.Background(), d)
+	if len(s.Path) != 2 || s.Path[0].Source != "system" || s.Path[1].Source != "user" {
+		t.Errorf("path = %+v", s.Path)
+	}
+	if s.Windows.Registry[regUserEnv+`\Path`] == "" {
+		t.Errorf("registry facts = %v", s.Windows.Registry)
 	}
 }
