@@ -451,7 +451,11 @@ func launchAndVerify(ctx context.Context, o *Options, eng *engine.Engine, m *ggu
 		return cmdutil.Exit(cmdutil.ExitSignal)
 	}
 	if res.ExitCode != 0 {
-		return engineFailure(f, srv.Tail(), res, fmt.Errorf("llama-server exited with code %d", res.ExitCode))
+		err := engineFailure(f, srv.Tail(), res, fmt.Errorf("llama-server exited with code %d", res.ExitCode))
+		if ee, ok := err.(*cmdutil.ExitError); ok && res.ExitCode > 0 && res.ExitCode < 126 {
+			ee.Code = res.ExitCode // a server that ran and then stopped: its own exit code
+		}
+		return err
 	}
 	return nil
 }

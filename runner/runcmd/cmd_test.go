@@ -1,0 +1,63 @@
+package runcmd
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/llamactl/llamactl/internal/cmdutil"
+	"github.com/llamactl/llamactl/internal/proc"
+	"github.com/llamactl/llamactl/runner/gguf/ggufwrite"
+)
+
+func TestGGUFCommand(t *testing.T) {
+	model := genModel(t, t.TempDir(), ggufwrite.Config{Arch: "qwen3moe"})
+	f, out, _ := cmdutil.NewTest(nil, &proc.Replay{})
+	cmd := NewGGUFCmd(f)
+	cmd.SetArgs([]string{model})
+	if err := cmd.Execute(); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"qwen3moe", "layers", "experts", "8, 2 used per token", "vocabulary", "llama, 1024 tokens", "quant mix", "F16"} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+	f, out, _ = cmdutil.NewTest(nil, &proc.Replay{})
+	f.IO.JSON = true
+	cmd = NewGGUFCmd(f)
+	cmd.SetArgs([]string{model})
+	if err := cmd.Execute(); err != nil {
+		t.Fatal(err)
+	}
+	var d GGUFDoc
+	if err := json.Unmarshal([]byte(out.String()), &d); err != nil || d.Schema != 1 || d.Model.Layers != 4 || d.Model.ExpertCount != 8 || d.Tensors != 51 {
+		t.Errorf("json: %v %+v", err, d)
+	}
+	f, _, _ = cmdutil.NewTest(nil, &proc.Replay{})
+	cmd = NewGGUFCmd(f)
+	cmd.SetArgs([]string{"/nonexistent.gguf"})
+	cmd.SilenceErrors, cmd.SilenceUsage = true, true
+	if err := cmd.Execute(); cmdutil.ExitCode(err) != cmdutil.ExitUsage {
+		t.Errorf("missing file: %v", err)
+	}
+}
+
+func TestRunCommandArgs(t *testing.T) {
+	model := genModel(t, t.TempDir(), ggufwrite.Config{Arch: "llama"})
+	f, out, _ := cmdutil.NewTest(nil, &proc.Replay{Commands: recordedEngine(t, false)})
+	f.IO.JSON = true
+	cmd := NewCmd(f)
+	cmd.SilenceErrors, cmd.SilenceUsage = true, true
+	cmd.SetArgs([]string{model, "--engine", "/nonexistent/dir", "--dry-run"})
+	if err := cmd.Execute(); cmdutil.ExitCode(err) != cmdutil.ExitEngine {
+		t.Errorf("bad --engine: %v", err)
+	}
+	cmd = NewCmd(f)
+	cmd.SilenceErrors, cmd.SilenceUsage = true, true
+	cmd.SetArgs([]string{model, "other.gguf"})
+	if err := cmd.Execute(); cmdutil.ExitCode(err) != cmdutil.ExitUsage || !strings.Contains(err.Error(), "after --") {
+		t.Errorf("two models: %v", err)
+	}
+	_ = out
+}
