@@ -82,21 +82,28 @@ func checkCUDAPathConsistency(s *snapshot.Snapshot) []Finding {
 }
 
 func checkCUDASelect(s *snapshot.Snapshot) []Finding {
-	nv := visibleNVIDIA(s)
+	nv := nvidiaGPUs(s)
 	if len(nv) == 0 {
 		return []Finding{skip("cuda.select", "no-nvidia")}
 	}
 	sel := Select(s)
 	if sel.Toolkit != nil {
-		if probs := toolkitProblems(s, sel.Toolkit, nv); len(probs) > 0 {
-			return []Finding{emit(s, "cuda.select", "blocked", "version", sel.Toolkit.Version, "recommended", orUnknown(sel.CUDA)).with(probs...)}
+		return []Finding{emit(s, "cuda.select", "ok", "version", sel.Toolkit.Version, "archs", orUnknown(sel.CUDAArchitectures)).with(sel.Reasons...)}
+	}
+	var blockers []string
+	if sel.Resolution != nil {
+		for _, b := range sel.Resolution.Blockers {
+			blockers = append(blockers, b.Message+" → "+b.Fix)
 		}
-		return []Finding{emit(s, "cuda.select", "ok", "version", sel.Toolkit.Version, "archs", sel.CUDAArchitectures).with(sel.Reasons...)}
+	}
+	if tk := chooseToolkit(s, nv); tk != nil {
+		return []Finding{emit(s, "cuda.select", "blocked", "version", tk.Version, "recommended", orUnknown(sel.CUDA)).
+			with(toolkitProblems(s, tk, nv)...).with(blockers...)}
 	}
 	if sel.CUDA == "" {
-		return []Finding{emit(s, "cuda.select", "no-version")}
+		return []Finding{emit(s, "cuda.select", "no-version").with(blockers...)}
 	}
-	return []Finding{emit(s, "cuda.select", "install", "recommended", majorMinor(sel.CUDA))}
+	return []Finding{emit(s, "cuda.select", "install", "recommended", sel.CUDA)}
 }
 
 func checkArchSupport(s *snapshot.Snapshot) []Finding {
@@ -152,8 +159,9 @@ func checkArchsFlag(s *snapshot.Snapshot) []Finding {
 }
 
 func checkHostCompiler(s *snapshot.Snapshot) []Finding {
-	// The toolkit llamactl will build with (the active one unless another works better).
-	tk := Select(s).Toolkit
+	// The toolkit llamactl will build with (the active one unless another
+	// works better; the active one when none does, so its problem shows).
+	tk := chooseToolkit(s, nvidiaGPUs(s))
 	if tk == nil {
 		return []Finding{skip("cuda.host-compiler", "no-toolkit")}
 	}

@@ -133,7 +133,7 @@ func checkOCLCompat(s *snapshot.Snapshot, requested string) []Finding {
 		alt = "vulkan"
 	}
 	key := "alt-" + alt
-	if len(unsupported) == 0 && !vend["amd"] && !vend["nvidia"] {
+	if len(unsupported) == 0 && (!wantsOpenCL || (!vend["amd"] && !vend["nvidia"])) {
 		if wantsOpenCL {
 			return []Finding{emit(s, "ocl.llama-compat", "requested-no-gpu")}
 		}

@@ -100,9 +100,26 @@ func SelectFor(s *snapshot.Snapshot, requested string) Selection {
 		sort.Slice(archs, func(i, j int) bool { return archNum(archs[i]) < archNum(archs[j]) })
 		sel.CUDAArchitectures = strings.Join(archs, ";")
 		sel.CUDA = recommendCUDA(s, nv, tk)
+		working := tk != nil && len(toolkitProblems(s, tk, nv)) == 0
+		if r := resolve(s, nv); r != nil {
+			sel.Resolution = r
+			// An installed toolkit that works (possibly with an older MSVC
+			// toolset, which the matrix does not know about) stays selected.
+			if r.CUDA.Recommended != "" && !working {
+				sel.CUDA = r.CUDA.Recommended
+			}
+			if r.CUDAArchitectures != "" {
+				sel.CUDAArchitectures = r.CUDAArchitectures
+			}
+		}
+		if !working {
+			// No installed toolkit can build for this machine: say what to
+			// install instead of handing a broken one to the build.
+			sel.Toolkit = nil
+		}
 		if sel.Backend == "cuda" {
-			reason("nvidia", "gpu", nv[0].Name, "cc", nv[0].ComputeCapability, "archs", sel.CUDAArchitectures)
-			if tk != nil && majorMinor(tk.Version) == majorMinor(sel.CUDA) {
+			reason("nvidia", "gpu", nv[0].Name, "cc", orUnknown(nv[0].ComputeCapability), "archs", orUnknown(sel.CUDAArchitectures))
+			if working {
 				reason("toolkit-installed", "version", tk.Version, "nvcc", tk.NVCC)
 			} else if sel.CUDA != "" {
 				reason("toolkit-install", "version", sel.CUDA)
@@ -110,18 +127,6 @@ func SelectFor(s *snapshot.Snapshot, requested string) Selection {
 		}
 		if len(visibleNVIDIA(s)) < len(nv) {
 			reason("hidden")
-		}
-		if r := resolve(s, nv); r != nil {
-			sel.Resolution = r
-			// An installed toolkit that works (possibly with an older MSVC
-			// toolset, which the matrix does not know about) stays selected.
-			working := tk != nil && len(toolkitProblems(s, tk, nv)) == 0
-			if r.CUDA.Recommended != "" && !working {
-				sel.CUDA = r.CUDA.Recommended
-			}
-			if r.CUDAArchitectures != "" {
-				sel.CUDAArchitectures = r.CUDAArchitectures
-			}
 		}
 	}
 	if isWindows(s) {
