@@ -161,3 +161,18 @@ func TestProbeRealEngine(t *testing.T) {
 		t.Error(err)
 	}
 }
+
+func FuzzParseEngineOutput(f *testing.F) {
+	f.Add("version: 0.7.0 (build 11669, commit Debian)\n")
+	f.Add("Available devices:\n  CUDA0: NVIDIA GeForce RTX 4090 Laptop GPU (16375 MiB, 15046 MiB free)\n")
+	f.Add("-fa,   --flash-attn [on|off|auto]       set Flash Attention use\n")
+	f.Fuzz(func(t *testing.T, s string) {
+		ParseVersion(s)
+		for _, d := range ParseDevices(s) {
+			if d.ID == "" {
+				t.Fatal("device without id")
+			}
+		}
+		ParseHelp(s)
+	})
+}
