@@ -357,3 +357,46 @@ func TestMessagesComplete(t *testing.T) {
 		}
 	}
 }
+
+func TestLauncherAndClangCL(t *testing.T) {
+	in := loadCase(t, "win-vs2022-17.11-cuda12.4-rtx4090")
+	in.Launcher = `C:\tools\sccache.exe`
+	in.Compiler = "clang-cl"
+	p, err := Make(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"CMAKE_C_COMPILER_LAUNCHER", "CMAKE_CXX_COMPILER_LAUNCHER", "CMAKE_CUDA_COMPILER_LAUNCHER"} {
+		if v, _ := cacheValue(p, name); v != `C:\tools\sccache.exe` {
+			t.Errorf("%s = %q", name, v)
+		}
+	}
+	if v, _ := cacheValue(p, "CMAKE_CXX_COMPILER"); v != "clang-cl" || len(p.Blockers) != 0 {
+		t.Errorf("clang-cl: %q, blockers %v", v, p.Blockers)
+	}
+	in.Snapshot.MSVC[0].HasClangCL = false
+	if p, _ = Make(in); len(p.Blockers) != 1 || p.Blockers[0].ID != "clang-cl-missing" {
+		t.Errorf("clang-cl without the component: blockers %v", p.Blockers)
+	}
+}
+
+func TestNetworkOptionAskedFor(t *testing.T) {
+	in := loadCase(t, "win-vs2022-17.11-cuda12.4-rtx4090")
+	in.CMakeArgs = []string{"LLAMA_BUILD_BORINGSSL=ON", "GGML_CUDA_CUB_3DOT2=ON"}
+	p, err := Make(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v, _ := cacheValue(p, "LLAMA_BUILD_BORINGSSL"); v != "ON" {
+		t.Errorf("user's ON lost: %q", v)
+	}
+	n := 0
+	for _, w := range p.Warnings {
+		if w.ID == "network-option" {
+			n++
+		}
+	}
+	if n != 2 {
+		t.Errorf("network warnings = %v", p.Warnings)
+	}
+}
