@@ -63,6 +63,7 @@ type Signature struct {
 
 	re, then, unless   *regexp.Regexp
 	needle, thenNeedle string // lower-case literal the line must contain (a cheap prefilter)
+	grams              []uint32
 }
 
 // Derive names a finding inferred from another one plus a machine fact
@@ -81,6 +82,7 @@ type Fact struct {
 
 	logRe  *regexp.Regexp
 	needle string
+	grams  []uint32
 }
 
 type dataFile struct {
@@ -135,6 +137,7 @@ func Load(data []byte) (*KB, error) {
 				return nil, fmt.Errorf("fact %s: %w", f.Key, err)
 			}
 			f.logRe, f.needle = re, needleOf(f.Log)
+			f.grams = sampleTrigrams(f.needle)
 		}
 	}
 	kb.facts = df.Facts
@@ -156,6 +159,7 @@ func Load(data []byte) (*KB, error) {
 				return nil, fmt.Errorf("%s signature %d: %w", e.ID, j, err)
 			}
 			s.needle = needleOf(s.Re)
+			s.grams = sampleTrigrams(s.needle)
 			if s.Then != "" {
 				if s.then, err = compileAnchored(s.Then); err != nil {
 					return nil, fmt.Errorf("%s signature %d then: %w", e.ID, j, err)

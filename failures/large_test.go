@@ -67,7 +67,7 @@ func peakHeap(f func()) uint64 {
 			select {
 			case <-stop:
 				return
-			case <-time.After(2 * time.Millisecond):
+			case <-time.After(10 * time.Millisecond):
 			}
 		}
 	}()

@@ -46,12 +46,12 @@ type LogLine struct {
 
 // Limits that keep memory bounded whatever the log.
 const (
-	maxLineBytes    = 64 << 10 // longer lines are cut; the rest is skipped
-	maxLinesPerHit  = 20       // line numbers kept per finding
-	maxExcerptLine  = 400      // characters of one excerpt line
-	maxUnmatched    = 10       // error-looking lines kept for "nothing matched"
-	maxPending      = 64       // open multi-line signatures
-	firstErrorsScan = 200      // error-looking lines remembered before matching ends
+	maxLineBytes    = 64 << 10     // longer lines are cut; the rest is skipped
+	maxLinesPerHit  = 20           // line numbers kept per finding
+	maxExcerptLine  = 400          // characters of one excerpt line
+	maxUnmatched    = 10           // error-looking lines kept for "nothing matched"
+	maxPending      = 64           // open multi-line signatures
+	firstErrorsScan = maxUnmatched // error-looking lines remembered (shown only if nothing matches)
 )
 
 // errorLooking marks lines worth showing when nothing matched. It is only
@@ -65,9 +65,17 @@ var notErrorLooking = regexp.MustCompile(`(?i)^(?:-- .* - (?:not found|failed)$|
 // the regexp on most lines.
 var errorWords = []string{"fatal", "error", "fail", "cannot", "can't", "could", "not found", "undefined", "unresolved", "exception", "abort", "segmentation", "core dumped", "panic"}
 
-func mayLookLikeError(lower string) bool {
+var errorWordGrams = func() [][]uint32 {
+	var g [][]uint32
 	for _, w := range errorWords {
-		if strings.Contains(lower, w) {
+		g = append(g, sampleTrigrams(w))
+	}
+	return g
+}()
+
+func (m *matcher) mayLookLikeError(lower string) bool {
+	for i, w := range errorWords {
+		if m.grams.mayContain(errorWordGrams[i]) && strings.Contains(lower, w) {
 			return true
 		}
 	}
@@ -96,6 +104,7 @@ type matcher struct {
 	errLines []LogLine
 	logFacts map[string]string
 	n        int
+	grams    trigramSet
 }
 
 // Diagnose reads a log as a stream (bounded memory whatever its size) and
@@ -143,6 +152,7 @@ func (m *matcher) line(raw string) {
 		return
 	}
 	lower := strings.ToLower(msg)
+	m.grams.fill(lower)
 	// Multi-line signatures waiting for their second line.
 	if len(m.pend) > 0 {
 		keep := m.pend[:0]
@@ -163,7 +173,7 @@ func (m *matcher) line(raw string) {
 		e := &m.kb.entries[ei]
 		for si := range e.Signature {
 			s := &e.Signature[si]
-			if s.needle != "" && !strings.Contains(lower, s.needle) {
+			if s.needle != "" && (!m.grams.mayContain(s.grams) || !strings.Contains(lower, s.needle)) {
 				continue
 			}
 			sub := s.re.FindStringSubmatch(msg)
@@ -189,7 +199,7 @@ func (m *matcher) line(raw string) {
 		if f.logRe == nil || m.logFacts[f.Key] != "" {
 			continue
 		}
-		if f.needle != "" && !strings.Contains(lower, f.needle) {
+		if f.needle != "" && (!m.grams.mayContain(f.grams) || !strings.Contains(lower, f.needle)) {
 			continue
 		}
 		if sub := f.logRe.FindStringSubmatch(msg); len(sub) > 1 {
@@ -203,7 +213,7 @@ func (m *matcher) line(raw string) {
 			}
 		}
 	}
-	if !matched && len(m.errLines) < firstErrorsScan && mayLookLikeError(lower) && errorLooking.MatchString(msg) && !notErrorLooking.MatchString(msg) {
+	if !matched && len(m.errLines) < firstErrorsScan && m.mayLookLikeError(lower) && errorLooking.MatchString(msg) && !notErrorLooking.MatchString(msg) {
 		m.errLines = append(m.errLines, LogLine{Line: m.n, Text: cut(strings.TrimSpace(raw), maxExcerptLine)})
 	}
 }

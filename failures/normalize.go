@@ -75,18 +75,36 @@ func Normalize(line string) string {
 	if len(line) > maxMessage*2 {
 		line = line[:maxMessage*2]
 	}
-	if strings.IndexByte(line, 0x1b) >= 0 {
+	// One pass over the bytes decides which of the costlier steps apply.
+	var esc, ctl, high, dbl bool
+	for i := 0; i < len(line); i++ {
+		switch c := line[i]; {
+		case c == 0x1b:
+			esc = true
+		case c == '\r' || c == '\n' || c == '\t':
+			ctl = true
+		case c >= 0x80:
+			high = true
+		case c == ' ' && i > 0 && line[i-1] == ' ':
+			dbl = true
+		}
+	}
+	if esc {
 		line = ansiRe.ReplaceAllString(line, "")
 	}
-	line = strings.TrimRight(line, "\r\n")
-	line = strings.ReplaceAll(line, "\r", "")
-	line = strings.ReplaceAll(line, "\n", " ") // callers pass one line; be safe if not
-	line = strings.TrimSuffix(line, "␍")       // a CR glyph some forums leave in pasted logs
-	if strings.ContainsAny(line, "‘’“”") {
-		line = quotes.Replace(line) // gcc quotes with U+2018/2019 in UTF-8 locales
+	if ctl {
+		line = strings.TrimRight(line, "\r\n")
+		line = strings.ReplaceAll(line, "\r", "")
+		line = strings.ReplaceAll(line, "\n", " ") // callers pass one line; be safe if not
+	}
+	if high {
+		line = strings.TrimSuffix(line, "␍") // a CR glyph some forums leave in pasted logs
+		if strings.ContainsAny(line, "‘’“”") {
+			line = quotes.Replace(line) // gcc quotes with U+2018/2019 in UTF-8 locales
+		}
 	}
 	line = strings.TrimSpace(line)
-	if strings.Contains(line, "  ") || strings.ContainsAny(line, "\t\u00a0") {
+	if dbl || ctl || high || esc {
 		line = spaceRe.ReplaceAllString(line, " ")
 	}
 	if strings.HasSuffix(line, "]") {
