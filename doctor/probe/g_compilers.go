@@ -25,37 +25,15 @@ func compilerNames() []string {
 func gatherCompilers(ctx context.Context, g *gctx) func(*snapshot.Snapshot) {
 	var cs []snapshot.Compiler
 	goos := g.goos()
-	for _, name := range compilerNames() {
-		hits := searchPath(g.d, g.base.Path, name)
-		if len(hits) == 0 {
-			continue
+	names := compilerNames()
+	found := make([]*snapshot.Compiler, len(names))
+	each(len(names), func(i int) {
+		found[i] = probeCompiler(ctx, g, names[i])
+	})
+	for _, c := range found {
+		if c != nil {
+			cs = append(cs, *c)
 		}
-		p := hits[0]
-		if !isWin(goos) && strings.HasSuffix(strings.ToLower(p), ".exe") {
-			continue
-		}
-		_, out, ok := g.run(ctx, p, "--version")
-		if !ok {
-			continue
-		}
-		kind := strings.TrimRight(strings.TrimRight(name, "0123456789"), "-")
-		c := snapshot.Compiler{Kind: kind, Path: p}
-		if strings.HasPrefix(kind, "clang") {
-			c.Version, c.Target = ParseClangVersion(out)
-		} else {
-			c.Version = ParseGCCVersion(out)
-			if strings.Contains(strings.ToLower(firstLine(out)), "clang") {
-				// macOS and some distros make gcc a clang front end
-				c.Version, c.Target = ParseClangVersion(out)
-				c.Kind = "clang"
-			}
-		}
-		if c.Version == "" {
-			g.errorf("%s --version: no version in %q", p, truncate(firstLine(out), 200))
-			continue
-		}
-		c.Major = major(c.Version)
-		cs = append(cs, c)
 	}
 	if isWin(goos) {
 		for _, h := range g.base.Tools["cl"] {
@@ -127,4 +105,38 @@ func gatherBuildTools(ctx context.Context, g *gctx) func(*snapshot.Snapshot) {
 			}
 		}
 	}
+}
+
+// probeCompiler asks the first `name` on PATH for its version.
+func probeCompiler(ctx context.Context, g *gctx, name string) *snapshot.Compiler {
+	hits := searchPath(g.d, g.base.Path, name)
+	if len(hits) == 0 {
+		return nil
+	}
+	p := hits[0]
+	if !isWin(g.goos()) && strings.HasSuffix(strings.ToLower(p), ".exe") {
+		return nil
+	}
+	_, out, ok := g.run(ctx, p, "--version")
+	if !ok {
+		return nil
+	}
+	kind := strings.TrimRight(strings.TrimRight(name, "0123456789"), "-")
+	c := snapshot.Compiler{Kind: kind, Path: p}
+	if strings.HasPrefix(kind, "clang") {
+		c.Version, c.Target = ParseClangVersion(out)
+	} else {
+		c.Version = ParseGCCVersion(out)
+		if strings.Contains(strings.ToLower(firstLine(out)), "clang") {
+			// macOS and some distros make gcc a clang front end
+			c.Version, c.Target = ParseClangVersion(out)
+			c.Kind = "clang"
+		}
+	}
+	if c.Version == "" {
+		g.errorf("%s --version: no version in %q", p, truncate(firstLine(out), 200))
+		return nil
+	}
+	c.Major = major(c.Version)
+	return &c
 }

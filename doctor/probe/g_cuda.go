@@ -119,8 +119,9 @@ func gatherCUDA(ctx context.Context, g *gctx) func(*snapshot.Snapshot) {
 		add(root, h.Path, "PATH")
 	}
 
-	var tks []snapshot.CUDAToolkit
-	for _, c := range cands {
+	tks := make([]snapshot.CUDAToolkit, len(cands))
+	each(len(cands), func(i int) {
+		c := cands[i]
 		tk := snapshot.CUDAToolkit{Root: c.root, Found: c.found}
 		nvcc := c.nvcc
 		if nvcc == "" {
@@ -149,8 +150,8 @@ func gatherCUDA(ctx context.Context, g *gctx) func(*snapshot.Snapshot) {
 			tk.Missing = !isDir(g.d.FS, c.root)
 		}
 		tk.VSIntegration = len(vsCUDAIntegrations(g, tk.Version)) > 0
-		tks = append(tks, tk)
-	}
+		tks[i] = tk
+	})
 	sort.SliceStable(tks, func(i, j int) bool {
 		if tks[i].Version != tks[j].Version {
 			return versionLess(tks[j].Version, tks[i].Version)

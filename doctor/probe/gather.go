@@ -6,6 +6,7 @@ import (
 	"runtime/debug"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 	"unicode/utf8"
 
@@ -25,6 +26,7 @@ type gatherer struct {
 // gctx is one gatherer's view: its deps, the read-only base snapshot, and
 // its own raw outputs and errors.
 type gctx struct {
+	mu   sync.Mutex // run and errorf may be called from a gatherer's own goroutines
 	d    *Deps
 	base *snapshot.Snapshot
 	raw  map[string]string
@@ -35,6 +37,8 @@ type gctx struct {
 func (g *gctx) goos() string { return g.d.GOOS }
 
 func (g *gctx) errorf(format string, a ...any) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
 	g.errs = append(g.errs, snapshot.ProbeError{Probe: g.name, Error: fmt.Sprintf(format, a...)})
 }
 
@@ -55,13 +59,17 @@ func (g *gctx) run(ctx context.Context, name string, args ...string) (proc.Resul
 	}
 	if err != nil {
 		if res.TimedOut || strings.Contains(err.Error(), proc.ErrTimeout.Error()) {
+			g.mu.Lock()
 			g.errs = append(g.errs, snapshot.ProbeError{Probe: g.name, Error: err.Error(), TimedOut: true})
+			g.mu.Unlock()
 		} else if !strings.Contains(err.Error(), proc.ErrNotFound.Error()) {
 			g.errorf("%v", err)
 		}
 		return res, out, false
 	}
+	g.mu.Lock()
 	g.raw[line] = truncate(out, 64<<10)
+	g.mu.Unlock()
 	return res, out, true
 }
 
@@ -160,7 +168,13 @@ func Gather(ctx context.Context, d Deps) *snapshot.Snapshot {
 			timings = append(timings, snapshot.GatherTiming{Name: gs[i].name, Duration: d.Timeout, TimedOut: true})
 		}
 	}
-	sort.SliceStable(s.ProbeErrors, func(i, j int) bool { return s.ProbeErrors[i].Probe < s.ProbeErrors[j].Probe })
+	sort.SliceStable(s.ProbeErrors, func(i, j int) bool {
+		a, b := s.ProbeErrors[i], s.ProbeErrors[j]
+		if a.Probe != b.Probe {
+			return a.Probe < b.Probe
+		}
+		return a.Error < b.Error
+	})
 	s.Timings = &snapshot.Timings{Gatherers: timings, Wall: time.Since(wall0)}
 	return s
 }
@@ -217,4 +231,19 @@ func cloneBase(s *snapshot.Snapshot) *snapshot.Snapshot {
 		c.Tools[k] = append([]snapshot.ToolHit(nil), v...)
 	}
 	return c
+}
+
+// each runs f(0..n-1) concurrently and waits: a gatherer with several
+// independent commands (one nvcc per toolkit, one --version per compiler)
+// pays for the slowest, not the sum (process start is slow on Windows).
+func each(n int, f func(i int)) {
+	var wg sync.WaitGroup
+	for i := 0; i < n; i++ {
+		wg.Add(1)
+		go func(i int) {
+			defer wg.Done()
+			f(i)
+		}(i)
+	}
+	wg.Wait()
 }
