@@ -228,7 +228,10 @@ func checkNinja(s *snapshot.Snapshot) []Finding {
 		}
 		return []Finding{emit(s, "build.ninja", "missing")}
 	}
-	return []Finding{emit(s, "build.ninja", "ok", "version", orUnknown(t.Version), "path", t.Path)}
+	if t.Version == "" {
+		return []Finding{emit(s, "build.ninja", "unknown-version", "path", t.Path, "error", orUnknown(t.Error))}
+	}
+	return []Finding{emit(s, "build.ninja", "ok", "version", t.Version, "path", t.Path)}
 }
 
 func checkGit(s *snapshot.Snapshot) []Finding {
@@ -236,7 +239,10 @@ func checkGit(s *snapshot.Snapshot) []Finding {
 	if !ok {
 		return []Finding{emit(s, "build.git", "missing")}
 	}
-	return []Finding{emit(s, "build.git", "ok", "version", orUnknown(t.Version), "path", t.Path)}
+	if t.Version == "" {
+		return []Finding{emit(s, "build.git", "unknown-version", "path", t.Path, "error", orUnknown(t.Error))}
+	}
+	return []Finding{emit(s, "build.git", "ok", "version", t.Version, "path", t.Path)}
 }
 
 // minCUDAForCl is the oldest CUDA (major.minor) whose nvcc and STL gates accept cl.

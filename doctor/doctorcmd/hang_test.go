@@ -1,0 +1,86 @@
+package doctorcmd
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/llamactl/llamactl/doctor/probe"
+	"github.com/llamactl/llamactl/doctor/snapshot"
+	"github.com/llamactl/llamactl/internal/cmdutil"
+	"github.com/llamactl/llamactl/internal/proc"
+)
+
+// Tools that hang or print garbage (real processes, through the real
+// runner) give findings in bounded time, never a stuck or crashed doctor.
+func TestHangingAndGarbageTools(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("uses /bin/sh scripts")
+	}
+	dir := t.TempDir()
+	script := func(name, body string) {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte("#!/bin/sh\n"+body+"\n"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	script("cmake", `printf '\377\376cmake \300\300 version ???\n'`)           // non-UTF-8 garbage
+	script("ninja", `exec sleep 30`)                                           // hangs
+	script("git", `head -c 4096 /dev/urandom; exit 3`)                         // binary noise, failure
+	script("clinfo", `printf 'Number of platforms 1\n  Platform Name \377\n'`) // truncated, invalid
+	env := map[string]string{"PATH": dir, "HOME": dir, "LANG": "C"}
+	f, out, _ := cmdutil.NewTest(env, proc.Exec{})
+	f.IO.JSON = true
+	o := &Options{F: f, Gather: func(ctx context.Context) *snapshot.Snapshot {
+		d := probe.System(f)
+		d.CommandTimeout = 300 * time.Millisecond
+		d.Timeout = 2 * time.Second
+		return probe.Gather(ctx, d)
+	}}
+	start := time.Now()
+	err := run(context.Background(), o)
+	if el := time.Since(start); el > 5*time.Second {
+		t.Errorf("doctor took %s with a hanging tool", el)
+	}
+	if code := cmdutil.ExitCode(err); code > cmdutil.ExitFindings {
+		t.Fatalf("exit %d: %v", code, err)
+	}
+	var d Doc
+	if err := json.Unmarshal([]byte(out.String()), &d); err != nil {
+		t.Fatalf("no JSON document: %v", err)
+	}
+	got := map[string]string{}
+	for _, c := range d.Checks {
+		got[c.Message] = c.Summary
+	}
+	for m, s := range got {
+		if strings.HasPrefix(m, "build.") || strings.HasPrefix(m, "meta.") || strings.HasPrefix(m, "ocl.") {
+			t.Logf("%s: %s", m, s)
+		}
+	}
+	for _, m := range []string{"build.ninja/unknown-version", "build.cmake/unknown-version", "build.git/unknown-version"} {
+		if _, ok := got[m]; !ok {
+			t.Errorf("no %s finding", m)
+		}
+	}
+	if _, ok := got["meta.probe-errors/timed-out"]; !ok {
+		t.Errorf("the hanging ninja is not reported: %v", keys(got))
+	}
+	for m, s := range got {
+		if strings.HasPrefix(s, "internal") {
+			t.Errorf("%s: %s", m, s)
+		}
+	}
+}
+
+func keys(m map[string]string) []string {
+	var out []string
+	for k := range m {
+		out = append(out, k)
+	}
+	return out
+}
