@@ -28,6 +28,7 @@ import (
 	"github.com/llamactl/llamactl/internal/cmdutil"
 	"github.com/llamactl/llamactl/internal/proc"
 	"github.com/llamactl/llamactl/internal/ui"
+	"github.com/llamactl/llamactl/patches"
 )
 
 // Options holds the injected world and the parsed flags.
@@ -495,8 +496,8 @@ func printText(f *cmdutil.Factory, doc *Doc) {
 		for _, c := range d.Commands {
 			details = append(details, "  "+c)
 		}
-		if d.Patch != "" && !contains(r.Healed, d.Patch) {
-			details = append(details, fmt.Sprintf("llamactl can apply patch %s: rerun with --heal", d.Patch))
+		if ids := healers(d.ID); len(ids) > 0 && len(r.Healed) == 0 {
+			details = append(details, fmt.Sprintf("llamactl knows a fix (patch %s): rerun with --heal", strings.Join(ids, ", ")))
 		}
 		pr.Line(ui.Err, d.ID+": "+d.Title, details...)
 	}
@@ -513,6 +514,17 @@ func printText(f *cmdutil.Factory, doc *Doc) {
 	} else if r.LogPath != "" {
 		pr.Printf("\nLog: %s\n", r.LogPath)
 	}
+}
+
+// healers lists the registry patches --heal applies for a failure ID.
+func healers(id string) []string {
+	var out []string
+	for _, p := range patches.Default().Patches {
+		if contains(p.When.Symptoms, id) {
+			out = append(out, p.ID)
+		}
+	}
+	return out
 }
 
 func orDash(s string) string {

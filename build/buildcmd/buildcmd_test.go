@@ -249,3 +249,12 @@ func TestBuildDownloadedEngineEndToEnd(t *testing.T) {
 		t.Errorf("second run: no-op %v, cached %v, %d downloads", doc2.Result != nil && doc2.Result.NoOp, doc2.Source != nil && doc2.Source.Cached, requests)
 	}
 }
+
+func TestHealers(t *testing.T) {
+	if got := strings.Join(healers("cuda-link-libpath"), ","); got != "cuda-libpath,cuda-no-vmm" {
+		t.Errorf("healers(cuda-link-libpath) = %s", got)
+	}
+	if got := healers("gpu-out-of-memory"); len(got) != 0 {
+		t.Errorf("healers(gpu-out-of-memory) = %v", got)
+	}
+}
