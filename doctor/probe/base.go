@@ -165,7 +165,7 @@ func searchPath(d *Deps, path []snapshot.PathEntry, name string) []string {
 			}
 			continue
 		}
-		if p := joinPath(d.GOOS, dir, name); isFile(d.FS, p) {
+		if p := joinPath(d.GOOS, dir, name); isExecutable(d.FS, p) {
 			add(p)
 		}
 		if strings.HasPrefix(dir, "/mnt/") {
@@ -175,6 +175,12 @@ func searchPath(d *Deps, path []snapshot.PathEntry, name string) []string {
 		}
 	}
 	return out
+}
+
+// isExecutable is a file with an execute bit (what a Unix shell would run).
+func isExecutable(fsys FS, p string) bool {
+	fi, err := fsys.Stat(p)
+	return err == nil && !fi.IsDir() && fi.Mode()&0o111 != 0
 }
 
 func isFile(fsys FS, p string) bool {
