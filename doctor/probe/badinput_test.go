@@ -183,3 +183,16 @@ func TestCorruptRecordings(t *testing.T) {
 		t.Error("missing recording dir: want an error")
 	}
 }
+
+// A file that is not executable is not a tool, whatever its name.
+func TestNonExecutableIsNoHit(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "cmake"), []byte("not a program"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	writeScript(t, dir, "ninja", `echo 1.11.1`)
+	s := Gather(context.Background(), scriptDeps(t, dir, ""))
+	if len(s.Tools["cmake"]) != 0 || s.BuildTools["ninja"].Version != "1.11.1" {
+		t.Errorf("tools = %+v build tools = %+v", s.Tools, s.BuildTools)
+	}
+}
