@@ -152,3 +152,36 @@ func BenchmarkGatherRecording(b *testing.B) {
 		}
 	}
 }
+
+// TestRecordRoundTrip: what Record captures replays to the same facts.
+func TestRecordRoundTrip(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("records this Linux machine")
+	}
+	d, rec := Record(systemDeps(t))
+	live := Gather(context.Background(), d)
+	dir := t.TempDir()
+	if err := rec.WriteScenario(dir, "round trip"); err != nil {
+		t.Fatal(err)
+	}
+	replayed, err := GatherRecording(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, pair := range map[string][2]any{
+		"toolkits":    {live.Toolkits, replayed.Toolkits},
+		"compilers":   {live.Compilers, replayed.Compilers},
+		"opencl":      {live.OpenCL, replayed.OpenCL},
+		"nvidia":      {live.NVIDIA, replayed.NVIDIA},
+		"tools":       {live.Tools, replayed.Tools},
+		"build_tools": {live.BuildTools, replayed.BuildTools},
+		"wsl":         {live.WSL, replayed.WSL},
+		"path":        {live.Path, replayed.Path},
+	} {
+		a, _ := json.Marshal(pair[0])
+		b, _ := json.Marshal(pair[1])
+		if string(a) != string(b) {
+			t.Errorf("%s differs after replay:\nlive     %s\nreplayed %s", name, a, b)
+		}
+	}
+}
