@@ -21,6 +21,7 @@ var testConfigs = []ggufwrite.Config{
 	{Arch: "llama", Type: "Q4_K"},
 	{Arch: "qwen2"},
 	{Arch: "qwen3"},
+	{Arch: "gemma2"},
 	{Arch: "gemma3"},
 	{Arch: "qwen3moe"},
 }

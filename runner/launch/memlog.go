@@ -94,21 +94,14 @@ func (p *LogParser) Line(line string) {
 	if p.buffers == nil {
 		p.buffers = map[string]float64{}
 	}
-	if strings.Contains(line, "load_tensors: loading model tensors") {
-		// A new load (after probe runs): forget earlier figures.
-		p.buffers = map[string]float64{}
-	}
 	if m := bufferRE.FindStringSubmatch(line); m != nil {
 		v, err := strconv.ParseFloat(m[3], 64)
 		if err == nil {
-			k := classOf(m[2]) + "/" + m[1] + "/" + m[2]
-			if m[2] == "model" {
-				// Weights come in several buffers of one type (mapped
-				// ranges split around repacked tensors): they add up.
-				p.buffers[k] += v
-			} else {
-				p.buffers[k] = v
-			}
+			// Buffers of one type add up: weights split into mapped ranges
+			// around repacked tensors, the non-SWA and SWA KV caches, and a
+			// draft model's buffers beside the target's. llamactl passes
+			// --fit off, so no probe run prints figures of its own.
+			p.buffers[classOf(m[2])+"/"+m[1]+"/"+m[2]] += v
 		}
 	}
 	if m := offloadRE.FindStringSubmatch(line); m != nil {

@@ -97,3 +97,14 @@ func TestParseLogRepackedQ4K(t *testing.T) {
 		t.Errorf("buffers = %v", r.Buffers)
 	}
 }
+
+// gemma2 (interleaved SWA) has two KV caches on the same buffer type.
+func TestParseLogTwoKVCaches(t *testing.T) {
+	log := `llama_kv_cache_iswa: creating non-SWA KV cache, size = 4096 cells
+llama_kv_cache:        CPU KV buffer size =     4.00 MiB
+llama_kv_cache_iswa: creating     SWA KV cache, size = 768 cells
+llama_kv_cache:        CPU KV buffer size =     0.75 MiB`
+	if r := ParseLog(strings.NewReader(log)); r.Host.ContextMiB != 4.75 {
+		t.Errorf("context = %v", r.Host.ContextMiB)
+	}
+}

@@ -127,9 +127,14 @@ func computeBytes(m *gguf.Model, p Params) float64 {
 	if m.ExpertUsed > 0 && m.ExpertFF > 0 {
 		ff = math.Max(ff, float64(m.ExpertUsed*m.ExpertFF))
 	}
-	nkv := 0.0
+	// One KQ mask per kind of KV cache the model has (global, SWA).
+	kinds := map[uint64]bool{}
 	for l := 0; l < m.Layers; l++ {
-		nkv = math.Max(nkv, float64(layerCells(m, l, p)))
+		kinds[layerCells(m, l, p)] = true
+	}
+	nkv := 0.0
+	for c := range kinds {
+		nkv += float64(c)
 	}
 	// Peak of the graph: the attention+FFN phase or the logits phase,
 	// whichever is larger (the allocator reuses memory between them).

@@ -53,7 +53,7 @@ func TestIntegrationRunGeneratedModels(t *testing.T) {
 	mdir := t.TempDir()
 	configs := []ggufwrite.Config{
 		{Arch: "llama"}, {Arch: "llama", Type: "Q8_0"}, {Arch: "llama", Type: "Q4_K"},
-		{Arch: "qwen2"}, {Arch: "qwen3"}, {Arch: "gemma3"}, {Arch: "qwen3moe"},
+		{Arch: "qwen2"}, {Arch: "qwen3"}, {Arch: "gemma2"}, {Arch: "gemma3"}, {Arch: "qwen3moe"},
 		{Arch: "llama", Ctx: 32768, Vocab: 4096, FF: 1024}, // a larger context and vocabulary
 	}
 	for _, cfg := range configs {
@@ -143,6 +143,13 @@ func TestIntegrationDraftModel(t *testing.T) {
 	}
 	if d.Predicted.DraftHostMiB <= 0 {
 		t.Errorf("draft memory not budgeted: %+v", d.Predicted)
+	}
+	// The engine's report sums target and draft buffers.
+	if d.Actual == nil || !withinTolerance(d.Predicted.Host.Total(), d.Actual.Host.Total()) {
+		t.Errorf("predicted %+v, engine %+v", d.Predicted.Host, d.Actual)
+	} else {
+		t.Logf("target+draft host MiB predicted/engine: model %.2f/%.2f context %.2f/%.2f compute %.2f/%.2f",
+			d.Predicted.Host.ModelMiB, d.Actual.Host.ModelMiB, d.Predicted.Host.ContextMiB, d.Actual.Host.ContextMiB, d.Predicted.Host.ComputeMiB, d.Actual.Host.ComputeMiB)
 	}
 }
 
