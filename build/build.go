@@ -221,8 +221,12 @@ func (r *runner) attempt(ctx context.Context, n int) (string, error) {
 			continue
 		}
 		r.stage("patch " + ap.ID)
-		pt, _ := patches.Default().Get(ap.ID)
-		diff, err := patches.DiffFor(pt)
+		reg := r.in.Registry
+		if reg == nil {
+			reg = patches.Default()
+		}
+		pt, _ := reg.Get(ap.ID)
+		diff, err := reg.Diff(pt)
 		if err != nil {
 			return "patch", cmdutil.Errorf(cmdutil.ExitInternal, "patch %s: %v", ap.ID, err)
 		}

@@ -16,6 +16,7 @@ import (
 	"github.com/llamactl/llamactl/doctor/snapshot"
 	"github.com/llamactl/llamactl/internal/cmdutil"
 	"github.com/llamactl/llamactl/internal/proc"
+	"github.com/llamactl/llamactl/patches"
 )
 
 func need(t *testing.T, tools ...string) {
@@ -288,5 +289,42 @@ func BenchmarkNoOpRebuild(b *testing.B) {
 		if err != nil || !res.NoOp {
 			b.Fatalf("no-op rebuild: %v, no-op %v", err, res.NoOp)
 		}
+	}
+}
+
+func TestBuildAppliesSourceDiffOnce(t *testing.T) {
+	need(t, "cmake", "ninja", "c++")
+	reg, err := patches.ParseFS([]byte(`{"patches":[{"id":"fixture-version-note","title":"note the patch in --version","why":"exercises source diffs end to end",
+		"source":"testdata/build/patches/fixture-version-note.diff (ours)","when":{"proactive":true},"changes":{"diff":"fixture-version-note.diff"}}]}`),
+		os.DirFS("../testdata/build/patches"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	src := fixtureSource(t)
+	in := input(t, src, "cpu", plan.Selection{})
+	in.Registry = reg
+	res, err := Run(context.Background(), deps(), in, Options{})
+	if err != nil {
+		t.Fatalf("build: %v\n%+v", err, res.Steps)
+	}
+	if stepStatus(res, "patch") != "ok" || len(res.Plan.Patches) != 1 {
+		t.Errorf("patch step %q, plan patches %+v", stepStatus(res, "patch"), res.Plan.Patches)
+	}
+	out, _ := exec.Command(filepath.Join(res.BinDir, "llama-cli"), "--version").CombinedOutput()
+	if !strings.Contains(string(out), "patched by llamactl: fixture-version-note") {
+		t.Errorf("the built binary lacks the patch: %s", out)
+	}
+	again, err := Run(context.Background(), deps(), in, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	detail := ""
+	for _, s := range again.Steps {
+		if s.Name == "patch" {
+			detail = s.Detail
+		}
+	}
+	if !strings.Contains(detail, "already applied") || !again.NoOp {
+		t.Errorf("second run: patch %q, no-op %v", detail, again.NoOp)
 	}
 }

@@ -16,12 +16,15 @@ import (
 //go:embed data/diffs
 var diffFS embed.FS
 
-// DiffFor returns the embedded diff of a patch.
-func DiffFor(p Patch) ([]byte, error) {
+// DiffFor returns the diff of a patch of the default registry.
+func DiffFor(p Patch) ([]byte, error) { return Default().Diff(p) }
+
+// Diff returns the unified diff a patch applies.
+func (r *Registry) Diff(p Patch) ([]byte, error) {
 	if p.Changes.Diff == "" {
 		return nil, fmt.Errorf("patch %s has no diff", p.ID)
 	}
-	return diffFS.ReadFile("data/diffs/" + p.Changes.Diff)
+	return fs.ReadFile(r.diffs, p.Changes.Diff)
 }
 
 // Errors ApplyDiff wraps, so callers can tell the cases apart.

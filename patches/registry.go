@@ -10,6 +10,7 @@ import (
 	_ "embed"
 	"encoding/json"
 	"fmt"
+	"io/fs"
 	"slices"
 	"sort"
 	"strconv"
@@ -80,6 +81,7 @@ type Patch struct {
 // Registry is the set of known patches, sorted by ID.
 type Registry struct {
 	Patches []Patch `json:"patches"`
+	diffs   fs.FS   // where changes.diff files are read from
 }
 
 var (
@@ -91,16 +93,33 @@ var (
 // Default returns the embedded registry. It panics only if the embedded
 // data is invalid, which TestDefaultRegistryValid guards.
 func Default() *Registry {
-	defaultOnce.Do(func() { defaultReg, defaultErr = Parse(registryJSON) })
+	defaultOnce.Do(func() {
+		sub, err := fs.Sub(diffFS, "data/diffs")
+		if err != nil {
+			defaultErr = err
+			return
+		}
+		defaultReg, defaultErr = ParseFS(registryJSON, sub)
+	})
 	if defaultErr != nil {
 		panic(defaultErr)
 	}
 	return defaultReg
 }
 
-// Parse reads and validates a registry document.
+// Parse reads and validates a registry document whose diffs are the
+// embedded ones.
 func Parse(data []byte) (*Registry, error) {
-	var r Registry
+	sub, err := fs.Sub(diffFS, "data/diffs")
+	if err != nil {
+		return nil, err
+	}
+	return ParseFS(data, sub)
+}
+
+// ParseFS reads a registry whose changes.diff files are in diffs.
+func ParseFS(data []byte, diffs fs.FS) (*Registry, error) {
+	r := Registry{diffs: diffs}
 	if err := json.Unmarshal(data, &r); err != nil {
 		return nil, fmt.Errorf("patch registry: %w", err)
 	}
@@ -116,7 +135,7 @@ func Parse(data []byte) (*Registry, error) {
 		}
 		seen[p.ID] = true
 		if p.Changes.Diff != "" {
-			if _, err := diffFS.ReadFile("data/diffs/" + p.Changes.Diff); err != nil {
+			if _, err := fs.ReadFile(diffs, p.Changes.Diff); err != nil {
 				return nil, fmt.Errorf("patch registry: %s: diff %s: %w", p.ID, p.Changes.Diff, err)
 			}
 		}
