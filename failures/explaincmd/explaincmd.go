@@ -209,22 +209,22 @@ func render(io *ui.IOStreams, kb *failures.KB, name string, d failures.Diagnosis
 			}
 			det = append(det, strings.Join(ex, "\n"))
 		}
-		det = append(det, "Why: "+f.Cause)
+		det = append(det, kb.Message("label_why")+": "+f.Cause)
 		if fs := kb.FactSentence(f.Facts); fs != "" {
 			det = append(det, fs)
 		}
-		det = append(det, "Fix: "+f.Fix)
+		det = append(det, kb.Message("label_fix")+": "+f.Fix)
 		for _, c := range f.Commands {
 			det = append(det, "  $ "+c)
 		}
 		if f.Patch != "" {
-			det = append(det, "Patch: llamactl patches show "+f.Patch)
+			det = append(det, kb.Message("label_patch")+": llamactl patches show "+f.Patch)
 		}
 		if io.Verbose {
-			det = append(det, "Source: "+f.Source)
+			det = append(det, kb.Message("label_source")+": "+f.Source)
 		}
-		det = append(det, "More: docs/support.md#"+f.ID)
-		p.Line(st, fmt.Sprintf("%s  %s (line %s)", p.Bold(f.ID), f.Title, lineList(f.Lines)), det...)
+		det = append(det, kb.Message("label_more")+": docs/support.md#"+f.ID)
+		p.Line(st, fmt.Sprintf("%s  %s (%s %s)", p.Bold(f.ID), f.Title, kb.Message("line"), lineList(f.Lines)), det...)
 	}
 }
 
