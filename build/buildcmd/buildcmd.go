@@ -177,7 +177,10 @@ func selection(s *snapshot.Snapshot, backend string) plan.Selection {
 		HostCompiler: d.HostCompiler, MSVCToolset: d.MSVCToolset, VCVarsAll: d.VCVarsAll, Reasons: d.Reasons}
 }
 
-var safeName = regexp.MustCompile(`[^A-Za-z0-9._-]+`)
+var (
+	safeName = regexp.MustCompile(`[^A-Za-z0-9._-]+`)
+	archRE   = regexp.MustCompile(`^(native|all|all-major|[0-9]{2,3}[af]?(-real|-virtual)?(;[0-9]{2,3}[af]?(-real|-virtual)?)*)$`)
+)
 
 func run(ctx context.Context, o *Options) error {
 	if ctx == nil {
@@ -195,6 +198,9 @@ func run(ctx context.Context, o *Options) error {
 	}
 	if o.Compiler != "" && o.Compiler != "clang-cl" {
 		return cmdutil.UsageErrorf("--compiler %q: only clang-cl can be chosen (the default is MSVC cl)", o.Compiler)
+	}
+	if o.CUDAArch != "" && !archRE.MatchString(o.CUDAArch) {
+		return cmdutil.UsageErrorf("--cuda-arch %q is not a CMAKE_CUDA_ARCHITECTURES list: use compute capabilities without the dot, e.g. 89-real or 86-real;89-real (llamactl matrix gpu NAME tells a GPU's)", o.CUDAArch)
 	}
 	if o.Jobs < 0 {
 		return cmdutil.UsageErrorf("--jobs must be positive")
@@ -470,6 +476,9 @@ func printText(f *cmdutil.Factory, doc *Doc) {
 	r := doc.Result
 	if r == nil {
 		return
+	}
+	for _, w := range r.Plan.Warnings {
+		pr.Line(ui.Warn, w.Text)
 	}
 	for _, s := range r.Steps {
 		st := ui.OK
