@@ -75,6 +75,10 @@ type Weights struct {
 	TiedOutput  bool   `json:"tied_output"`
 	Other       uint64 `json:"other_bytes"`
 	LargestRows uint64 `json:"largest_tensor_bytes"`
+	// LargestLayerTensor is the biggest tensor inside the blocks: with
+	// partial offload llama.cpp copies CPU-resident weights of this size
+	// into the GPU's compute buffer for large batches (§6.4).
+	LargestLayerTensor uint64 `json:"largest_layer_tensor_bytes"`
 	// Types maps a ggml type name to its tensor count and bytes.
 	Types map[string]TypeUse `json:"types"`
 }
@@ -230,6 +234,7 @@ func (f *File) weights(nl int) Weights {
 			i, _ := strconv.Atoi(mm[1])
 			if i < nl {
 				w.Layer[i] += t.Bytes
+				w.LargestLayerTensor = max(w.LargestLayerTensor, t.Bytes)
 				if strings.Contains(t.Name, "_exps.") || strings.HasSuffix(t.Name, "_exps") {
 					if experts == nil {
 						experts = make([]uint64, nl)

@@ -230,6 +230,11 @@ func Predict(m *gguf.Model, p Params, nDev int, splitWeights []float64, cal Cali
 	}
 	if pl.Output >= 0 {
 		devs[pl.Output].ComputeMiB += comp
+		if p.NGL < m.Layers+1 || p.NCPUMoE > 0 {
+			// Partial offload: big batches run on the GPU with CPU-resident
+			// weights copied in, one tensor at a time (§6.4 op-offload).
+			devs[pl.Output].ComputeMiB += float64(w.LargestLayerTensor) / mib
+		}
 		// Host staging for CPU ops and copies (CUDA_Host compute buffer).
 		host.ComputeMiB += float64(min(uint64(p.UBatch), p.Ctx)) * Coef().Compute.HostStagingBytesPerEm * float64(m.EmbeddingLength) / mib
 	} else {

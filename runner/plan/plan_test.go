@@ -233,3 +233,15 @@ func TestCoefficientsHaveSource(t *testing.T) {
 		t.Errorf("coefficients = %+v", c)
 	}
 }
+
+func TestPartialOffloadReservesLargestTensor(t *testing.T) {
+	m := llama3_8B()
+	m.Weights.LargestLayerTensor = 56 << 20
+	p := Params{NGL: 20, Ctx: 4096, UBatch: 512, Parallel: 1, FlashAttn: true, CacheK: "f16", CacheV: "f16"}
+	_, partial := Predict(m, p, 1, []float64{1}, Calibration{})
+	p.NGL = 33
+	_, full := Predict(m, p, 1, []float64{1}, Calibration{})
+	if d := partial[0].ComputeMiB - full[0].ComputeMiB; d < 55.9 || d > 56.1 {
+		t.Errorf("partial offload compute %.1f vs full %.1f MiB: want 56 MiB more", partial[0].ComputeMiB, full[0].ComputeMiB)
+	}
+}
