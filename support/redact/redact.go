@@ -433,7 +433,7 @@ func (r *Redactor) replaceWord(s, w, kind string, fold bool) string {
 		}
 		j += i
 		end := j + len(lw)
-		if wordEdge(s, j-1) && wordEdge(s, end) {
+		if wordEdge(s, j-1) && wordEdge(s, end) && !inPlaceholder(s, j, end) {
 			b.WriteString(s[i:j])
 			b.WriteString(repl)
 			r.count(kind)
@@ -482,6 +482,24 @@ func shortName(u string) string {
 		return full[:6]
 	}
 	return full
+}
+
+// placeholderRe is the shape of every replacement this package writes.
+var placeholderRe = regexp.MustCompile(`^<[a-z]+(?:-[a-z]+)*(?:-[0-9]+)?>$`)
+
+// inPlaceholder says whether s[j:end] lies inside a placeholder such as
+// <user> or <gpu-uuid-1>: a user literally named "user" must not turn
+// "<user>" into "<<user>>".
+func inPlaceholder(s string, j, end int) bool {
+	open := strings.LastIndexByte(s[:j], '<')
+	if open < 0 || j-open > 24 {
+		return false
+	}
+	rel := strings.IndexByte(s[end:], '>')
+	if rel < 0 || rel > 24 {
+		return false
+	}
+	return placeholderRe.MatchString(s[open : end+rel+1])
 }
 
 func wordEdge(s string, i int) bool {
@@ -571,7 +589,7 @@ func hasWord(s, lower, w string) bool {
 			return false
 		}
 		j += i
-		if wordEdge(s, j-1) && wordEdge(s, j+len(lw)) {
+		if wordEdge(s, j-1) && wordEdge(s, j+len(lw)) && !inPlaceholder(s, j, j+len(lw)) {
 			return true
 		}
 		i = j + 1

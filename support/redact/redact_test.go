@@ -212,3 +212,19 @@ func FuzzString(f *testing.F) {
 		}
 	})
 }
+
+// Users and hosts with generic names must not eat the placeholders.
+func TestGenericNames(t *testing.T) {
+	r := New(FromEnv(map[string]string{"USERNAME": "user", "COMPUTERNAME": "host", "USERPROFILE": `C:\Users\user`}))
+	out := r.String(`C:\Users\user\llama.cpp on host, GPU-4a3f2b1c-9d8e-7f6a-5b4c-3d2e1f0a9b8c; the user said`)
+	want := `C:\Users\<user>\llama.cpp on <host>, <gpu-uuid-1>; the <user> said`
+	if out != want {
+		t.Errorf("got  %s\nwant %s", out, want)
+	}
+	if again := r.String(out); again != out {
+		t.Errorf("not stable: %s", again)
+	}
+	if l := r.Leaks("t", out); len(l) != 0 {
+		t.Errorf("placeholders read as leaks: %v", l)
+	}
+}
