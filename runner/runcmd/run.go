@@ -284,15 +284,30 @@ func Run(ctx context.Context, o *Options) error {
 	if err != nil {
 		return cmdutil.UsageErrorf("%v", err)
 	}
+	var cacheNote string
+	if haveCache {
+		// The remembered plan, checked against the memory free now.
+		pinned := req
+		cp := cached.Plan
+		pinned.NGL, pinned.Ctx, pinned.Batch, pinned.UBatch = cp.NGL, cp.Ctx, cp.Batch, cp.UBatch
+		pinned.Threads, pinned.CacheType, pinned.FlashAttn = cp.Threads, cp.CacheK, cp.FlashAttn
+		if r, err := plan.Make(&m, devs, host, pinned, caps); err == nil && r.Fits {
+			r.Plan.NCPUMoE, r.Plan.TensorSplit, r.Plan.ThreadsBatch = cp.NCPUMoE, cp.TensorSplit, cp.ThreadsBatch
+			res.Plan, res.Predicted = r.Plan, r.Predicted
+			cacheNote = "the plan that worked last time for this model, devices and engine build (--retune plans again)"
+		} else {
+			haveCache = false
+			cacheNote = "the plan that worked last time no longer fits the memory free now: planned again"
+		}
+	}
 	doc := Doc{Schema: 1, Engine: EngineDoc{Path: eng.Path, Version: eng.Version, Build: eng.Build, Source: eng.Source},
-		Model: modelDoc(o.Model, m), Plan: res.Plan, Predicted: res.Predicted, Reasons: res.Reasons, Alternatives: res.Alternatives, Fits: res.Fits}
+		Model: modelDoc(o.Model, m), Plan: res.Plan, Predicted: res.Predicted, Reasons: res.Reasons, Alternatives: res.Alternatives, Fits: res.Fits,
+		FromCache: haveCache}
+	if cacheNote != "" {
+		doc.Reasons = append([]string{cacheNote}, doc.Reasons...)
+	}
 	if nvmlNote != "" {
 		doc.Reasons = append(doc.Reasons, nvmlNote)
-	}
-	if haveCache && !o.Retune {
-		doc.Plan = cached.Plan
-		doc.FromCache = true
-		doc.Reasons = append([]string{"the plan that worked last time for this model, devices and engine build (--retune plans again)"}, doc.Reasons...)
 	}
 	port := o.Port
 	if port == 0 && !o.DryRun {

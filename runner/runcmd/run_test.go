@@ -337,9 +337,27 @@ func TestPlanCache(t *testing.T) {
 	if !d.FromCache {
 		t.Error("second run did not use the remembered plan")
 	}
+	// A remembered plan that no longer fits is not used.
+	p := filepath.Join(o.Cache.Dir, entries[0].Name())
+	var cp CachedPlan
+	b, _ := os.ReadFile(p)
+	json.Unmarshal(b, &cp)
+	cp.Plan.Ctx = 1 << 26 // 64 Mi cells of KV: far beyond the 16000 MiB host
+	b, _ = json.Marshal(cp)
+	os.WriteFile(p, b, 0o644)
+	out.Reset()
+	if err := Run(context.Background(), o); err != nil {
+		t.Fatal(err)
+	}
+	d = Doc{}
+	json.Unmarshal([]byte(out.String()), &d)
+	if d.FromCache || d.Plan.Ctx != 4096 || !strings.Contains(strings.Join(d.Reasons, " "), "no longer fits") {
+		t.Errorf("stale cache: from_cache %v ctx %d reasons %q", d.FromCache, d.Plan.Ctx, d.Reasons)
+	}
 	out.Reset()
 	o.Retune = true
 	Run(context.Background(), o)
+	d = Doc{}
 	json.Unmarshal([]byte(out.String()), &d)
 	if d.FromCache {
 		t.Error("--retune used the remembered plan")
