@@ -84,7 +84,7 @@ func TestHumanOutput(t *testing.T) {
 		t.Errorf("skipped checks shown without --verbose:\n%s", out)
 	}
 	_, vout, _ := execute(t, "doctor", "--replay", snaps+"linux-debian-nvcc11.8-gcc12-without-gxx11.json", "--verbose")
-	if !strings.Contains(vout, "skipped,") || !strings.Contains(vout, "[cuda.host-compiler,") {
+	if !strings.Contains(vout, "skipped,") || !strings.Contains(vout, "[cuda.host-compiler,") || !strings.Contains(vout, "cuda 11.8.89") {
 		t.Errorf("--verbose lacks skipped checks or durations:\n%s", vout)
 	}
 }

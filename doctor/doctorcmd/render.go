@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/llamactl/llamactl/doctor"
+	"github.com/llamactl/llamactl/doctor/snapshot"
 	"github.com/llamactl/llamactl/internal/cmdutil"
 	"github.com/llamactl/llamactl/internal/ui"
 )
@@ -131,6 +132,9 @@ func render(io *ui.IOStreams, d Doc, only bool) {
 	default:
 		p.Line(ui.OK, "Everything llamactl needs is in place. ("+sum+")")
 	}
+	if io.Verbose && s != nil {
+		renderFacts(p, s)
+	}
 	if io.Verbose && s != nil && s.Timings != nil && len(s.Timings.Gatherers) > 0 {
 		p.Println()
 		var total time.Duration
@@ -199,4 +203,68 @@ func listChecks(f *cmdutil.Factory) error {
 	p.Println()
 	p.Println("Run one with: llamactl doctor --check ID. docs/doctor.md explains each.")
 	return nil
+}
+
+// renderFacts prints the raw facts the checks read (--verbose).
+func renderFacts(p *ui.Printer, s *snapshot.Snapshot) {
+	p.Println()
+	p.Println(p.Bold("Facts"))
+	var rows [][]string
+	add := func(k, v string) {
+		if v != "" {
+			rows = append(rows, []string{"  " + k, v})
+		}
+	}
+	add("os", strings.TrimSpace(fmt.Sprintf("%s %s %s/%s glibc %s", s.OS.Name, s.OS.Version, s.OS.GOOS, s.OS.Arch, s.OS.Glibc)))
+	add("nvml", strings.TrimSpace(fmt.Sprintf("%s %s", s.NVIDIA.NVMLStatus, s.NVIDIA.NVMLLibrary)))
+	if s.NVIDIA.DriverVersion != "" || s.NVIDIA.SMIDriverVersion != "" {
+		add("driver", fmt.Sprintf("%s (CUDA %s; nvidia-smi says %s)", orDash(s.NVIDIA.DriverVersion), orDash(s.NVIDIA.CUDADriverAPI), orDash(s.NVIDIA.SMIDriverVersion)))
+	}
+	add("nvidia-smi", s.NVIDIA.SMIStatus)
+	for _, g := range s.NVIDIA.GPUs {
+		add(fmt.Sprintf("gpu %d", g.Index), fmt.Sprintf("%s cc=%s %d/%d MiB free %s", g.Name, orDash(g.ComputeCapability), g.FreeMiB, g.TotalMiB, g.PCIBusID))
+	}
+	for _, tk := range s.Toolkits {
+		add("cuda "+tk.Version, fmt.Sprintf("%s (found by %s)", tk.NVCC, strings.Join(tk.Found, ", ")))
+	}
+	for _, c := range s.Compilers {
+		add(c.Kind+" "+c.Version, c.Path)
+	}
+	for _, m := range s.MSVC {
+		add("msvc "+m.ProductVersion, fmt.Sprintf("%s cl=%s toolsets=%s vc-tools=%v", m.Path, orDash(m.ClVersion), strings.Join(m.Toolsets, ","), m.HasVCTools))
+	}
+	for _, pl := range s.OpenCL.Platforms {
+		for _, d := range pl.Devices {
+			add("opencl", fmt.Sprintf("%s: %s [%s] %s", pl.Name, d.Name, d.Type, d.OpenCLCVersion))
+		}
+	}
+	if len(s.OpenCL.Platforms) == 0 {
+		add("opencl", strings.TrimSpace(s.OpenCL.Status+" "+s.OpenCL.Error))
+	}
+	for _, d := range s.Vulkan.Devices {
+		add("vulkan", fmt.Sprintf("%s [%s]", d.Name, d.Type))
+	}
+	if len(s.Vulkan.Devices) == 0 {
+		add("vulkan", s.Vulkan.Status)
+	}
+	add("hip", strings.TrimSpace(fmt.Sprintf("%s %s %s", s.HIP.Status, s.HIP.Version, strings.Join(s.HIP.GFX, ","))))
+	add("wsl", fmt.Sprintf("%v (version %d) libcuda=%s", s.WSL.IsWSL, s.WSL.Version, strings.Join(s.WSL.LibcudaPaths, ",")))
+	for _, k := range sortedKeys(toolVersions(s)) {
+		add(k, toolVersions(s)[k])
+	}
+	for _, e := range s.ProbeErrors {
+		add("probe error", e.Probe+": "+e.Error)
+	}
+	if len(s.Raw) > 0 {
+		add("recorded outputs", fmt.Sprintf("%d commands (llamactl doctor --report FILE --zip keeps them)", len(s.Raw)))
+	}
+	p.Table(nil, rows)
+}
+
+func toolVersions(s *snapshot.Snapshot) map[string]string {
+	m := map[string]string{}
+	for k, t := range s.BuildTools {
+		m[k] = strings.TrimSpace(t.Version + " " + t.Path + " " + t.Error)
+	}
+	return m
 }
