@@ -45,11 +45,21 @@ type NetworkOption struct {
 	Source string `json:"source"`
 }
 
+// Default is an option llamactl always sets, from build From on.
+type Default struct {
+	Name   string `json:"name"`
+	Value  string `json:"value"`
+	From   int    `json:"from,omitempty"`
+	Why    string `json:"why"`
+	Source string `json:"source"`
+}
+
 // Options is the whole table.
 type Options struct {
 	Source   string          `json:"source"`
 	Lineages []Lineage       `json:"lineages"`
 	Network  []NetworkOption `json:"network"`
+	Defaults []Default       `json:"defaults"`
 }
 
 var (

@@ -229,9 +229,12 @@ func (pl *planner) make() error {
 	if flag != "" {
 		pl.set(flag, "ON")
 	}
-	// Tests and examples are not what users build llama.cpp for; they double the build time.
-	pl.set("LLAMA_BUILD_TESTS", "OFF")
-	pl.set("LLAMA_BUILD_EXAMPLES", "OFF")
+	for _, d := range pl.opt.Defaults {
+		// Options newer than a known engine are left out (they would be unused).
+		if d.From == 0 || build == 0 || build >= d.From {
+			pl.set(d.Name, d.Value)
+		}
+	}
 
 	if pl.win {
 		pl.windows()

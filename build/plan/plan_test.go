@@ -400,3 +400,21 @@ func TestNetworkOptionAskedFor(t *testing.T) {
 		t.Errorf("network warnings = %v", p.Warnings)
 	}
 }
+
+func TestDefaultsFollowEngineBuild(t *testing.T) {
+	in := loadCase(t, "linux-debian-nvcc11.8-gcc12-nogpu")
+	in.Engine.BuildNumber = 3500 // llama-cli lived in examples/ then
+	p, err := Make(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := cacheValue(p, "LLAMA_BUILD_EXAMPLES"); ok {
+		t.Error("examples turned off for an engine whose llama-cli is an example")
+	}
+	if v, _ := cacheValue(p, "LLAMA_BUILD_TESTS"); v != "OFF" {
+		t.Errorf("LLAMA_BUILD_TESTS = %q", v)
+	}
+	if _, ok := cacheValue(p, "LLAMA_BUILD_BORINGSSL"); ok {
+		t.Error("LLAMA_BUILD_BORINGSSL passed to an engine older than b7126")
+	}
+}
