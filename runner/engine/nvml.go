@@ -27,13 +27,20 @@ func NVML(ctx context.Context, r proc.Runner, self string) (*nvmlnative.Report, 
 	return &rep, nil
 }
 
+// NVMLMerge says what MergeNVML did.
+type NVMLMerge struct {
+	Used       bool // free memory now comes from NVML
+	NVMLGPUs   int
+	EngineCUDA int // when they differ, the engine's view is kept
+}
+
 // MergeNVML replaces the free memory of the engine's CUDA devices with
 // NVML's when both see the same number of GPUs. The engine is then started
 // with CUDA_DEVICE_ORDER=PCI_BUS_ID, so CUDA's order is NVML's (PCI bus)
-// order. It returns the devices and a note for the plan's reasons.
-func MergeNVML(devs []Device, rep *nvmlnative.Report) ([]Device, string) {
+// order.
+func MergeNVML(devs []Device, rep *nvmlnative.Report) ([]Device, NVMLMerge) {
 	if rep == nil || rep.Status != "ok" || len(rep.GPUs) == 0 {
-		return devs, ""
+		return devs, NVMLMerge{}
 	}
 	var cuda []int
 	for i, d := range devs {
@@ -41,8 +48,9 @@ func MergeNVML(devs []Device, rep *nvmlnative.Report) ([]Device, string) {
 			cuda = append(cuda, i)
 		}
 	}
+	m := NVMLMerge{NVMLGPUs: len(rep.GPUs), EngineCUDA: len(cuda)}
 	if len(cuda) != len(rep.GPUs) {
-		return devs, fmt.Sprintf("NVML sees %d GPUs and the engine %d CUDA devices: using the engine's free memory", len(rep.GPUs), len(cuda))
+		return devs, m
 	}
 	out := append([]Device(nil), devs...)
 	for k, i := range cuda {
@@ -55,5 +63,6 @@ func MergeNVML(devs []Device, rep *nvmlnative.Report) ([]Device, string) {
 			out[i].TotalMiB = g.TotalMiB
 		}
 	}
-	return out, "free GPU memory from NVML"
+	m.Used = true
+	return out, m
 }

@@ -17,8 +17,8 @@ func TestNVMLNoDriver(t *testing.T) {
 		t.Fatalf("%+v %v", rep, err)
 	}
 	devs := []Device{{ID: "CUDA0", FreeMiB: 100}}
-	if got, note := MergeNVML(devs, rep); got[0].FreeMiB != 100 || note != "" {
-		t.Errorf("no-driver report changed devices: %+v %q", got, note)
+	if got, m := MergeNVML(devs, rep); got[0].FreeMiB != 100 || m.Used || m.NVMLGPUs != 0 {
+		t.Errorf("no-driver report changed devices: %+v %+v", got, m)
 	}
 	r.Commands["/bin/llamactl __probe nvml"] = proc.Recording{Stdout: "segfault", ExitCode: 139}
 	if _, err := NVML(context.Background(), r, "/bin/llamactl"); err == nil {
@@ -31,12 +31,12 @@ func TestMergeNVML(t *testing.T) {
 	// NVML's view of the same GPU (free memory lower: another process grew).
 	var rep nvmlnative.Report
 	json.Unmarshal([]byte(`{"schema":1,"status":"ok","gpus":[{"index":0,"name":"NVIDIA GeForce RTX 4090 Laptop GPU","total_mib":16376,"free_mib":14000}]}`), &rep)
-	got, note := MergeNVML(devs, &rep)
-	if got[0].FreeMiB != 14000 || got[0].TotalMiB != 16375 || note == "" || devs[0].FreeMiB != 15046 {
-		t.Errorf("merged %+v (input %+v) %q", got, devs, note)
+	got, m := MergeNVML(devs, &rep)
+	if got[0].FreeMiB != 14000 || got[0].TotalMiB != 16375 || !m.Used || devs[0].FreeMiB != 15046 {
+		t.Errorf("merged %+v (input %+v) %+v", got, devs, m)
 	}
 	rep.GPUs = append(rep.GPUs, rep.GPUs[0])
-	if got, note := MergeNVML(devs, &rep); got[0].FreeMiB != 15046 || note == "" {
-		t.Errorf("count mismatch must keep the engine's view: %+v %q", got, note)
+	if got, m := MergeNVML(devs, &rep); got[0].FreeMiB != 15046 || m.Used || m.NVMLGPUs != 2 || m.EngineCUDA != 1 {
+		t.Errorf("count mismatch must keep the engine's view: %+v %+v", got, m)
 	}
 }

@@ -13,7 +13,7 @@ import (
 	"github.com/llamactl/llamactl/runner/gguf"
 )
 
-//go:embed coefficients.json
+//go:embed data/coefficients.json
 var coefJSON []byte
 
 // Coefficients are the memory model's constants (coefficients.json).

@@ -246,14 +246,14 @@ func (pl *planner) evaluate(p Params) eval {
 		need := devs[i].Total() + dm.OverheadMiB + pl.devMargin(d)
 		if devs[i].Total() > 0 && need > float64(d.FreeMiB) {
 			e.fits = false
-			short = append(short, fmt.Sprintf("%s needs %.0f MiB with margin, %d MiB free", d.ID, need, d.FreeMiB))
+			short = append(short, T("fit.device-short", "device", d.ID, "need", fmt.Sprintf("%.0f", need), "free", d.FreeMiB))
 		}
 	}
 	if pl.host.AvailableMiB > 0 {
 		need := host.Total() + pl.hostMargin()
 		if need > float64(pl.host.AvailableMiB) {
 			e.fits = false
-			short = append(short, fmt.Sprintf("host needs %.0f MiB with margin, %d MiB available", need, pl.host.AvailableMiB))
+			short = append(short, T("fit.host-short", "need", fmt.Sprintf("%.0f", need), "free", pl.host.AvailableMiB))
 		}
 	}
 	e.why = strings.Join(short, "; ")
@@ -297,7 +297,7 @@ func (pl *planner) run() (Result, error) {
 			for _, kv := range pl.kvTypes(fa) {
 				if e := pl.evaluate(pl.params(full, floorCtx, kv, n)); e.fits {
 					chosen = &e
-					reasons = append(reasons, fmt.Sprintf("MoE experts of the first %d layers stay in host memory (--n-cpu-moe %d) so attention and KV stay on the GPU", n, n))
+					reasons = append(reasons, T("reason.moe-cpu", "n", n))
 					break
 				}
 			}
@@ -323,7 +323,7 @@ func (pl *planner) run() (Result, error) {
 					break
 				}
 			}
-			reasons = append(reasons, fmt.Sprintf("only %d of %d layers fit in GPU memory; the rest run on the CPU (slower)", chosen.p.NGL, full))
+			reasons = append(reasons, T("reason.partial", "ngl", chosen.p.NGL, "n", full))
 		}
 	}
 	res := Result{Fits: chosen != nil}
@@ -332,7 +332,7 @@ func (pl *planner) run() (Result, error) {
 		// by how much, and let the caller refuse or override.
 		e := pl.evaluate(pl.params(nglOptions[0], floorCtx, pl.kvTypes(fa)[len(pl.kvTypes(fa))-1], 0))
 		chosen = &e
-		reasons = append(reasons, "does not fit: "+e.why)
+		reasons = append(reasons, T("reason.does-not-fit", "why", e.why))
 	}
 	if res.Fits {
 		// Runner-ups for the human output: the next smaller context and a
@@ -393,25 +393,25 @@ func (pl *planner) baseReasons(p Params) []string {
 	full := pl.m.Layers + 1
 	switch {
 	case len(pl.devs) == 0:
-		r = append(r, "no GPU reported by the engine: all layers run on the CPU")
+		r = append(r, T("reason.no-gpu"))
 	case pl.req.NGL >= 0:
-		r = append(r, fmt.Sprintf("-ngl %d as requested", pl.req.NGL))
+		r = append(r, T("reason.ngl-requested", "ngl", pl.req.NGL))
 	case p.NGL >= full:
-		r = append(r, fmt.Sprintf("all %d layers (%d blocks + output) on the GPU", full, pl.m.Layers))
+		r = append(r, T("reason.all-layers", "n", full, "blocks", pl.m.Layers))
 	}
 	switch {
 	case pl.req.Ctx > 0:
-		r = append(r, fmt.Sprintf("context %d as requested", pl.req.Ctx))
+		r = append(r, T("reason.ctx-requested", "ctx", pl.req.Ctx))
 	case p.Ctx < pl.m.ContextLength:
-		r = append(r, fmt.Sprintf("context reduced from the trained %d to %d to fit in memory", pl.m.ContextLength, p.Ctx))
+		r = append(r, T("reason.ctx-reduced", "train", pl.m.ContextLength, "ctx", p.Ctx))
 	default:
-		r = append(r, fmt.Sprintf("context %d: the model's trained length", p.Ctx))
+		r = append(r, T("reason.ctx-trained", "ctx", p.Ctx))
 	}
 	if p.CacheK == "q8_0" && pl.req.CacheType == "" {
-		r = append(r, "KV cache q8_0 (half of f16) so the layers stay on the GPU")
+		r = append(r, T("reason.kv-q8"))
 	}
 	if p.FlashAttn {
-		r = append(r, "flash attention on: no KQ matrix in the compute buffer")
+		r = append(r, T("reason.flash-attn"))
 	}
 	return r
 }
@@ -426,17 +426,17 @@ func (pl *planner) alternatives(chosen *eval) []Alternative {
 			continue
 		}
 		seen[k] = true
-		why := "does not fit: " + e.why
+		why := T("alt.not-fit", "why", e.why)
 		if e.fits {
 			switch {
 			case e.p.NGL < chosen.p.NGL:
-				why = "fits, but fewer layers on the GPU (slower generation)"
+				why = T("alt.fewer-layers")
 			case e.p.Ctx < chosen.p.Ctx:
-				why = "fits, but a smaller context"
+				why = T("alt.smaller-ctx")
 			case e.p.CacheK != chosen.p.CacheK:
-				why = "fits, but a quantized KV cache (small quality cost)"
+				why = T("alt.quant-kv")
 			default:
-				why = "fits, ranked lower"
+				why = T("alt.lower")
 			}
 		}
 		out = append(out, Alternative{Plan: pl.toPlan(e.p), Predicted: e.pred, Fits: e.fits, Why: why})

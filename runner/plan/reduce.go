@@ -1,7 +1,6 @@
 package plan
 
 import (
-	"fmt"
 	"math"
 
 	"github.com/llamactl/llamactl/runner/gguf"
@@ -17,19 +16,19 @@ func Reduce(p Plan, m *gguf.Model, stage string, needMiB float64, canQuantKV boo
 		if p.UBatch > 64 {
 			old := p.UBatch
 			p.UBatch /= 2
-			return p, fmt.Sprintf("the compute buffer did not fit: -ub %d → %d", old, p.UBatch), true
+			return p, T("reduce.compute", "old", old, "new", p.UBatch), true
 		}
 	case "kv":
 		if p.CacheK == "f16" && canQuantKV && p.FlashAttn == "on" {
 			p.CacheK, p.CacheV = "q8_0", "q8_0"
-			return p, "the KV cache did not fit: KV cache f16 → q8_0", true
+			return p, T("reduce.kv-q8"), true
 		}
 		if p.Ctx/2 >= 512 {
 			old := p.Ctx
 			p.Ctx /= 2
 			p.Batch = int(min(uint64(p.Batch), p.Ctx))
 			p.UBatch = min(p.UBatch, p.Batch)
-			return p, fmt.Sprintf("the KV cache did not fit: context %d → %d", old, p.Ctx), true
+			return p, T("reduce.ctx", "old", old, "new", p.Ctx), true
 		}
 	}
 	// Weights, runtime, or nothing else left: drop layers.
@@ -48,7 +47,7 @@ func Reduce(p Plan, m *gguf.Model, stage string, needMiB float64, canQuantKV boo
 		old := p.NGL
 		p.NGL = max(p.NGL-drop, 0)
 		p.TensorSplit = nil // re-split by the engine's default proportions
-		return p, fmt.Sprintf("out of memory (%s): -ngl %d → %d", stage, old, p.NGL), true
+		return p, T("reduce.layers", "stage", stage, "old", old, "new", p.NGL), true
 	}
 	return p, "", false
 }

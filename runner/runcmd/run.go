@@ -252,9 +252,14 @@ func Run(ctx context.Context, o *Options) error {
 	if hasCUDA(edevs) {
 		if self, err := f.Executable(); err == nil {
 			if rep, err := engine.NVML(ctx, f.Runner, self); err == nil {
-				edevs, nvmlNote = engine.MergeNVML(edevs, rep)
-				if nvmlNote == "free GPU memory from NVML" {
+				var mg engine.NVMLMerge
+				edevs, mg = engine.MergeNVML(edevs, rep)
+				switch {
+				case mg.Used:
+					nvmlNote = plan.T("reason.nvml")
 					env = append(f.Environ(), "CUDA_DEVICE_ORDER=PCI_BUS_ID")
+				case mg.NVMLGPUs > 0:
+					nvmlNote = plan.T("reason.nvml-mismatch", "nvml", mg.NVMLGPUs, "engine", mg.EngineCUDA)
 				}
 			}
 		}
@@ -294,10 +299,10 @@ func Run(ctx context.Context, o *Options) error {
 		if r, err := plan.Make(&m, devs, host, pinned, caps); err == nil && r.Fits {
 			r.Plan.NCPUMoE, r.Plan.TensorSplit, r.Plan.ThreadsBatch = cp.NCPUMoE, cp.TensorSplit, cp.ThreadsBatch
 			res.Plan, res.Predicted = r.Plan, r.Predicted
-			cacheNote = "the plan that worked last time for this model, devices and engine build (--retune plans again)"
+			cacheNote = plan.T("reason.cache-used")
 		} else {
 			haveCache = false
-			cacheNote = "the plan that worked last time no longer fits the memory free now: planned again"
+			cacheNote = plan.T("reason.cache-stale")
 		}
 	}
 	doc := Doc{Schema: 1, Engine: EngineDoc{Path: eng.Path, Version: eng.Version, Build: eng.Build, Source: eng.Source},
