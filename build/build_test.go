@@ -328,3 +328,19 @@ func TestBuildAppliesSourceDiffOnce(t *testing.T) {
 		t.Errorf("second run: patch %q, no-op %v", detail, again.NoOp)
 	}
 }
+
+func FuzzParseEngineOutput(f *testing.F) {
+	f.Add("version: 9049 (2496f9c14)\nbuilt with Clang 19.1.5 for Windows x86_64\n")
+	f.Add("version: 0.4.0-dev (build 10825, commit 9e0e22059)\n")
+	f.Add("CMake Warning:\n  Manually-specified variables were not used by the project:\n\n    GGML_HIPBLAS\n\n")
+	f.Fuzz(func(t *testing.T, s string) {
+		if line, b, _, ok := ParseVersion(s); ok && (b < 0 || !strings.Contains(s, line)) {
+			t.Fatalf("ParseVersion(%q) = %q %d", s, line, b)
+		}
+		for _, v := range UnusedVariables(s) {
+			if v == "" || !strings.Contains(s, v) {
+				t.Fatalf("UnusedVariables invented %q", v)
+			}
+		}
+	})
+}

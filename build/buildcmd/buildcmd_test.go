@@ -258,3 +258,14 @@ func TestHealers(t *testing.T) {
 		t.Errorf("healers(gpu-out-of-memory) = %v", got)
 	}
 }
+
+func FuzzParseLockFile(f *testing.F) {
+	f.Add("l.toml", []byte("[engine]\nref = \"b9591\"\n[build]\nbackend = \"cuda\"\ncuda = \">=12.4, <13\"\n"))
+	f.Add("l.json", []byte(`{"engine":{"ref":"b1"},"build":{"backend":"cpu"}}`))
+	f.Fuzz(func(t *testing.T, name string, data []byte) {
+		l, err := ParseLockFile(name, data)
+		if err == nil && (l.Engine.Ref == "" || l.Build.Backend == "") {
+			t.Fatalf("accepted a lock without ref or backend: %+v", l)
+		}
+	})
+}

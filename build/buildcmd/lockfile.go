@@ -33,7 +33,13 @@ func ReadLockFile(p string) (*LockFile, error) {
 	if err != nil {
 		return nil, err
 	}
+	return ParseLockFile(p, b)
+}
+
+// ParseLockFile parses a lock; name's extension picks JSON or TOML.
+func ParseLockFile(p string, b []byte) (*LockFile, error) {
 	var l LockFile
+	var err error
 	if strings.EqualFold(filepath.Ext(p), ".json") {
 		dec := json.NewDecoder(strings.NewReader(string(b)))
 		dec.DisallowUnknownFields()
