@@ -182,7 +182,11 @@ func checkEnvOverrides(s *snapshot.Snapshot) []Finding {
 		switch {
 		case k == "HSA_OVERRIDE_GFX_VERSION":
 			out = append(out, emit(s, "env.overrides", "gfx-override", "var", k, "value", v, "unset", unset))
-		case k == "CUDA_VISIBLE_DEVICES" && len(nvidiaGPUs(s)) > 0:
+		case k == "CUDA_VISIBLE_DEVICES" && len(nvidiaGPUs(s)) == 0,
+			(k == "HIP_VISIBLE_DEVICES" || k == "ROCR_VISIBLE_DEVICES" || k == "GPU_DEVICE_ORDINAL") && !gpuVendors(s)["amd"]:
+			// Nothing to hide on this machine: worth knowing, not an error.
+			out = append(out, emit(s, "env.overrides", "set", "var", k, "value", v, "unset", unset))
+		case k == "CUDA_VISIBLE_DEVICES":
 			vis := visibleNVIDIA(s)
 			if len(vis) == 0 {
 				out = append(out, emit(s, "env.overrides", "hides-all", "var", k, "value", v, "count", strconv.Itoa(len(nvidiaGPUs(s))), "unset", unset))
