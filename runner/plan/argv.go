@@ -9,13 +9,15 @@ import (
 
 // ArgvOptions are the non-memory parts of the command line.
 type ArgvOptions struct {
-	Model   string
-	Host    string
-	Port    int
-	Draft   string // draft model path
-	Extra   []string
-	NoMmap  bool
-	Pooling string // embedding models: the model's pooling type
+	Model string
+	Host  string
+	Port  int
+	Draft string // draft model path
+	// DraftMax is the most tokens to draft per step (0: the engine's default).
+	DraftMax int
+	Extra    []string
+	NoMmap   bool
+	Pooling  string // embedding models: the model's pooling type
 }
 
 // Argv renders the plan as llama-server arguments this engine accepts,
@@ -79,6 +81,13 @@ func Argv(p Plan, caps engine.Caps, o ArgvOptions) []string {
 		}
 		if p.NGL > 0 {
 			a = append(a, "-ngld", "99")
+		}
+		if o.DraftMax > 0 {
+			name := "--draft-max" // renamed in 2026 builds (autotune research)
+			if caps.SpecDraftN {
+				name = "--spec-draft-n-max"
+			}
+			a = append(a, name, strconv.Itoa(o.DraftMax))
 		}
 	}
 	if o.Host != "" {

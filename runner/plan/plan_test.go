@@ -206,18 +206,21 @@ func TestArgv(t *testing.T) {
 	}
 	caps := engine.ParseHelp(string(help))
 	p := Plan{NGL: 33, Ctx: 8192, Batch: 2048, UBatch: 512, Threads: 8, ThreadsBatch: 16, FlashAttn: "on", CacheK: "q8_0", CacheV: "q8_0", Parallel: 1}
-	a := Argv(p, caps, ArgvOptions{Model: "m.gguf", Host: "127.0.0.1", Port: 8080, Draft: "d.gguf", NoMmap: true})
+	a := Argv(p, caps, ArgvOptions{Model: "m.gguf", Host: "127.0.0.1", Port: 8080, Draft: "d.gguf", DraftMax: 8, NoMmap: true, Extra: []string{"--jinja"}})
 	s := strings.Join(a, " ")
 	for _, want := range []string{"-m m.gguf", "-c 8192", "-ngl 33", "-fa on", "-ctk q8_0 -ctv q8_0", "--fit off", "-np 1", "--load-mode none",
-		"-md d.gguf --spec-type draft-simple", "--host 127.0.0.1 --port 8080", "-lv 4", "-tb 16"} {
+		"-md d.gguf --spec-type draft-simple", "--spec-draft-n-max 8", "--host 127.0.0.1 --port 8080", "-lv 4", "-tb 16"} {
 		if !strings.Contains(s, want) {
 			t.Errorf("argv %q lacks %q", s, want)
 		}
 	}
 	old := engine.ParseHelp("-fa,   --flash-attn                     enable Flash Attention\n--no-mmap                               do not memory-map model\n-md,   --model-draft FNAME              draft model\n")
-	s = strings.Join(Argv(p, old, ArgvOptions{Model: "m.gguf", NoMmap: true, Draft: "d.gguf"}), " ")
+	if a[len(a)-1] != "--jinja" {
+		t.Errorf("extra engine args must come last: %v", a)
+	}
+	s = strings.Join(Argv(p, old, ArgvOptions{Model: "m.gguf", NoMmap: true, Draft: "d.gguf", DraftMax: 8}), " ")
 	if !strings.Contains(s, "-fa -") && !strings.HasSuffix(s, "-fa") || strings.Contains(s, "-fa on") || strings.Contains(s, "--fit") ||
-		!strings.Contains(s, "--no-mmap") || strings.Contains(s, "--spec-type") || strings.Contains(s, "-ctk") {
+		!strings.Contains(s, "--no-mmap") || strings.Contains(s, "--spec-type") || strings.Contains(s, "-ctk") || !strings.Contains(s, "--draft-max 8") {
 		t.Errorf("old engine argv = %q", s)
 	}
 	p.Embedding = true

@@ -130,7 +130,7 @@ func TestIntegrationDraftModel(t *testing.T) {
 	target := genModel(t, mdir, ggufwrite.Config{Arch: "llama", Layers: 6})
 	draft := genModel(t, mdir, ggufwrite.Config{Arch: "llama", Layers: 1, Type: "Q8_0"})
 	o, out := realOptions(t, dir, target)
-	o.Draft, o.Prompt, o.NPredict = draft, "Hello", 8
+	o.Draft, o.DraftMax, o.Prompt, o.NPredict = draft, 4, "Hello", 8
 	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 	defer cancel()
 	if err := Run(ctx, o); err != nil {
@@ -138,7 +138,7 @@ func TestIntegrationDraftModel(t *testing.T) {
 	}
 	var d Doc
 	json.Unmarshal([]byte(out.String()), &d)
-	if !slices.Contains(d.Argv, "-md") || !slices.Contains(d.Argv, "draft-simple") || d.Completion == nil || d.Completion.TokensPredicted != 8 {
+	if !slices.Contains(d.Argv, "-md") || !slices.Contains(d.Argv, "draft-simple") || !slices.Contains(d.Argv, "--spec-draft-n-max") || d.Completion == nil || d.Completion.TokensPredicted != 8 {
 		t.Errorf("argv %v completion %+v", d.Argv, d.Completion)
 	}
 	if d.Predicted.DraftHostMiB <= 0 {

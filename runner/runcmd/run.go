@@ -44,6 +44,7 @@ type Options struct {
 	CacheType  string
 	FlashAttn  string
 	Draft      string
+	DraftMax   int
 	Prompt     string
 	NPredict   int
 	Retune     bool
@@ -109,6 +110,7 @@ See docs/run.md.`,
 	fl.StringVar(&o.CacheType, "cache-type", "", "KV cache type: f16, q8_0, q4_0... (default: f16, q8_0 when it keeps layers on the GPU)")
 	fl.StringVar(&o.FlashAttn, "flash-attn", "", "on or off (default: on when the engine supports it)")
 	fl.StringVar(&o.Draft, "draft", "", "draft model for speculative decoding (its vocabulary must match)")
+	fl.IntVar(&o.DraftMax, "draft-max", 0, "tokens to draft per step (passed as this engine names it)")
 	fl.StringVar(&o.Prompt, "prompt", "", "answer this prompt once, print the text and tokens/s, then stop")
 	fl.IntVar(&o.NPredict, "n-predict", 64, "tokens to generate for --prompt")
 	fl.BoolVar(&o.Retune, "retune", false, "forget the remembered plan for this model, devices and engine, and plan again")
@@ -321,7 +323,7 @@ func Run(ctx context.Context, o *Options) error {
 		}
 	}
 	argvFor := func(p plan.Plan) []string {
-		ao := plan.ArgvOptions{Model: o.Model, Host: o.Host, Port: port, Draft: o.Draft, Extra: o.Extra, NoMmap: o.NoMmap}
+		ao := plan.ArgvOptions{Model: o.Model, Host: o.Host, Port: port, Draft: o.Draft, DraftMax: o.DraftMax, Extra: o.Extra, NoMmap: o.NoMmap}
 		if p.Embedding {
 			ao.Pooling = m.Pooling
 		}
