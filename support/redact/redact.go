@@ -304,8 +304,11 @@ var (
 	gpuUUIDRe  = regexp.MustCompile(`\b(?:GPU|MIG)-[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}\b`)
 	serialRe   = regexp.MustCompile(`(?i)(\b(?:serial(?: number)?|board serial|serial_number)"?\s*[:=]\s*"?)([0-9A-Za-z][0-9A-Za-z-]{5,})`)
 	macRe      = regexp.MustCompile(`\b[0-9A-Fa-f]{2}(?:[:-][0-9A-Fa-f]{2}){5}\b`)
-	ipv4Re     = regexp.MustCompile(`(^|[^0-9.])((?:\d{1,3}\.){3}\d{1,3})([^0-9.]|$)`)
-	ipv6Re     = regexp.MustCompile(`(?i)\b(?:[0-9a-f]{1,4}:){7}[0-9a-f]{1,4}\b|\b(?:[0-9a-f]{1,4}:){1,6}:(?:[0-9a-f]{1,4}(?::[0-9a-f]{1,4}){0,5})?(?:%[0-9a-z]+)?`)
+	// An IPv4 address stands between spaces, quotes, brackets, "=", "/" or a
+	// ":port"; four dotted numbers inside a package version (11.11.3.6~11.8)
+	// are not one.
+	ipv4Re = regexp.MustCompile(`(^|[\s=:("'/@\[,])((?:\d{1,3}\.){3}\d{1,3})([\s/:()"',\]%>;]|$)`)
+	ipv6Re = regexp.MustCompile(`(?i)\b(?:[0-9a-f]{1,4}:){7}[0-9a-f]{1,4}\b|\b(?:[0-9a-f]{1,4}:){1,6}:(?:[0-9a-f]{1,4}(?::[0-9a-f]{1,4}){0,5})?(?:%[0-9a-z]+)?`)
 )
 
 // Learn collects user and host names from paths and prompts in s without
@@ -373,15 +376,23 @@ func (r *Redactor) String(s string) string {
 		r.count("mac")
 		return r.replacement("mac", strings.ToLower(strings.ReplaceAll(m, "-", ":")))
 	})
-	s = ipv4Re.ReplaceAllStringFunc(s, func(m string) string {
-		sub := ipv4Re.FindStringSubmatch(m)
-		ip := net.ParseIP(sub[2])
-		if ip == nil || ip.IsLoopback() || ip.IsUnspecified() {
-			return m
+	// The boundaries are part of a match, so "1.1.1.1 8.8.8.8" needs a
+	// second pass for the second address.
+	for pass := 0; pass < 3; pass++ {
+		before := s
+		s = ipv4Re.ReplaceAllStringFunc(s, func(m string) string {
+			sub := ipv4Re.FindStringSubmatch(m)
+			ip := net.ParseIP(sub[2])
+			if ip == nil || ip.IsLoopback() || ip.IsUnspecified() {
+				return m
+			}
+			r.count("ip")
+			return sub[1] + r.replacement("ip", sub[2]) + sub[3]
+		})
+		if s == before {
+			break
 		}
-		r.count("ip")
-		return sub[1] + r.replacement("ip", sub[2]) + sub[3]
-	})
+	}
 	s = ipv6Re.ReplaceAllStringFunc(s, func(m string) string {
 		host := m
 		if i := strings.IndexByte(host, '%'); i >= 0 {

@@ -228,3 +228,13 @@ func TestGenericNames(t *testing.T) {
 		t.Errorf("placeholders read as leaks: %v", l)
 	}
 }
+
+func TestVersionsAreNotAddresses(t *testing.T) {
+	r := New(Known{})
+	in := "libcublas11:amd64 11.11.3.6~11.8.0-5~deb12u1 and 11.1.1+~11.8.89~11.8.0-5 and 2.1.1.1-2, ip=10.1.2.3 http://192.168.0.10:8080/x (172.16.0.1) dns 1.1.1.1 8.8.8.8"
+	out := r.String(in)
+	want := "libcublas11:amd64 11.11.3.6~11.8.0-5~deb12u1 and 11.1.1+~11.8.89~11.8.0-5 and 2.1.1.1-2, ip=<ip-1> http://<ip-2>:8080/x (<ip-3>) dns <ip-4> <ip-5>"
+	if out != want {
+		t.Errorf("got  %s\nwant %s", out, want)
+	}
+}

@@ -204,8 +204,7 @@ func Markdown(doc *Doc) string {
 	if doc.Snapshot != nil {
 		sn := *doc.Snapshot
 		sn.Raw = nil // raw outputs are in the zip
-		sb, _ := json.MarshalIndent(sn, "", "  ")
-		details(&b, "machine snapshot (also in report.json; replay it with `llamactl doctor --replay report.json`)", "json", string(sb))
+		details(&b, "machine snapshot (also in report.json; replay it with `llamactl doctor --replay report.json`)", "json", pretty(sn))
 	}
 	return b.String()
 }
@@ -223,8 +222,19 @@ func indent(raw json.RawMessage) string {
 	if json.Unmarshal(raw, &v) != nil {
 		return string(raw)
 	}
-	b, _ := json.MarshalIndent(v, "", "  ")
-	return string(b)
+	return pretty(v)
+}
+
+// pretty is indented JSON that keeps < and > readable ("<user>").
+func pretty(v any) string {
+	var b strings.Builder
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(v); err != nil {
+		return fmt.Sprint(v)
+	}
+	return strings.TrimRight(b.String(), "\n")
 }
 
 func cell(s string) string {
