@@ -206,12 +206,12 @@ func (pl *planner) make() error {
 
 	// Backend: the user's choice, or doctor's.
 	backend := in.Backend
+	pl.p.Reasons = append(pl.p.Reasons, in.Selection.Reasons...)
 	if backend == "auto" {
 		backend = in.Selection.Backend
 		if backend == "" {
 			backend = "cpu"
 		}
-		pl.p.Reasons = append(pl.p.Reasons, in.Selection.Reasons...)
 		pl.p.Reasons = append(pl.p.Reasons, "backend "+backend+" selected by doctor (--backend auto)")
 	} else {
 		pl.p.Reasons = append(pl.p.Reasons, "backend "+backend+" requested with --backend")
