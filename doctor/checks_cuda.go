@@ -173,20 +173,39 @@ func checkHostCompiler(s *snapshot.Snapshot) []Finding {
 	if !ok || row.GCCMax == 0 {
 		return []Finding{skip("cuda.host-compiler", "unknown-toolkit", "version", tk.Version)}
 	}
+	var extra []Finding
+	// Variables that override nvcc's host compiler or its checks
+	// (CMake reads CUDAHOSTCXX; nvcc reads NVCC_CCBIN and NVCC_*_FLAGS).
+	for _, k := range []string{"CUDAHOSTCXX", "NVCC_CCBIN"} {
+		v, ok := env(s, k)
+		if !ok || v == "" {
+			continue
+		}
+		for _, c := range s.Compilers {
+			if (samePath(s, c.Path, v) || baseOf(c.Path) == v) && c.Major > row.GCCMax && (c.Kind == "g++" || c.Kind == "gcc") {
+				extra = append(extra, emit(s, "cuda.host-compiler", "env-too-new", "var", k, "value", v, "gcc", c.Version, "version", tk.Version, "max", strconv.Itoa(row.GCCMax)))
+			}
+		}
+	}
+	for _, k := range []string{"NVCC_APPEND_FLAGS", "NVCC_PREPEND_FLAGS"} {
+		if v, _ := env(s, k); strings.Contains(v, "allow-unsupported-compiler") {
+			extra = append(extra, emit(s, "cuda.host-compiler", "allow-unsupported", "var", k, "value", v))
+		}
+	}
 	def, sibs := gxx(s)
 	if def == nil {
-		return []Finding{emit(s, "cuda.host-compiler", "no-gxx", "version", tk.Version, "max", strconv.Itoa(row.GCCMax))}
+		return append(extra, emit(s, "cuda.host-compiler", "no-gxx", "version", tk.Version, "max", strconv.Itoa(row.GCCMax)))
 	}
 	if def.Major <= row.GCCMax {
-		return []Finding{emit(s, "cuda.host-compiler", "ok", "gcc", def.Version, "version", tk.Version, "max", strconv.Itoa(row.GCCMax))}
+		return append(extra, emit(s, "cuda.host-compiler", "ok", "gcc", def.Version, "version", tk.Version, "max", strconv.Itoa(row.GCCMax)))
 	}
 	for _, c := range sibs {
 		if c.Major > 0 && c.Major <= row.GCCMax {
-			return []Finding{emit(s, "cuda.host-compiler", "sibling", "gcc", def.Version, "version", tk.Version, "max", strconv.Itoa(row.GCCMax), "cxx", c.Path).
-				fact("default_gxx", def.Path).fact("selected_gxx", c.Path)}
+			return append(extra, emit(s, "cuda.host-compiler", "sibling", "gcc", def.Version, "version", tk.Version, "max", strconv.Itoa(row.GCCMax), "cxx", c.Path).
+				fact("default_gxx", def.Path).fact("selected_gxx", c.Path))
 		}
 	}
-	return []Finding{emit(s, "cuda.host-compiler", "too-new", "gcc", def.Version, "version", tk.Version, "max", strconv.Itoa(row.GCCMax))}
+	return append(extra, emit(s, "cuda.host-compiler", "too-new", "gcc", def.Version, "version", tk.Version, "max", strconv.Itoa(row.GCCMax)))
 }
 
 func checkVSIntegration(s *snapshot.Snapshot) []Finding {
