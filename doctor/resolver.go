@@ -7,8 +7,6 @@ import (
 	"github.com/llamactl/llamactl/matrix"
 )
 
-func init() { resolve = resolveWithMatrix }
-
 // MatrixQuery is what doctor asks the compatibility matrix for this machine.
 func MatrixQuery(s *snapshot.Snapshot, nv []snapshot.GPU) matrix.Query {
 	q := matrix.Query{OS: s.OS.GOOS, Driver: driverVersion(s)}
@@ -34,6 +32,7 @@ func MatrixQuery(s *snapshot.Snapshot, nv []snapshot.GPU) matrix.Query {
 	return q
 }
 
+// resolveWithMatrix asks the compatibility matrix (matrix/api.go contract).
 func resolveWithMatrix(s *snapshot.Snapshot, nv []snapshot.GPU) *matrix.Resolution {
 	r := matrix.Default().Resolve(MatrixQuery(s, nv))
 	return &r

@@ -101,7 +101,7 @@ func SelectFor(s *snapshot.Snapshot, requested string) Selection {
 		sel.CUDAArchitectures = strings.Join(archs, ";")
 		sel.CUDA = recommendCUDA(s, nv, tk)
 		working := tk != nil && len(toolkitProblems(s, tk, nv)) == 0
-		if r := resolve(s, nv); r != nil {
+		if r := resolveWithMatrix(s, nv); r != nil {
 			sel.Resolution = r
 			// An installed toolkit that works (possibly with an older MSVC
 			// toolset, which the matrix does not know about) stays selected.
@@ -114,8 +114,9 @@ func SelectFor(s *snapshot.Snapshot, requested string) Selection {
 		}
 		if !working {
 			// No installed toolkit can build for this machine: say what to
-			// install instead of handing a broken one to the build.
-			sel.Toolkit = nil
+			// install instead of handing a broken one (and its host
+			// compiler choice) to the build.
+			sel.Toolkit, sel.HostCompiler, sel.MSVCToolset = nil, "", ""
 		}
 		if sel.Backend == "cuda" {
 			reason("nvidia", "gpu", nv[0].Name, "cc", orUnknown(nv[0].ComputeCapability), "archs", orUnknown(sel.CUDAArchitectures))
@@ -136,9 +137,6 @@ func SelectFor(s *snapshot.Snapshot, requested string) Selection {
 	}
 	return sel
 }
-
-// resolve asks the matrix when one is linked in (see resolver.go).
-var resolve = func(s *snapshot.Snapshot, nv []snapshot.GPU) *matrix.Resolution { return nil }
 
 func vendorList(v map[string]bool) string {
 	var out []string
