@@ -181,11 +181,11 @@ func (o *Options) defaults() {
 		o.ReadFile = os.ReadFile
 	}
 	if o.CacheDir == "" {
-		if d, err := os.UserCacheDir(); err == nil && f.Getenv("LLAMACTL_NO_CACHE") == "" {
+		if d, err := os.UserCacheDir(); err == nil {
 			o.CacheDir = d
 		}
 	}
-	if o.Cache.Dir == "" && o.CacheDir != "" {
+	if o.Cache.Dir == "" && o.CacheDir != "" && f.Getenv("LLAMACTL_NO_CACHE") == "" {
 		o.Cache.Dir = filepath.Join(o.CacheDir, "llamactl", "plans")
 	}
 	if o.Interrupt == nil {
@@ -342,7 +342,7 @@ func Run(ctx context.Context, o *Options) error {
 		if !f.IO.JSON {
 			printPlan(f, doc)
 		}
-		return cmdutil.Errorf(cmdutil.ExitFindings, "%s does not fit in this machine's memory even at the smallest context. Free memory, use a smaller quantization, or force it with --ngl and --ctx", o.Model)
+		return cmdutil.Errorf(cmdutil.ExitFindings, "%s", plan.T("run.not-fit", "model", o.Model))
 	}
 	if !f.IO.JSON {
 		printPlan(f, doc)
@@ -414,7 +414,7 @@ func launchAndVerify(ctx context.Context, o *Options, eng *engine.Engine, m *ggu
 				doc.Attempts[len(doc.Attempts)-1].OOM = rep.OOM
 				doc.Attempts[len(doc.Attempts)-1].Change = change
 				if !f.IO.JSON {
-					errp.Line(ui.Warn, "the engine ran out of memory: "+rep.OOM.Line, "retrying with "+change)
+					errp.Line(ui.Warn, plan.T("run.oom", "line", rep.OOM.Line), plan.T("run.retry", "change", change))
 				}
 				p = np
 				continue
@@ -441,7 +441,7 @@ func launchAndVerify(ctx context.Context, o *Options, eng *engine.Engine, m *ggu
 		if f.IO.JSON {
 			return ui.WriteJSON(f.IO.Out, doc)
 		}
-		ui.NewPrinter(f.IO).Line(ui.OK, fmt.Sprintf("embedding model: %d dimensions, starting %v", e.Dimensions, e.Head))
+		ui.NewPrinter(f.IO).Line(ui.OK, plan.T("run.embedding", "dims", e.Dimensions, "head", fmt.Sprint(e.Head)))
 		return nil
 	}
 	if o.Prompt != "" {
@@ -458,7 +458,7 @@ func launchAndVerify(ctx context.Context, o *Options, eng *engine.Engine, m *ggu
 			return ui.WriteJSON(f.IO.Out, doc)
 		}
 		fmt.Fprintf(f.IO.Out, "%s%s\n", o.Prompt, c.Content)
-		ui.NewPrinter(f.IO).Line(ui.OK, fmt.Sprintf("%d tokens at %.1f tokens/s (prompt %.1f tokens/s)", c.TokensPredicted, c.TokensPerSecond, c.PromptPerSecond))
+		ui.NewPrinter(f.IO).Line(ui.OK, plan.T("run.tokens", "n", c.TokensPredicted, "tps", fmt.Sprintf("%.1f", c.TokensPerSecond), "pps", fmt.Sprintf("%.1f", c.PromptPerSecond)))
 		return nil
 	}
 	if f.IO.JSON {
@@ -466,7 +466,7 @@ func launchAndVerify(ctx context.Context, o *Options, eng *engine.Engine, m *ggu
 			return err
 		}
 	} else {
-		ui.NewPrinter(f.IO).Line(ui.OK, fmt.Sprintf("llama-server is ready at %s (Ctrl-C stops it)", baseURL))
+		ui.NewPrinter(f.IO).Line(ui.OK, plan.T("run.ready", "url", baseURL))
 	}
 	res, err := srv.Wait(ctx)
 	if err != nil && ctx.Err() != nil {
@@ -520,7 +520,7 @@ func compareAndRecord(o *Options, doc *Doc, rep launch.Report, key string, cal p
 			a := rep.Devices[d.ID]
 			rows = append(rows, []string{d.ID, mi(d.ModelMiB, a.ModelMiB), mi(d.ContextMiB, a.ContextMiB), mi(d.ComputeMiB, a.ComputeMiB)})
 		}
-		p.Heading("memory: predicted / reported by the engine (MiB)")
+		p.Heading(plan.T("run.memory-heading"))
 		p.Table([]string{"", "model", "context", "compute"}, rows)
 	}
 	// Calibrate the classes the analytic model is least sure of.
@@ -579,7 +579,7 @@ func printPlan(f *cmdutil.Factory, d Doc) {
 	}
 	p.Table([]string{"predicted MiB", "model", "context", "compute", ""}, rows)
 	if len(d.Alternatives) > 0 {
-		p.Println("runner-ups:")
+		p.Println(plan.T("run.runner-ups"))
 		for _, a := range d.Alternatives {
 			tot := a.Predicted.Host.Total()
 			for _, dv := range a.Predicted.Devices {

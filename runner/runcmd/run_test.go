@@ -383,3 +383,21 @@ func TestDryRunUsesNVML(t *testing.T) {
 		t.Errorf("devices %+v reasons %q", d.Predicted.Devices, d.Reasons)
 	}
 }
+
+// A model that cannot fit is not started (exit 1) unless the user forces it.
+func TestDoesNotFitIsNotStarted(t *testing.T) {
+	model := genModel(t, t.TempDir(), ggufwrite.Config{Arch: "llama"})
+	si := &standIn{Replay: proc.Replay{Commands: recordedEngine(t, false)}}
+	o, out, _ := testOptions(t, si)
+	statFor(o)
+	o.HostInfo = func(context.Context) (plan.Host, error) { return plan.Host{AvailableMiB: 100, PhysicalCores: 1, LogicalCores: 1}, nil }
+	o.HTTP = &fakeHTTP{up: si.up}
+	o.Model, o.Prompt = model, "hi"
+	err := Run(context.Background(), o)
+	if cmdutil.ExitCode(err) != cmdutil.ExitFindings || !strings.Contains(err.Error(), "does not fit") || len(si.launches) != 0 {
+		t.Errorf("err = %v, launches %d", err, len(si.launches))
+	}
+	if !strings.Contains(out.String(), "host needs") {
+		t.Errorf("the plan shown does not say why:\n%s", out)
+	}
+}
