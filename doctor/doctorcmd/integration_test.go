@@ -2,15 +2,18 @@ package doctorcmd_test
 
 import (
 	"bytes"
+	"context"
 	"os"
 	"os/exec"
 	"runtime"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/llamactl/llamactl/doctor/doctorcmd"
 	"github.com/llamactl/llamactl/internal/cli"
 	"github.com/llamactl/llamactl/internal/cmdutil"
+	"github.com/llamactl/llamactl/internal/proc"
 )
 
 // realDoctor runs `llamactl doctor --json` against this machine, with the
@@ -42,7 +45,7 @@ func needCI(t testing.TB) {
 	if _, err := exec.LookPath("clinfo"); err != nil {
 		t.Skip("clinfo is absent (scripts/deps.sh installs PoCL and clinfo)")
 	}
-	if out, err := exec.Command("nvidia-smi", "-L").CombinedOutput(); err == nil && strings.Contains(string(out), "GPU ") {
+	if r, err := (proc.Exec{}).Run(context.Background(), proc.Cmd{Name: "nvidia-smi", Args: []string{"-L"}, Timeout: 5 * time.Second}); err == nil && strings.Contains(r.Combined(), "GPU ") {
 		t.Skip("this machine has an NVIDIA GPU; the test asserts the GPU-less CI machine")
 	}
 }
