@@ -390,7 +390,9 @@ func TestDoesNotFitIsNotStarted(t *testing.T) {
 	si := &standIn{Replay: proc.Replay{Commands: recordedEngine(t, false)}}
 	o, out, _ := testOptions(t, si)
 	statFor(o)
-	o.HostInfo = func(context.Context) (plan.Host, error) { return plan.Host{AvailableMiB: 100, PhysicalCores: 1, LogicalCores: 1}, nil }
+	o.HostInfo = func(context.Context) (plan.Host, error) {
+		return plan.Host{AvailableMiB: 100, PhysicalCores: 1, LogicalCores: 1}, nil
+	}
 	o.HTTP = &fakeHTTP{up: si.up}
 	o.Model, o.Prompt = model, "hi"
 	err := Run(context.Background(), o)
