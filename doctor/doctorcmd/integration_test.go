@@ -5,6 +5,7 @@ import (
 	"context"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"runtime"
 	"strings"
 	"testing"
@@ -41,6 +42,9 @@ func needCI(t testing.TB) {
 		if _, err := os.Stat(p); err != nil {
 			t.Skipf("%s is absent (scripts/deps.sh installs it as root)", p)
 		}
+	}
+	if ms, _ := filepath.Glob("/usr/lib/*/libnvidia-ml.so.1"); len(ms) == 0 {
+		t.Skip("libnvidia-ml.so.1 is absent (Debian's nvidia-cuda-toolkit brings it; scripts/deps.sh installs it)")
 	}
 	if _, err := exec.LookPath("clinfo"); err != nil {
 		t.Skip("clinfo is absent (scripts/deps.sh installs PoCL and clinfo)")
