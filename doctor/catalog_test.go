@@ -171,3 +171,24 @@ func TestCrashAndTimeoutBecomeFindings(t *testing.T) {
 		t.Fatalf("hang: %+v", f)
 	}
 }
+
+// The rules are pure: no file, process or OS access in package doctor
+// (outside tests), so a replayed snapshot is judged the same on any OS.
+func TestRulesArePure(t *testing.T) {
+	files, _ := os.ReadDir(".")
+	for _, f := range files {
+		n := f.Name()
+		if !strings.HasSuffix(n, ".go") || strings.HasSuffix(n, "_test.go") {
+			continue
+		}
+		b, _ := os.ReadFile(n)
+		for _, imp := range []string{`"os"`, `"os/exec"`, `"runtime"`, `"path/filepath"`, `"net"`, `"time".Now`} {
+			if strings.Contains(string(b), imp) {
+				t.Errorf("%s imports %s: rules must read only the snapshot", n, imp)
+			}
+		}
+		if strings.Contains(string(b), "time.Now()") && n != "run.go" {
+			t.Errorf("%s reads the clock", n)
+		}
+	}
+}
