@@ -185,7 +185,7 @@ func Write(o Options) (Result, error) {
 		res.Files = append(res.Files, f.name)
 	}
 	if zipOut {
-		return res, writeZip(o.Path, files)
+		return res, writeZip(o.Path, files, doc.GeneratedAt)
 	}
 	return res, writeDir(o.Path, files)
 }
@@ -453,7 +453,7 @@ func writeDir(dir string, files []file) error {
 	return nil
 }
 
-func writeZip(path string, files []file) error {
+func writeZip(path string, files []file, modified time.Time) error {
 	if dir := filepath.Dir(path); dir != "" {
 		if err := os.MkdirAll(dir, 0o755); err != nil {
 			return err
@@ -472,7 +472,7 @@ func writeZip(path string, files []file) error {
 			name = strings.TrimSuffix(name, ".txt") + fmt.Sprintf("-%d.txt", n)
 		}
 		seen[f.name]++
-		w, err := zw.Create(name)
+		w, err := zw.CreateHeader(&zip.FileHeader{Name: name, Method: zip.Deflate, Modified: modified})
 		if err != nil {
 			tmp.Close()
 			return err
