@@ -152,6 +152,8 @@ type Tensor struct {
 	// SizeUnknown: the type is not in the table; Bytes is the distance to
 	// the next tensor (an upper bound including padding).
 	SizeUnknown bool
+	// Shard is the part of a split model holding the tensor (0 = first).
+	Shard int
 }
 
 // Elements is the tensor's element count.
@@ -169,7 +171,8 @@ type File struct {
 	BigEndian  bool
 	Alignment  uint64
 	HeaderSize int64 // bytes before the data section (aligned)
-	FileSize   int64 // -1 when unknown
+	FileSize   int64 // -1 when unknown; all parts of a split model
+	Shards     int   // parts of a split model read by OpenModel (0 or 1: one file)
 	KVs        []KV
 	Tensors    []Tensor
 

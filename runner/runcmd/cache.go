@@ -35,7 +35,7 @@ func CacheKey(gf *gguf.File, m gguf.Model, devs []plan.Device, build int, userFl
 	h := sha256.New()
 	fmt.Fprintf(h, "size=%d header=%d tensors=%d arch=%s vocab=%s\n", gf.FileSize, gf.HeaderSize, len(gf.Tensors), m.Architecture, m.Tokenizer.TokensHash)
 	for _, t := range gf.Tensors {
-		fmt.Fprintf(h, "%s %d %d\n", t.Name, t.Type, t.Offset)
+		fmt.Fprintf(h, "%s %d %d %d\n", t.Name, t.Type, t.Shard, t.Offset)
 	}
 	var ids []string
 	for _, d := range devs {

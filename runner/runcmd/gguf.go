@@ -22,6 +22,7 @@ type GGUFDoc struct {
 	Version   uint32     `json:"gguf_version"`
 	Tensors   int        `json:"tensor_count"`
 	Metadata  int        `json:"metadata_count"`
+	Parts     int        `json:"split_parts,omitempty"`
 	Model     gguf.Model `json:"model"`
 }
 
@@ -45,7 +46,7 @@ architecture, layers and their sizes, the quantization mix, context length and v
 // openModel reads a model and turns every failure into an error that says
 // what to do.
 func openModel(path string) (*gguf.File, gguf.Model, error) {
-	gf, err := gguf.Open(path)
+	gf, err := gguf.OpenModel(path)
 	if err != nil {
 		switch {
 		case errors.Is(err, os.ErrNotExist):
@@ -70,7 +71,7 @@ func runGGUF(f *cmdutil.Factory, path string) error {
 	}
 	if f.IO.JSON {
 		return ui.WriteJSON(f.IO.Out, GGUFDoc{Schema: 1, Path: path, SizeBytes: gf.FileSize, Version: gf.Version,
-			Tensors: len(gf.Tensors), Metadata: len(gf.KVs), Model: m})
+			Tensors: len(gf.Tensors), Metadata: len(gf.KVs), Parts: gf.Shards, Model: m})
 	}
 	p := ui.NewPrinter(f.IO)
 	title := m.Name
@@ -97,7 +98,7 @@ func runGGUF(f *cmdutil.Factory, path string) error {
 	rows := [][]string{
 		{"architecture", m.Architecture},
 		{"file type", orDash(m.FileType)},
-		{"size", fmt.Sprintf("%s in %d tensors (GGUF v%d)", mibStr(m.Weights.Total), len(gf.Tensors), gf.Version)},
+		{"size", fmt.Sprintf("%s in %d tensors (GGUF v%d)%s", mibStr(m.Weights.Total), len(gf.Tensors), gf.Version, parts(gf.Shards))},
 		{"layers", strconv.Itoa(m.Layers)},
 		{"per layer", perLayer},
 		{"output layer", mibStr(m.Weights.Output) + tied(m.Weights.TiedOutput)},
@@ -156,6 +157,13 @@ func runGGUF(f *cmdutil.Factory, path string) error {
 		p.Line(ui.Warn, w)
 	}
 	return nil
+}
+
+func parts(n int) string {
+	if n > 1 {
+		return fmt.Sprintf(", split in %d parts", n)
+	}
+	return ""
 }
 
 func tied(t bool) string {

@@ -124,6 +124,39 @@ func TestIntegrationEmbeddingModel(t *testing.T) {
 	}
 }
 
+// A model split in parts (gguf-split layout): llamactl reads every part's
+// tensors, llama-server loads it from the first part, and memory matches.
+func TestIntegrationSplitModel(t *testing.T) {
+	dir := engineDir(t)
+	mdir := t.TempDir()
+	f, err := ggufwrite.Model(ggufwrite.Config{Arch: "llama", Layers: 6})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var first string
+	for i, p := range f.Split(3) {
+		path := filepath.Join(mdir, fmt.Sprintf("split-%05d-of-00003.gguf", i+1))
+		if err := p.WriteFile(path); err != nil {
+			t.Fatal(err)
+		}
+		if i == 0 {
+			first = path
+		}
+	}
+	o, out := realOptions(t, dir, first)
+	o.Prompt, o.NPredict = "Hello", 4
+	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+	defer cancel()
+	if err := Run(ctx, o); err != nil {
+		t.Fatal(err)
+	}
+	var d Doc
+	json.Unmarshal([]byte(out.String()), &d)
+	if d.Actual == nil || math.Abs(d.Predicted.Host.ModelMiB-d.Actual.Host.ModelMiB) > 0.1 || d.Completion == nil || d.Completion.TokensPredicted != 4 {
+		t.Errorf("predicted %+v, engine %+v, completion %+v", d.Predicted.Host, d.Actual, d.Completion)
+	}
+}
+
 func TestIntegrationDraftModel(t *testing.T) {
 	dir := engineDir(t)
 	mdir := t.TempDir()

@@ -16,7 +16,7 @@ import (
 	"github.com/llamactl/llamactl/runner/gguf"
 )
 
-// KV is one metadata pair. Value is one of: uint32, int32, uint64, float32,
+// KV is one metadata pair. Value is one of: uint16, uint32, int32, uint64, float32,
 // bool, string, []string, []float32, []int32, []uint32, []bool.
 type KV struct {
 	Key   string
@@ -78,6 +78,9 @@ func (e *enc) pad(a uint64) { e.bytes(make([]byte, (a-uint64(e.n)%a)%a)) }
 
 func (e *enc) value(v any) error {
 	switch x := v.(type) {
+	case uint16:
+		e.u32(uint32(gguf.TypeUint16))
+		e.bytes(binary.LittleEndian.AppendUint16(nil, x))
 	case uint32:
 		e.u32(uint32(gguf.TypeUint32))
 		e.u32(x)
@@ -250,4 +253,26 @@ func f16(v float32) uint16 {
 		return sign | 0x7bff // clamp to the largest finite half
 	}
 	return sign | uint16(exp)<<10 | uint16(mant>>13)
+}
+
+// Split divides f into parts the way llama.cpp's gguf-split does: the
+// first part keeps all metadata, every part carries split.no, split.count
+// and split.tensors.count, and the tensors are dealt out in order. Write
+// part i to NAME-0000{i+1}-of-0000{n}.gguf.
+func (f *File) Split(parts int) []*File {
+	out := make([]*File, parts)
+	per := (len(f.Tensors) + parts - 1) / parts
+	for i := range out {
+		split := []KV{{"split.no", uint16(i)}, {"split.count", uint16(parts)}, {"split.tensors.count", int32(len(f.Tensors))}}
+		p := &File{Alignment: f.Alignment, Seed: f.Seed + uint64(i)}
+		if i == 0 {
+			p.KVs = append(append([]KV{}, f.KVs...), split...)
+		} else {
+			p.KVs = split
+		}
+		lo, hi := min(i*per, len(f.Tensors)), min((i+1)*per, len(f.Tensors))
+		p.Tensors = f.Tensors[lo:hi]
+		out[i] = p
+	}
+	return out
 }
