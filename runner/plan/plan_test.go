@@ -248,3 +248,37 @@ func TestPartialOffloadReservesLargestTensor(t *testing.T) {
 		t.Errorf("partial offload compute %.1f vs full %.1f MiB: want 56 MiB more", partial[0].ComputeMiB, full[0].ComputeMiB)
 	}
 }
+
+// DeepSeek-V3's MLA cache since llama.cpp#19067: K only, 576 per token and
+// layer, one KV head: about 70 KB per token at f16 (autotune.md §6.3).
+func TestKVMLA(t *testing.T) {
+	m := &gguf.Model{Layers: 61, KeyLength: 576, ValueLength: 512, KVLoraRank: 512}
+	for i := 0; i < 61; i++ {
+		m.HeadCountKV = append(m.HeadCountKV, 1)
+	}
+	p := Params{Ctx: 256, UBatch: 256, Parallel: 1, FlashAttn: true, CacheK: "f16", CacheV: "f16"}
+	var kv float64
+	for l := 0; l < m.Layers; l++ {
+		kv += kvLayerBytes(m, l, p)
+	}
+	if per := kv / 256; per != 61*576*2 {
+		t.Errorf("MLA KV = %.0f bytes/token, want %d", per, 61*576*2)
+	}
+}
+
+// gemma3's pattern: 5 sliding-window layers, then one global (§6.3): at
+// 32k context the SWA layers hold window+ubatch cells, not 32k.
+func TestKVSlidingWindow(t *testing.T) {
+	m := &gguf.Model{Layers: 12, KeyLength: 128, ValueLength: 128, SlidingWindow: 1024}
+	for i := 0; i < 12; i++ {
+		m.HeadCountKV = append(m.HeadCountKV, 16)
+		m.SWALayers = append(m.SWALayers, i%6 != 5)
+	}
+	p := Params{Ctx: 32768, UBatch: 512, Parallel: 1, FlashAttn: true, CacheK: "f16", CacheV: "f16"}
+	if c := layerCells(m, 0, p); c != 1536 {
+		t.Errorf("SWA layer cells = %d, want pad256(1024+512) = 1536", c)
+	}
+	if c := layerCells(m, 5, p); c != 32768 {
+		t.Errorf("global layer cells = %d", c)
+	}
+}
