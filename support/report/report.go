@@ -13,6 +13,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -31,13 +32,16 @@ const Schema = 1
 
 // Options say what goes into the bundle and where.
 type Options struct {
-	Path           string // output directory, or a .zip file
-	Zip            bool
-	Redact         bool
-	Snapshot       *snapshot.Snapshot
-	Doctor         any // doctor's --json document
-	Llamactl       buildinfo.Info
-	BuildManifests []string          // paths of recent manifest.json, optional
+	Path     string // output directory, or a .zip file
+	Zip      bool
+	Redact   bool
+	Snapshot *snapshot.Snapshot
+	Doctor   any // doctor's --json document
+	Llamactl buildinfo.Info
+	// BuildManifests are paths of recent build manifest.json files (or build
+	// logs). nil means: look in llamactl's build cache (FindBuilds under
+	// CacheRoot(Env)); an empty non-nil slice means none.
+	BuildManifests []string
 	Env            map[string]string // the real environment, for the self-check
 	Stderr         io.Writer
 	// Now stamps the report (defaults to time.Now).
@@ -223,17 +227,103 @@ func build(o Options) (*Doc, error) {
 			doc.Doctor = b
 		}
 	}
-	for _, p := range o.BuildManifests {
+	builds := o.BuildManifests
+	if builds == nil {
+		if root := CacheRoot(o.Env); root != "" {
+			builds = FindBuilds(root, maxBuilds)
+		}
+	}
+	for _, p := range builds {
 		doc.Builds = append(doc.Builds, readBuild(p))
 	}
 	doc.Summary = summarize(doc)
 	return doc, nil
 }
 
+// maxBuilds is how many recent builds a report shows.
+const maxBuilds = 3
+
+// CacheRoot is llamactl's cache folder as the build command computes it
+// from the environment (LLAMACTL_CACHE_DIR, LOCALAPPDATA on Windows,
+// XDG_CACHE_HOME, HOME/.cache), or "" when the environment names none.
+func CacheRoot(env map[string]string) string {
+	switch {
+	case env["LLAMACTL_CACHE_DIR"] != "":
+		return env["LLAMACTL_CACHE_DIR"]
+	case env["LOCALAPPDATA"] != "":
+		return filepath.Join(env["LOCALAPPDATA"], "llamactl")
+	case env["XDG_CACHE_HOME"] != "":
+		return filepath.Join(env["XDG_CACHE_HOME"], "llamactl")
+	case env["HOME"] != "":
+		return filepath.Join(env["HOME"], ".cache", "llamactl")
+	}
+	return ""
+}
+
+// FindBuilds returns up to max of the most recent builds under root: each
+// build folder's manifest.json, or its llamactl-build.log when the build
+// failed before writing a manifest. The walk is bounded in depth.
+func FindBuilds(root string, max int) []string {
+	type cand struct {
+		path string
+		mod  time.Time
+	}
+	byDir := map[string]cand{}
+	rootDepth := strings.Count(filepath.Clean(root), string(filepath.Separator))
+	_ = filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return nil
+		}
+		if d.IsDir() {
+			if strings.Count(p, string(filepath.Separator))-rootDepth > 5 || d.Name() == "CMakeFiles" || d.Name() == ".git" {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if d.Name() != "manifest.json" && d.Name() != "llamactl-build.log" {
+			return nil
+		}
+		info, err := d.Info()
+		if err != nil {
+			return nil
+		}
+		dir := filepath.Dir(p)
+		c := byDir[dir]
+		if c.path == "" || d.Name() == "manifest.json" {
+			c.path = p // the manifest wins over the log of the same build
+		}
+		if info.ModTime().After(c.mod) {
+			c.mod = info.ModTime()
+		}
+		byDir[dir] = c
+		return nil
+	})
+	var cs []cand
+	for _, c := range byDir {
+		cs = append(cs, c)
+	}
+	sort.Slice(cs, func(i, j int) bool { return cs[i].mod.After(cs[j].mod) })
+	var out []string
+	for i := 0; i < len(cs) && i < max; i++ {
+		out = append(out, cs[i].path)
+	}
+	return out
+}
+
 // readBuild reads a build manifest and the tail of the log beside it (the
 // manifest's "log" field, else *.log files in its folder).
 func readBuild(path string) Build {
 	var b Build
+	if strings.HasSuffix(path, ".log") { // a build that failed before its manifest
+		tail, err := Tail(path, logTailBytes, logTailLines)
+		if err != nil {
+			b.Error = err.Error()
+			return b
+		}
+		d := failures.Default().DiagnoseString(tail)
+		b.LogTail, b.Diagnosis = tail, &d
+		return b
+	}
 	data, err := readLimited(path, maxManifest)
 	if err != nil {
 		b.Error = err.Error()

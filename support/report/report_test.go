@@ -346,3 +346,39 @@ func TestTail(t *testing.T) {
 		t.Errorf("%q", got)
 	}
 }
+
+func TestFindBuildsInCache(t *testing.T) {
+	home := t.TempDir()
+	root := filepath.Join(home, ".cache", "llamactl")
+	mk := func(rel, name, body string, age time.Duration) {
+		p := filepath.Join(root, rel, name)
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		os.WriteFile(p, []byte(body), 0o644)
+		when := time.Now().Add(-age)
+		os.Chtimes(p, when, when)
+	}
+	mk("builds/old", "manifest.json", `{"schema":1}`, 72*time.Hour)
+	mk("builds/ok", "manifest.json", `{"schema":1,"backend":"cuda"}`, 2*time.Hour)
+	mk("builds/ok", "llamactl-build.log", "[1/1] done\n", 2*time.Hour)
+	mk("builds/failed", "llamactl-build.log", "nvcc fatal   : Unsupported gpu architecture 'compute_120'\n", time.Hour)
+	mk("builds/older", "manifest.json", `{"schema":1}`, 96*time.Hour)
+	got := FindBuilds(root, 3)
+	want := []string{filepath.Join(root, "builds/failed/llamactl-build.log"), filepath.Join(root, "builds/ok/manifest.json"), filepath.Join(root, "builds/old/manifest.json")}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Fatalf("got %v\nwant %v", got, want)
+	}
+	if CacheRoot(map[string]string{"HOME": home}) != root || CacheRoot(map[string]string{"LLAMACTL_CACHE_DIR": "/x", "HOME": home}) != "/x" || CacheRoot(nil) != "" {
+		t.Error("CacheRoot")
+	}
+	// Write finds them by itself from the environment.
+	out := filepath.Join(t.TempDir(), "out")
+	if _, err := Write(Options{Path: out, Redact: true, Env: map[string]string{"HOME": home}}); err != nil {
+		t.Fatal(err)
+	}
+	b, _ := os.ReadFile(filepath.Join(out, "report.json"))
+	var doc Doc
+	json.Unmarshal(b, &doc)
+	if len(doc.Builds) != 3 || doc.Builds[0].Diagnosis == nil || doc.Builds[0].Diagnosis.Findings[0].ID != "nvcc-arch-too-new" || doc.Builds[1].LogTail != "[1/1] done" {
+		t.Errorf("builds %+v", doc.Builds)
+	}
+}
