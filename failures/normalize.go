@@ -43,6 +43,10 @@ var (
 		// MSBuild's "  1>" node prefix and the LINK tool name
 		{"0123456789", regexp.MustCompile(`^\d+>`)},
 		{"L", regexp.MustCompile(`^LINK ?: `)},
+		// MSBuild's own "error :" / "warning :" before a tool's message
+		// ("foo.vcxproj(12,5): error : nvcc fatal : ..."): compilers write
+		// "error:" or "error C1234:", never a space before the colon
+		{"ew", regexp.MustCompile(`^(?:error|warning) : `)},
 		// pip's boxes
 		{"\xe2\xc3", regexp.MustCompile(`^[│×╰─] ?`)},
 	}

@@ -23,6 +23,7 @@ func TestNormalize(t *testing.T) {
 		"1.06.520.077 E ggml_backend_cuda_buffer_type_alloc_buffer: allocating":                                                                                             "ggml_backend_cuda_buffer_type_alloc_buffer: allocating",
 		"#11 1.374 -- CUDA Toolkit found":                                                                                                                                   "CUDA Toolkit found",
 		"2.272 CMake Error at ggml/src/ggml-cuda/CMakeLists.txt:65 (message):":                                                                                              "CMake Error at ggml/src/ggml-cuda/CMakeLists.txt:65 (message):",
+		`C:\b\ggml-cuda.vcxproj(120,5): error : nvcc fatal   : Unsupported gpu architecture 'compute_120' [C:\b\ggml-cuda.vcxproj]`:                                         "nvcc fatal : Unsupported gpu architecture 'compute_120'",
 		"cargo:warning=Compiler family detection failed":                                                                                                                    "Compiler family detection failed",
 		// an English word that merely starts like a localized one stays
 		"errored out after 3 tries": "errored out after 3 tries",
