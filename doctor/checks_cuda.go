@@ -96,6 +96,10 @@ func checkCUDASelect(s *snapshot.Snapshot) []Finding {
 			blockers = append(blockers, b.Message+" → "+b.Fix)
 		}
 	}
+	if tk := chooseToolkit(s, nv); tk != nil && sel.CUDA == "" {
+		return []Finding{emit(s, "cuda.select", "blocked-nofit", "version", tk.Version).
+			with(toolkitProblems(s, tk, nv)...).with(blockers...)}
+	}
 	if tk := chooseToolkit(s, nv); tk != nil {
 		return []Finding{emit(s, "cuda.select", "blocked", "version", tk.Version, "recommended", orUnknown(sel.CUDA)).
 			with(toolkitProblems(s, tk, nv)...).with(blockers...)}
@@ -320,15 +324,15 @@ func checkGlibc(s *snapshot.Snapshot) []Finding {
 	if s.OS.Glibc == "" {
 		return []Finding{skip("cuda.glibc", "not-recorded", "what", "the glibc version")}
 	}
-	// CUDA 11.x headers predate glibc 2.36's math declarations (doctor.md §3.2, §10 C cuda.glibc).
-	if verMajor(tk.Version) <= 11 && cmpVer(s.OS.Glibc, "2.36") >= 0 {
-		// Distribution packages carry their own glibc patches: Debian 12's
-		// nvcc 11.8 compiles sinpi/cospi code against glibc 2.36 (checked on
-		// the CI machine).
-		if containsStr(tk.Found, "debian") {
+	// glibc 2.41 declares cospi/sinpi/rsqrt with noexcept; older CUDA
+	// math_functions.h then fails to compile (gates.json glibc_math).
+	gm := g().GlibcMath
+	if need := glibcNeeds(s); need != "" && cmpVer(majorMinor(tk.Version), need) < 0 {
+		if !glibcBlocks(s, tk) {
+			// A distribution's own toolkit package is built for its glibc.
 			return []Finding{emit(s, "cuda.glibc", "distro", "version", tk.Version, "glibc", s.OS.Glibc)}
 		}
-		return []Finding{emit(s, "cuda.glibc", "old-toolkit", "version", tk.Version, "glibc", s.OS.Glibc)}
+		return []Finding{emit(s, "cuda.glibc", "old-toolkit", "version", tk.Version, "glibc", s.OS.Glibc, "min", gm.CUDAMin, "id", gm.FailureID)}
 	}
 	return []Finding{emit(s, "cuda.glibc", "ok", "version", tk.Version, "glibc", s.OS.Glibc)}
 }

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/llamactl/llamactl/doctor/snapshot"
+	"github.com/llamactl/llamactl/failures"
 )
 
 // Catalog checks that read raw recorded outputs or several probes at once.
@@ -149,4 +150,34 @@ func checkLangPack(s *snapshot.Snapshot) []Finding {
 		return []Finding{emit(s, "msvc.lang-pack", "localized")}
 	}
 	return []Finding{emit(s, "msvc.lang-pack", "ok")}
+}
+
+func init() { registry["nv.cuda-init"] = checkCUDAInit }
+
+// checkCUDAInit reads the kernel probe results a `doctor --probe` run (or a
+// replayed report) recorded: a failed stage names a failure ID whose cause
+// and fix come from the failures knowledge base.
+func checkCUDAInit(s *snapshot.Snapshot) []Finding {
+	var cuda []snapshot.ProbeResult
+	for _, p := range s.Probes {
+		if p.Kind == "cuda" {
+			cuda = append(cuda, p)
+		}
+	}
+	if len(cuda) == 0 {
+		return []Finding{skip("nv.cuda-init", "not-recorded", "what", "a CUDA kernel probe (llamactl doctor --probe)")}
+	}
+	for _, p := range cuda {
+		if p.OK {
+			continue
+		}
+		f := emit(s, "nv.cuda-init", "failed", "stage", p.Stage, "id", orUnknown(p.FailureID), "detail", firstLine(p.Detail))
+		if e, ok := failures.Default().Entry(p.FailureID); ok {
+			f = f.with(e.Cause)
+			f.Fix = &Fix{Text: e.Fix, Commands: e.Commands}
+		}
+		return []Finding{f}
+	}
+	last := cuda[len(cuda)-1]
+	return []Finding{emit(s, "nv.cuda-init", "ok", "stage", last.Stage)}
 }

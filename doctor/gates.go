@@ -34,6 +34,11 @@ type gateFile struct {
 		CUDAMin string `json:"cuda_min"`
 		Source  string `json:"source"`
 	} `json:"msvc_stl"`
+	GlibcMath struct {
+		GlibcMin  string `json:"glibc_min"`
+		CUDAMin   string `json:"cuda_min"`
+		FailureID string `json:"failure_id"`
+	} `json:"glibc_math"`
 	CMakeMinNative string       `json:"cmake_min_native"`
 	CUDAMinNative  string       `json:"cuda_min_native"`
 	MinCC          string       `json:"min_cc"`

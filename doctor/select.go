@@ -105,7 +105,7 @@ func SelectFor(s *snapshot.Snapshot, requested string) Selection {
 			sel.Resolution = r
 			// An installed toolkit that works (possibly with an older MSVC
 			// toolset, which the matrix does not know about) stays selected.
-			if r.CUDA.Recommended != "" && !working {
+			if r.CUDA.Recommended != "" && !working && (glibcNeeds(s) == "" || cmpVer(majorMinor(r.CUDA.Recommended), glibcNeeds(s)) >= 0) {
 				sel.CUDA = r.CUDA.Recommended
 			}
 			if r.CUDAArchitectures != "" {
@@ -277,6 +277,9 @@ func toolkitProblems(s *snapshot.Snapshot, tk *snapshot.CUDAToolkit, nv []snapsh
 	if api := driverAPI(s); api != "" && cmpVer(majorMinor(tk.Version), api) > 0 {
 		out = append(out, reasonText("driver-too-old", "version", tk.Version, "api", api, "driver", s.NVIDIA.DriverVersion))
 	}
+	if glibcBlocks(s, tk) {
+		out = append(out, reasonText("glibc", "version", tk.Version, "glibc", s.OS.Glibc, "min", g().GlibcMath.CUDAMin))
+	}
 	row, known := toolkitFacts(tk.Version)
 	if isWindows(s) {
 		if m := latestMSVC(s); m != nil {
@@ -334,6 +337,9 @@ func recommendCUDA(s *snapshot.Snapshot, nv []snapshot.GPU, tk *snapshot.CUDAToo
 			}
 		}
 		if api := driverAPI(s); api != "" && cmpVer(r.CUDA, api) > 0 {
+			ok = false
+		}
+		if glibcNeeds(s) != "" && cmpVer(r.CUDA, glibcNeeds(s)) < 0 {
 			ok = false
 		}
 		if isWindows(s) {
@@ -433,4 +439,21 @@ func containsStr(xs []string, x string) bool {
 		}
 	}
 	return false
+}
+
+// glibcNeeds is the oldest CUDA whose headers build against this glibc
+// ("" when any does; gates.json glibc_math).
+func glibcNeeds(s *snapshot.Snapshot) string {
+	gm := g().GlibcMath
+	if isLinux(s) && s.OS.Glibc != "" && cmpVer(s.OS.Glibc, gm.GlibcMin) >= 0 {
+		return gm.CUDAMin
+	}
+	return ""
+}
+
+// glibcBlocks says the toolkit's headers fail with this glibc (a
+// distribution's own package is built for its glibc).
+func glibcBlocks(s *snapshot.Snapshot, tk *snapshot.CUDAToolkit) bool {
+	need := glibcNeeds(s)
+	return need != "" && cmpVer(majorMinor(tk.Version), need) < 0 && !containsStr(tk.Found, "debian")
 }
