@@ -3,6 +3,7 @@ package report_test
 import (
 	"archive/zip"
 	"context"
+	"errors"
 	"io"
 	"os"
 	"path/filepath"
@@ -21,6 +22,9 @@ import (
 // real host name must not be in the bundle.
 func TestThisMachine(t *testing.T) {
 	f := cmdutil.New()
+	// The test binary is not llamactl: running it as the NVML child probe
+	// would run this test again.
+	f.Executable = func() (string, error) { return "", errors.New("no child probe in tests") }
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
 	s := probe.Gather(ctx, probe.System(f))
