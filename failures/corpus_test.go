@@ -137,7 +137,7 @@ func TestExcerptAndLines(t *testing.T) {
 }
 
 func TestNothingMatchedListsFirstErrors(t *testing.T) {
-	log := "-- Configuring done\nsome/file.cpp:12:3: error: expected ';' before '}' token\n" +
+	log := "-- Looking for pthread_create in pthread - not found\nsome/file.cpp:12:3: error: expected ';' before '}' token\n" +
 		"ninja: build stopped: subcommand failed.\n"
 	d := Default().DiagnoseString(log)
 	if len(d.Findings) != 0 {

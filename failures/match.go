@@ -59,7 +59,8 @@ const (
 var errorLooking = regexp.MustCompile(`(?i)(?:^|[\s:(])(?:fatal|error|errors occurred|failed|failure|cannot|can't|could not|couldn't|not found|undefined reference|unresolved external|exception|aborted|segmentation fault|core dumped|panic)\b`)
 
 // notErrorLooking excludes the usual success lines that contain those words.
-var notErrorLooking = regexp.MustCompile(`(?i)^(?:-- .* - (?:not found|failed)$|-- Performing Test .* - Failed$|-- Looking for .* - not found$|0 errors?\b|.*\b0 error\(s\)|Build succeeded|.*-Werror)`)
+// (Messages are normalized: CMake's "-- " is already gone.)
+var notErrorLooking = regexp.MustCompile(`(?i)^(?:(?:Performing Test|Looking for|Check if|Checking for|Checking whether) .* - (?:not found|failed|no)$|0 errors?\b|.*\b0 error\(s\)|Build succeeded|.*-Werror)`)
 
 // errorWords are the literals errorLooking needs; checking them first skips
 // the regexp on most lines.
