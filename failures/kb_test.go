@@ -69,12 +69,10 @@ func TestEverySection4RowCovered(t *testing.T) {
 }
 
 func TestDataIsSortedAndComplete(t *testing.T) {
-	var df dataFile
 	kb, err := Load(defaultData)
 	if err != nil {
 		t.Fatal(err)
 	}
-	_ = df
 	stages := map[string]bool{"configure": true, "compile": true, "link": true, "runtime": true, "cli": true}
 	platforms := map[string]bool{"all": true, "windows": true, "linux": true}
 	prev := ""

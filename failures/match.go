@@ -188,7 +188,7 @@ func (m *matcher) line(raw string) {
 				if len(m.pend) >= maxPending {
 					m.pend = m.pend[1:]
 				}
-				m.pend = append(m.pend, pending{entry: ei, sig: si, until: m.n + s.Within + 1, line: m.n, text: raw})
+				m.pend = append(m.pend, pending{entry: ei, sig: si, until: m.n + s.Within + 1, line: m.n, text: cut(raw, maxExcerptLine)})
 				continue
 			}
 			m.record(ei, s, m.n, raw, 0)
