@@ -245,3 +245,23 @@ func TestReportRoundTrip(t *testing.T) {
 		t.Errorf("--zip without --report: %d %s", code, errOut)
 	}
 }
+
+// --snapshot writes the facts; replaying them gives the same diagnosis.
+func TestSnapshotFlagRoundTrip(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "machine.json")
+	code, human, _ := execute(t, "doctor", "--replay", snaps+"win-cuda13-bin-x64-not-on-path.json", "--snapshot", out)
+	if code != 1 || !strings.Contains(human, "llamactl doctor --replay "+out) {
+		t.Fatalf("exit %d\n%s", code, human)
+	}
+	_, a, _ := execute(t, "doctor", "--replay", snaps+"win-cuda13-bin-x64-not-on-path.json", "--json")
+	_, b, _ := execute(t, "doctor", "--replay", out, "--json")
+	da, db := decode(t, a), decode(t, b)
+	if len(da.Checks) != len(db.Checks) {
+		t.Fatalf("%d vs %d checks", len(da.Checks), len(db.Checks))
+	}
+	for i := range da.Checks {
+		if da.Checks[i].Message != db.Checks[i].Message || da.Checks[i].Summary != db.Checks[i].Summary {
+			t.Errorf("check %d differs: %s vs %s", i, da.Checks[i].Message, db.Checks[i].Message)
+		}
+	}
+}
