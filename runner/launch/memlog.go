@@ -34,8 +34,31 @@ type Report struct {
 	UBatch          int                `json:"n_ubatch,omitempty"`
 	FlashAttn       string             `json:"flash_attn,omitempty"`
 	ListenURL       string             `json:"listen_url,omitempty"`
-	OOM             *OOM               `json:"oom,omitempty"`
+	// Breakdown is the engine's exit-time memory table, when it printed one.
+	Breakdown map[string]BreakdownRow `json:"breakdown,omitempty"`
+	OOM       *OOM                    `json:"oom,omitempty"`
 }
+
+// BreakdownRow is one row of `memory breakdown [MiB]` (§6.5): for a
+// device total = free + self + unaccounted, self = model + context +
+// compute; host rows have only self and its parts.
+type BreakdownRow struct {
+	Name        string `json:"name,omitempty"`
+	TotalMiB    int    `json:"total_mib,omitempty"`
+	FreeMiB     int    `json:"free_mib,omitempty"`
+	SelfMiB     int    `json:"self_mib"`
+	ModelMiB    int    `json:"model_mib"`
+	ContextMiB  int    `json:"context_mib"`
+	ComputeMiB  int    `json:"compute_mib"`
+	Unaccounted int    `json:"unaccounted_mib,omitempty"`
+}
+
+var (
+	breakdownDevRE  = regexp.MustCompile(`\|\s+-\s+(\S+)(?:\s+\(([^|]*)\))?\s+\|\s*(\d+)\s*=\s*(\d+)\s*\+\s*\(\s*(\d+)\s*=\s*(\d+)\s*\+\s*(\d+)\s*\+\s*(\d+)\s*\)\s*\+\s*(-?\d+)\s*\|`)
+	breakdownHostRE = regexp.MustCompile(`\|\s+-\s+(\S+)\s+\|\s*(\d+)\s*=\s*(\d+)\s*\+\s*(\d+)\s*\+\s*(\d+)\s*\|`)
+)
+
+func atoi(s string) int { n, _ := strconv.Atoi(s); return n }
 
 // OOM describes an out-of-memory failure found in the log (§6.6, §9.6).
 type OOM struct {
@@ -104,6 +127,14 @@ func (p *LogParser) Line(line string) {
 			p.buffers[classOf(m[2])+"/"+m[1]+"/"+m[2]] += v
 		}
 	}
+	if strings.Contains(line, "memory_breakdown_print") {
+		if m := breakdownDevRE.FindStringSubmatch(line); m != nil {
+			p.breakdown(m[1], BreakdownRow{Name: m[2], TotalMiB: atoi(m[3]), FreeMiB: atoi(m[4]), SelfMiB: atoi(m[5]),
+				ModelMiB: atoi(m[6]), ContextMiB: atoi(m[7]), ComputeMiB: atoi(m[8]), Unaccounted: atoi(m[9])})
+		} else if m := breakdownHostRE.FindStringSubmatch(line); m != nil {
+			p.breakdown(m[1], BreakdownRow{SelfMiB: atoi(m[2]), ModelMiB: atoi(m[3]), ContextMiB: atoi(m[4]), ComputeMiB: atoi(m[5])})
+		}
+	}
 	if m := offloadRE.FindStringSubmatch(line); m != nil {
 		p.r.OffloadedLayers, _ = strconv.Atoi(m[1])
 		p.r.TotalLayers, _ = strconv.Atoi(m[2])
@@ -126,6 +157,13 @@ func (p *LogParser) Line(line string) {
 	if len(p.oomLines) < 32 && detectOOM(line) != nil {
 		p.oomLines = append(p.oomLines, line)
 	}
+}
+
+func (p *LogParser) breakdown(id string, r BreakdownRow) {
+	if p.r.Breakdown == nil {
+		p.r.Breakdown = map[string]BreakdownRow{}
+	}
+	p.r.Breakdown[id] = r
 }
 
 func classOf(kind string) string {

@@ -108,3 +108,20 @@ llama_kv_cache:        CPU KV buffer size =     0.75 MiB`
 		t.Errorf("context = %v", r.Host.ContextMiB)
 	}
 }
+
+func TestParseBreakdown(t *testing.T) {
+	r := ParseLog(strings.NewReader(fixture(t, "llama-completion-b11669-llama-q4k-repack.log")))
+	h, ok := r.Breakdown["Host"]
+	if !ok || h.SelfMiB != 17 || h.ModelMiB != 0 || h.ContextMiB != 8 || h.ComputeMiB != 9 {
+		t.Errorf("host row = %+v (%v)", h, r.Breakdown)
+	}
+	if rp := r.Breakdown["CPU_REPACK"]; rp.ModelMiB != 1 {
+		t.Errorf("repack row = %+v", rp)
+	}
+	// The device row shape (autotune.md §6.6).
+	r = ParseLog(strings.NewReader("llama_memory_breakdown_print: |   - CUDA0 (RTX 4090)   | 24077 = 945 + (19187 = 17904 +  384 +  898) +  3945 |\n"))
+	d := r.Breakdown["CUDA0"]
+	if d.Name != "RTX 4090" || d.TotalMiB != 24077 || d.FreeMiB != 945 || d.SelfMiB != 19187 || d.ModelMiB != 17904 || d.Unaccounted != 3945 {
+		t.Errorf("device row = %+v", d)
+	}
+}

@@ -48,6 +48,9 @@ func Argv(p Plan, caps engine.Caps, o ArgvOptions) []string {
 	if p.NCPUMoE > 0 {
 		a = append(a, "--n-cpu-moe", strconv.Itoa(p.NCPUMoE))
 	}
+	if p.SplitMode == "none" {
+		a = append(a, "-sm", "none", "-mg", strconv.Itoa(p.MainGPU))
+	}
 	if len(p.TensorSplit) > 0 {
 		parts := make([]string, len(p.TensorSplit))
 		for i, n := range p.TensorSplit {

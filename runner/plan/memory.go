@@ -60,8 +60,10 @@ type Params struct {
 	FlashAttn bool // flash attention on
 	CacheK    string
 	CacheV    string
-	NCPUMoE   int   // the first N layers keep their experts on the host
-	Split     []int // layers per device (len = devices); nil = by free memory
+	NCPUMoE   int // the first N layers keep their experts on the host
+	// Only, when > 0, puts everything on device Only-1 (a single GPU:
+	// no inter-device copies); 0 splits across all devices.
+	Only int
 }
 
 // Mem is memory in MiB by llama.cpp's classes.

@@ -3,6 +3,7 @@ package plan
 import (
 	"fmt"
 	"math"
+	"sort"
 	"strings"
 
 	"github.com/llamactl/llamactl/runner/gguf"
@@ -58,8 +59,11 @@ type Plan struct {
 	CacheV       string `json:"cache_type_v"`
 	NCPUMoE      int    `json:"n_cpu_moe,omitempty"`
 	TensorSplit  []int  `json:"tensor_split,omitempty"`
-	Parallel     int    `json:"parallel"`
-	Embedding    bool   `json:"embedding,omitempty"`
+	// SplitMode "none" with MainGPU: the whole model on one GPU.
+	SplitMode string `json:"split_mode,omitempty"`
+	MainGPU   int    `json:"main_gpu,omitempty"`
+	Parallel  int    `json:"parallel"`
+	Embedding bool   `json:"embedding,omitempty"`
 }
 
 // DeviceMem is the prediction for one device.
@@ -213,8 +217,18 @@ func (pl *planner) params(ngl int, ctx uint64, kv string, ncmoe int) Params {
 }
 
 // evaluate predicts p and checks every device and the host.
+// weightsFor is the split proportions for p: free memory, or one device.
+func (pl *planner) weightsFor(p Params) []float64 {
+	if p.Only <= 0 || p.Only > len(pl.devs) {
+		return pl.split
+	}
+	w := make([]float64, len(pl.devs))
+	w[p.Only-1] = 1
+	return w
+}
+
 func (pl *planner) evaluate(p Params) eval {
-	host, devs := Predict(pl.m, p, len(pl.devs), pl.split, pl.req.Calibration)
+	host, devs := Predict(pl.m, p, len(pl.devs), pl.weightsFor(p), pl.req.Calibration)
 	e := eval{p: p, fits: true, pred: Prediction{Host: host, HostFreeMiB: pl.host.AvailableMiB}}
 	if d := pl.req.Draft; d != nil {
 		// The draft model: all of it beside the target's output layer (on
@@ -224,7 +238,7 @@ func (pl *planner) evaluate(p Params) eval {
 		if p.NGL == 0 || len(pl.devs) == 0 {
 			dp.NGL = 0
 		}
-		dh, dd := Predict(d, dp, len(pl.devs), pl.split, Calibration{})
+		dh, dd := Predict(d, dp, len(pl.devs), pl.weightsFor(p), Calibration{})
 		e.pred.DraftHostMiB = dh.Total()
 		host.ModelMiB += dh.ModelMiB
 		host.ContextMiB += dh.ContextMiB
@@ -276,12 +290,28 @@ func (pl *planner) run() (Result, error) {
 	if pl.req.NGL >= 0 {
 		nglOptions = []int{pl.req.NGL}
 	}
+	// With several GPUs, one GPU that holds everything is tried first at
+	// each context: no inter-device copies (§9.4 multi-GPU).
+	var layouts []int
+	if len(pl.devs) > 1 {
+		for _, i := range pl.byFree() {
+			layouts = append(layouts, i+1)
+		}
+	}
+	layouts = append(layouts, 0)
 	// 1. The pinned or full offload, largest context first.
 	for _, ngl := range nglOptions {
 		for _, ctx := range ctxs {
 			for _, kv := range pl.kvTypes(fa) {
-				if e := pl.evaluate(pl.params(ngl, ctx, kv, 0)); e.fits {
-					chosen = &e
+				for _, only := range layouts {
+					p := pl.params(ngl, ctx, kv, 0)
+					p.Only = only
+					if e := pl.evaluate(p); e.fits {
+						chosen = &e
+						break
+					}
+				}
+				if chosen != nil {
 					break
 				}
 			}
@@ -289,6 +319,10 @@ func (pl *planner) run() (Result, error) {
 				break
 			}
 		}
+	}
+	if chosen != nil && chosen.p.Only > 0 {
+		d := pl.devs[chosen.p.Only-1]
+		reasons = append(reasons, T("reason.single-gpu", "device", d.ID, "name", d.Name))
 	}
 	floorCtx := ctxs[len(ctxs)-1]
 	// 2. MoE: experts of the first N layers on the CPU before dropping layers.
@@ -353,8 +387,21 @@ func (pl *planner) run() (Result, error) {
 	return res, nil
 }
 
+// byFree lists device indexes, most free memory first.
+func (pl *planner) byFree() []int {
+	idx := make([]int, len(pl.devs))
+	for i := range idx {
+		idx[i] = i
+	}
+	sort.SliceStable(idx, func(a, b int) bool { return pl.devs[idx[a]].FreeMiB > pl.devs[idx[b]].FreeMiB })
+	return idx
+}
+
 func (pl *planner) toPlan(p Params) Plan {
 	out := Plan{NGL: p.NGL, Ctx: p.Ctx, UBatch: p.UBatch, CacheK: p.CacheK, CacheV: p.CacheV, NCPUMoE: p.NCPUMoE, Parallel: p.Parallel}
+	if p.Only > 0 && len(pl.devs) > 1 {
+		out.SplitMode, out.MainGPU = "none", p.Only-1
+	}
 	out.Batch = pl.coef.Batch
 	if pl.req.Batch > 0 {
 		out.Batch = pl.req.Batch
@@ -372,7 +419,7 @@ func (pl *planner) toPlan(p Params) Plan {
 	if pl.req.Threads > 0 {
 		out.Threads, out.ThreadsBatch = pl.req.Threads, pl.req.Threads
 	}
-	if len(pl.devs) > 1 && p.NGL > 0 {
+	if len(pl.devs) > 1 && p.NGL > 0 && out.SplitMode == "" {
 		pla := Place(pl.m, p.NGL, pl.split)
 		out.TensorSplit = make([]int, len(pl.devs))
 		for _, d := range pla.Layer {
@@ -448,5 +495,5 @@ func (pl *planner) alternatives(chosen *eval) []Alternative {
 }
 
 func key(p Params) string {
-	return fmt.Sprintf("%d/%d/%s/%d", p.NGL, p.Ctx, p.CacheK, p.NCPUMoE)
+	return fmt.Sprintf("%d/%d/%s/%d/%d", p.NGL, p.Ctx, p.CacheK, p.NCPUMoE, p.Only)
 }

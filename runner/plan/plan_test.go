@@ -114,7 +114,16 @@ func TestPlanTable(t *testing.T) {
 					t.Errorf("plan = %+v", r.Plan)
 				}
 			}},
-		{"two GPUs: split by free memory", llama3_8B(), []Device{{ID: "CUDA0", TotalMiB: 8192, FreeMiB: 8000}, {ID: "CUDA1", TotalMiB: 4096, FreeMiB: 4000}}, Request{NGL: -1, Ctx: 8192},
+		{"two GPUs: one holds it all", llama3_8B(), []Device{{ID: "CUDA0", TotalMiB: 4096, FreeMiB: 4000}, {ID: "CUDA1", TotalMiB: 8192, FreeMiB: 8000}}, Request{NGL: -1, Ctx: 8192},
+			func(t *testing.T, r Result) {
+				if r.Plan.SplitMode != "none" || r.Plan.MainGPU != 1 || r.Plan.TensorSplit != nil || r.Predicted.Devices[0].ModelMiB != 0 {
+					t.Errorf("plan = %+v devices %+v", r.Plan, r.Predicted.Devices)
+				}
+				if s := strings.Join(Argv(r.Plan, engine.Caps{}, ArgvOptions{Model: "m"}), " "); !strings.Contains(s, "-sm none -mg 1") {
+					t.Errorf("argv = %s", s)
+				}
+			}},
+		{"two GPUs: split by free memory", llama3_8B(), []Device{{ID: "CUDA0", TotalMiB: 6144, FreeMiB: 5000}, {ID: "CUDA1", TotalMiB: 4096, FreeMiB: 4000}}, Request{NGL: -1, Ctx: 8192},
 			func(t *testing.T, r Result) {
 				if len(r.Plan.TensorSplit) != 2 || r.Plan.TensorSplit[0]+r.Plan.TensorSplit[1] != 33 || r.Plan.TensorSplit[0] <= r.Plan.TensorSplit[1] {
 					t.Errorf("split = %v", r.Plan.TensorSplit)
