@@ -229,7 +229,7 @@ func (pl *planner) weightsFor(p Params) []float64 {
 
 func (pl *planner) evaluate(p Params) eval {
 	host, devs := Predict(pl.m, p, len(pl.devs), pl.weightsFor(p), pl.req.Calibration)
-	e := eval{p: p, fits: true, pred: Prediction{Host: host, HostFreeMiB: pl.host.AvailableMiB}}
+	e := eval{p: p, fits: true, pred: Prediction{Host: host, HostFreeMiB: pl.host.AvailableMiB, Devices: []DeviceMem{}}}
 	if d := pl.req.Draft; d != nil {
 		// The draft model: all of it beside the target's output layer (on
 		// the host for CPU runs), with its own KV at the same context.

@@ -117,6 +117,9 @@ func TestDryRunJSON(t *testing.T) {
 			if doc["schema"] != float64(1) || d.Engine.Build != 11669 || d.Engine.Source != "PATH" || d.Plan.Ctx != 4096 || len(d.Reasons) == 0 {
 				t.Errorf("doc = %s", out)
 			}
+			if devs, ok := doc["predicted"].(map[string]any)["devices"].([]any); !ok || len(devs) != map[bool]int{false: 0, true: 1}[gpu] {
+				t.Errorf("predicted.devices must be an array: %v", doc["predicted"])
+			}
 			for _, k := range []string{"engine", "model", "plan", "predicted", "argv", "reasons"} {
 				if _, ok := doc[k]; !ok {
 					t.Errorf("JSON lacks %q", k)
