@@ -42,6 +42,8 @@ type catalogFile struct {
 	Schema int `json:"schema"`
 	// SkipReasons are the shared texts of "skipped because ..." findings.
 	SkipReasons map[string]string `json:"skip_reasons"`
+	// RunMessages are the texts of findings about a check itself.
+	RunMessages map[string]Message `json:"run_messages"`
 	// Sections title the groups of the human output (A..G).
 	Sections map[string]string `json:"sections"`
 	// Reasons are the texts of the selection's reasons.
@@ -56,6 +58,7 @@ var (
 	catSkip     map[string]string
 	catReasons  map[string]string
 	catSections map[string]string
+	catRun      map[string]Message
 	catErr      error
 )
 
@@ -69,6 +72,7 @@ func loadCatalog() {
 	catSkip = f.SkipReasons
 	catReasons = f.Reasons
 	catSections = f.Sections
+	catRun = f.RunMessages
 	catByID = map[string]*CheckInfo{}
 	for i := range catList {
 		catByID[catList[i].ID] = &catList[i]

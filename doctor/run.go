@@ -107,9 +107,7 @@ func runOne(ctx context.Context, s *snapshot.Snapshot, id string, f CheckFunc, t
 	go func() {
 		defer func() {
 			if r := recover(); r != nil {
-				done <- []Finding{{ID: id, Message: "meta/check-crashed", Status: Error,
-					Summary: fmt.Sprintf("check %s crashed: %v", id, r),
-					Fix:     &Fix{Text: "This is a llamactl bug; please report it with 'llamactl doctor --report report.zip --zip'."}}}
+				done <- []Finding{runFinding("check-crashed", "check", id, "error", fmt.Sprint(r))}
 			}
 		}()
 		done <- f(s)
@@ -120,9 +118,7 @@ func runOne(ctx context.Context, s *snapshot.Snapshot, id string, f CheckFunc, t
 	case <-ctx.Done():
 		// The goroutine is abandoned: checks hold no resources, and the
 		// buffered channel lets it finish without blocking.
-		res = []Finding{{ID: id, Message: "meta/check-timeout", Status: Error,
-			Summary: fmt.Sprintf("check %s did not finish within %s", id, timeout),
-			Fix:     &Fix{Text: "This is a llamactl bug; please report it with 'llamactl doctor --report report.zip --zip'."}}}
+		res = []Finding{runFinding("check-timeout", "check", id, "timeout", timeout.String())}
 	}
 	d := time.Since(start)
 	for i := range res {
@@ -148,4 +144,20 @@ func platformName(s *snapshot.Snapshot) string {
 		return s.OS.GOOS
 	}
 	return "unknown OS"
+}
+
+// runFinding is an error finding about a check itself (data/checks.json
+// run_messages), e.g. one that crashed or overran its deadline.
+func runFinding(key string, kv ...string) Finding {
+	Catalog()
+	f := Finding{Message: "meta/" + key, Status: Error}
+	m, ok := catRun[key]
+	if !ok {
+		f.Summary = "internal: no text for " + f.Message
+		return f
+	}
+	r := vars(kv).replacerPairs()
+	f.Summary = r.fill(m.Summary)
+	f.Fix = &Fix{Text: r.fill(m.Fix)}
+	return f
 }
