@@ -212,8 +212,8 @@ func TestLogFactsFromCMake(t *testing.T) {
 	if len(d.Findings) != 1 {
 		t.Fatalf("%+v", d.Findings)
 	}
-	got := strings.Join(d.Findings[0].Facts, "; ")
-	if !strings.Contains(got, "nvcc 12.8.61") || !strings.Contains(got, "MSVC 19.50.35719.0") {
+	got := Default().FactSentenceFor(d.Findings[0].ID, d.Findings[0].Facts)
+	if got != "Facts that may matter: the log shows nvcc 12.8.61; the log shows the host compiler MSVC 19.50.35719.0." {
 		t.Errorf("facts = %q", got)
 	}
 }

@@ -159,3 +159,13 @@ func (kb *KB) FactSentence(facts []string) string {
 	}
 	return s + "."
 }
+
+// FactSentenceFor is FactSentence for one finding. A wrapper (CMake's failed
+// compiler check) does not know its cause, so its facts are context, not
+// "which is why".
+func (kb *KB) FactSentenceFor(id string, facts []string) string {
+	if e, ok := kb.Entry(id); ok && e.Role == "wrapper" && len(facts) > 0 {
+		return kb.Message("facts_context") + ": " + strings.Join(facts, "; ") + "."
+	}
+	return kb.FactSentence(facts)
+}

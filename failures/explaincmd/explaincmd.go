@@ -210,7 +210,7 @@ func render(io *ui.IOStreams, kb *failures.KB, name string, d failures.Diagnosis
 			det = append(det, strings.Join(ex, "\n"))
 		}
 		det = append(det, kb.Message("label_why")+": "+f.Cause)
-		if fs := kb.FactSentence(f.Facts); fs != "" {
+		if fs := kb.FactSentenceFor(f.ID, f.Facts); fs != "" {
 			det = append(det, fs)
 		}
 		det = append(det, kb.Message("label_fix")+": "+f.Fix)
