@@ -73,6 +73,7 @@ type Limits struct {
 	MaxArray      uint64 // elements in one array
 	MaxHeader     int64  // bytes of header + metadata + tensor table
 	KeepArray     uint64 // arrays up to this many elements keep their values
+	MaxKept       uint64 // array elements kept in all (a Value is ~80 bytes: bounds memory)
 	MaxArrayDepth int
 }
 
@@ -85,6 +86,7 @@ var DefaultLimits = Limits{
 	MaxArray:      1 << 24,
 	MaxHeader:     1 << 30,
 	KeepArray:     1 << 14,
+	MaxKept:       1 << 20,
 	MaxArrayDepth: 2,
 }
 
@@ -107,6 +109,9 @@ func (l Limits) withDefaults() Limits {
 	}
 	if l.KeepArray != 0 {
 		d.KeepArray = l.KeepArray
+	}
+	if l.MaxKept != 0 {
+		d.MaxKept = l.MaxKept
 	}
 	if l.MaxArrayDepth != 0 {
 		d.MaxArrayDepth = l.MaxArrayDepth
@@ -230,6 +235,7 @@ type decoder struct {
 	size int64
 	lim  Limits
 	buf  [8]byte
+	kept uint64 // array elements kept so far
 }
 
 func (d *decoder) read(n int) ([]byte, error) {
@@ -594,7 +600,13 @@ func (d *decoder) array(et ValueType, n uint64, depth int, key string) (*Array, 
 	if err := d.need(n*minElem, key); err != nil {
 		return nil, err
 	}
-	keep := n <= d.lim.KeepArray
+	// Arrays are kept only while a file-wide budget lasts: a hostile file
+	// of many mid-sized arrays would otherwise cost ~80 bytes of memory
+	// per byte read.
+	keep := n <= d.lim.KeepArray && d.kept+n <= d.lim.MaxKept
+	if keep {
+		d.kept += n
+	}
 	if fs := et.fixedSize(); fs > 0 && !keep {
 		return a, d.skip(n*uint64(fs), key) // large numeric arrays (scores, types): not needed
 	}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -229,6 +230,34 @@ func TestLimits(t *testing.T) {
 	v2, _ := f2.Get("tokenizer.ggml.tokens")
 	if v2.Arr.Values != nil || v1.Arr.Hash != v2.Arr.Hash || v1.Arr.Len != v2.Arr.Len {
 		t.Errorf("skipped array: %d values, hash %s vs %s", len(v2.Arr.Values), v1.Arr.Hash, v2.Arr.Hash)
+	}
+}
+
+// Many mid-sized arrays: values are kept only up to the file-wide budget.
+func TestKeptBudget(t *testing.T) {
+	b := header(3, 0, 50)
+	for i := 0; i < 50; i++ {
+		key := fmt.Sprintf("a.%02d", i)
+		b = binary.LittleEndian.AppendUint64(b, uint64(len(key)))
+		b = append(b, key...)
+		b = binary.LittleEndian.AppendUint32(b, uint32(gguf.TypeArray))
+		b = binary.LittleEndian.AppendUint32(b, uint32(gguf.TypeUint8))
+		b = binary.LittleEndian.AppendUint64(b, 1000)
+		b = append(b, make([]byte, 1000)...)
+	}
+	f, err := gguf.Read(bytes.NewReader(b), int64(len(b)), gguf.Limits{MaxKept: 10000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	kept := 0
+	for _, kv := range f.KVs {
+		if kv.Value.Arr.Len != 1000 {
+			t.Fatalf("%s: length %d", kv.Key, kv.Value.Arr.Len)
+		}
+		kept += len(kv.Value.Arr.Values)
+	}
+	if kept != 10000 {
+		t.Errorf("kept %d elements, want the budget of 10000", kept)
 	}
 }
 
