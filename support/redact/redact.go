@@ -524,8 +524,32 @@ func wordEdge(s string, i int) bool {
 // Env redacts an environment: values outside the allowlist become
 // <redacted>, secret-named ones <secret>, and the rest go through String.
 func (r *Redactor) Env(env map[string]string) map[string]string {
+	return r.EnvAllowing(env, nil, nil)
+}
+
+// EnvAllowing is Env with more allowed names and name prefixes (e.g. the
+// toolchain variables doctor records), matched case-insensitively. Secret
+// names stay <secret> whatever the list says.
+func (r *Redactor) EnvAllowing(env map[string]string, names, prefixes []string) map[string]string {
 	if env == nil {
 		return nil
+	}
+	allowed := func(k string) bool {
+		if EnvAllowed(k) {
+			return true
+		}
+		u := strings.ToUpper(k)
+		for _, n := range names {
+			if strings.ToUpper(n) == u {
+				return true
+			}
+		}
+		for _, p := range prefixes {
+			if strings.HasPrefix(u, strings.ToUpper(p)) {
+				return true
+			}
+		}
+		return false
 	}
 	out := make(map[string]string, len(env))
 	for k, v := range env {
@@ -535,7 +559,7 @@ func (r *Redactor) Env(env map[string]string) map[string]string {
 				r.count("secret")
 			}
 			out[k] = Secret
-		case !EnvAllowed(k):
+		case !allowed(k):
 			r.count("env")
 			out[k] = Redacted
 		default:

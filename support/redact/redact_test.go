@@ -238,3 +238,12 @@ func TestVersionsAreNotAddresses(t *testing.T) {
 		t.Errorf("got  %s\nwant %s", out, want)
 	}
 }
+
+func TestEnvAllowingExtraNames(t *testing.T) {
+	r := New(Known{Users: []string{"jane"}})
+	out := r.EnvAllowing(map[string]string{"NVCC_CCBIN": "/home/jane/bin/g++-11", "ROCM_SECRET_TOKEN": "abc123456", "OTHER": "x"},
+		[]string{"nvcc_ccbin", "ROCM_SECRET_TOKEN"}, []string{"ROCM_"})
+	if out["NVCC_CCBIN"] != "/home/<user>/bin/g++-11" || out["ROCM_SECRET_TOKEN"] != Secret || out["OTHER"] != Redacted {
+		t.Errorf("%v", out)
+	}
+}

@@ -21,6 +21,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/llamactl/llamactl/doctor/probe"
 	"github.com/llamactl/llamactl/doctor/snapshot"
 	"github.com/llamactl/llamactl/failures"
 	"github.com/llamactl/llamactl/internal/buildinfo"
@@ -425,7 +426,10 @@ func newRedactor(o Options) *redact.Redactor {
 // same name gets the same placeholder everywhere.
 func redactDoc(r *redact.Redactor, doc *Doc, raw map[string]string) error {
 	if doc.Snapshot != nil && doc.Snapshot.Env != nil {
-		doc.Snapshot.Env = r.Env(doc.Snapshot.Env)
+		// Doctor records only toolchain variables; they stay readable (after
+		// scrubbing) so a replayed report gives the same findings.
+		names, prefixes := probe.EnvAllowlist()
+		doc.Snapshot.Env = r.EnvAllowing(doc.Snapshot.Env, names, prefixes)
 	}
 	b, err := json.Marshal(doc)
 	if err != nil {

@@ -30,11 +30,13 @@ func windowsSnapshot() *snapshot.Snapshot {
 		OS: snapshot.OSInfo{GOOS: "windows", Arch: "amd64", Name: "Windows 11 Pro", Version: "10.0.22631",
 			Hostname: "JANE-LAPTOP", User: "Jane Doe", HomeDir: `C:\Users\Jane Doe`},
 		Env: map[string]string{
-			"CUDA_PATH":  `C:\Program Files\NVIDIA GPU Computing Toolkit\CUDA\v12.4`,
-			"PATH":       `C:\Users\Jane Doe\AppData\Local\Programs\Python\Python312\Scripts;C:\Users\JANEDO~1\bin`,
-			"HF_TOKEN":   hfToken,
-			"CMAKE_ARGS": "-DGGML_CUDA=ON -DHF=" + hfToken,
-			"TEMP":       `C:\Users\JANEDO~1\AppData\Local\Temp`,
+			"CUDA_PATH":      `C:\Program Files\NVIDIA GPU Computing Toolkit\CUDA\v12.4`,
+			"PATH":           `C:\Users\Jane Doe\AppData\Local\Programs\Python\Python312\Scripts;C:\Users\JANEDO~1\bin`,
+			"HF_TOKEN":       hfToken,
+			"CMAKE_ARGS":     "-DGGML_CUDA=ON -DHF=" + hfToken,
+			"TEMP":           `C:\Users\JANEDO~1\AppData\Local\Temp`,
+			"CUDACXX":        `C:\Users\Jane Doe\cuda\bin\nvcc.exe`,
+			"FAVORITE_COLOR": "blue-jane-secretish",
 		},
 		Path: []snapshot.PathEntry{{Dir: `C:\Users\Jane Doe\OneDrive - Fabrikam Inc\tools`, Exists: true}},
 		NVIDIA: snapshot.NVIDIA{NVMLStatus: "ok", DriverVersion: "560.94", CUDADriverAPI: "12.6", GPUs: []snapshot.GPU{{
@@ -144,7 +146,8 @@ func TestWindowsZipIsRedacted(t *testing.T) {
 		}
 	}
 	js := files["report.json"]
-	for _, want := range []string{`C:\\Users\\<user>\\AppData`, `"uuid": "<gpu-uuid-1>"`, `"hostname": "<host>"`, `OneDrive - <org>`, `"HF_TOKEN": "<secret>"`, `-DHF=<secret>`} {
+	for _, want := range []string{`C:\\Users\\<user>\\AppData`, `"uuid": "<gpu-uuid-1>"`, `"hostname": "<host>"`, `OneDrive - <org>`, `"HF_TOKEN": "<secret>"`, `-DHF=<secret>`,
+		`"CUDACXX": "C:\\Users\\<user>\\cuda\\bin\\nvcc.exe"`, `"FAVORITE_COLOR": "<redacted>"`} {
 		if !strings.Contains(js, want) {
 			t.Errorf("report.json lacks %q", want)
 		}
