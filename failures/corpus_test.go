@@ -245,3 +245,20 @@ func TestHugeLineIsCut(t *testing.T) {
 		t.Errorf("%+v", d.Findings)
 	}
 }
+
+func TestCUDAErrorNames(t *testing.T) {
+	for line, want := range map[string]string{
+		"LLAMACTL load ok=0 api=cudaMalloc code=2 name=cudaErrorMemoryAllocation msg=\"out of memory\"": "gpu-out-of-memory",
+		"error: cudaErrorNoKernelImageForDevice in kernel launch":                                       "cuda-no-kernel-image",
+		"cuInit failed: CUDA_ERROR_STUB_LIBRARY":                                                        "cuda-no-device",
+		"cudaGetDeviceCount returned 35 (cudaErrorInsufficientDriver)":                                  "cuda-driver-too-old",
+		"/usr/bin/ld: cannot find -lcudart: No such file or directory":                                  "cuda-link-libpath",
+		"CUDA error: the provided PTX was compiled with an unsupported toolchain.":                      "cuda-driver-too-old",
+		"ggml_cuda_init: failed to initialize CUDA: all CUDA-capable devices are busy or unavailable":   "cuda-no-device",
+	} {
+		d := Default().DiagnoseString(line + "\n")
+		if len(d.Findings) != 1 || d.Findings[0].ID != want {
+			t.Errorf("%q: %+v, want %s", line, d.Findings, want)
+		}
+	}
+}
