@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/llamactl/llamactl/internal/paths"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -120,23 +121,7 @@ func cacheDir(o *Options) string {
 	if o.CacheDir != "" {
 		return o.CacheDir
 	}
-	get := o.F.Getenv
-	if d := get("LLAMACTL_CACHE_DIR"); d != "" {
-		return d
-	}
-	if runtime.GOOS == "windows" {
-		if d := get("LOCALAPPDATA"); d != "" {
-			return filepath.Join(d, "llamactl")
-		}
-	}
-	if d := get("XDG_CACHE_HOME"); d != "" {
-		return filepath.Join(d, "llamactl")
-	}
-	if h := get("HOME"); h != "" {
-		return filepath.Join(h, ".cache", "llamactl")
-	}
-	d, _ := os.UserCacheDir()
-	return filepath.Join(d, "llamactl")
+	return paths.CacheDir(runtime.GOOS, o.F.Getenv)
 }
 
 func loadSnapshot(ctx context.Context, o *Options) (*snapshot.Snapshot, error) {
@@ -364,6 +349,19 @@ func run(ctx context.Context, o *Options) error {
 	}
 	res, err := build.Run(ctx, d, in, build.Options{Heal: o.Heal, OutDir: o.OutDir})
 	doc.Result = res
+	if err == nil && res != nil {
+		// Leave a record so `llamactl run` finds these binaries next.
+		bin := res.BinDir
+		if o.OutDir != "" {
+			bin = o.OutDir
+		}
+		if abs, aerr := filepath.Abs(bin); aerr == nil {
+			bin = abs
+		}
+		if werr := paths.WriteLastBuild(cacheDir(o), paths.LastBuild{BinDir: bin, Manifest: res.Manifest}); werr != nil {
+			fmt.Fprintf(f.IO.ErrOut, "llamactl: warning: could not record the last build for 'llamactl run': %v\n", werr)
+		}
+	}
 	if res != nil && res.Plan.Backend != "" {
 		p := res.Plan
 		doc.Plan = &p

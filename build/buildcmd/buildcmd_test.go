@@ -6,6 +6,8 @@ import (
 	"compress/gzip"
 	"context"
 	"encoding/json"
+	"github.com/llamactl/llamactl/internal/paths"
+	runengine "github.com/llamactl/llamactl/runner/engine"
 	"io/fs"
 	"net/http"
 	"net/http/httptest"
@@ -235,6 +237,20 @@ func TestBuildDownloadedEngineEndToEnd(t *testing.T) {
 	b, _ := os.ReadFile(filepath.Join(o.OutDir, "manifest.json"))
 	if json.Unmarshal(b, &m) != nil || m.Engine.SHA256 != doc.Source.SHA256 {
 		t.Errorf("manifest engine sha256 %q, source %q", m.Engine.SHA256, doc.Source.SHA256)
+	}
+
+	// The build leaves a record for `llamactl run`, and run's engine locator follows it.
+	rec, err := os.ReadFile(filepath.Join(cache, paths.LastBuildName))
+	if err != nil {
+		t.Fatalf("no last-build record: %v", err)
+	}
+	var lb paths.LastBuild
+	if err := json.Unmarshal(rec, &lb); err != nil || !filepath.IsAbs(lb.BinDir) || lb.Manifest == "" {
+		t.Fatalf("last-build record %s (%v)", rec, err)
+	}
+	loc := runengine.Locator{Getenv: func(string) string { return "" }, ReadFile: os.ReadFile, Stat: os.Stat, CacheDir: cache, Runner: &proc.Replay{}}
+	if p, src, err := loc.Find(); err != nil || src != "last-build" || filepath.Dir(p) != lb.BinDir {
+		t.Errorf("run's locator: %q source %q, err %v", p, src, err)
 	}
 
 	o2, out2, _ := newOpts(t, env, proc.Exec{})

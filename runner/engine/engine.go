@@ -9,6 +9,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/llamactl/llamactl/internal/paths"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -52,13 +53,13 @@ type Locator struct {
 	Getenv   func(string) string
 	ReadFile func(string) ([]byte, error)
 	Stat     func(string) (os.FileInfo, error)
-	CacheDir string // user cache dir; "" to skip the last-build record
+	CacheDir string // llamactl's cache dir (internal/paths); "" or "-" skips the last-build record
 	Runner   proc.Runner
 }
 
 // LastBuildFile is where `llamactl build` records the binaries it produced
-// ({"bin_dir": "..."}); relative to the user cache dir.
-const LastBuildFile = "llamactl/last-build.json"
+// ({"bin_dir": "..."}); relative to llamactl's cache dir.
+const LastBuildFile = paths.LastBuildName
 
 // ErrNoEngine means no llama-server was found anywhere.
 var ErrNoEngine = errors.New("no llama.cpp engine found")
@@ -91,7 +92,7 @@ func (l Locator) Find() (path, source string, err error) {
 			return p, "env", nil
 		}
 	}
-	if l.CacheDir != "" && l.ReadFile != nil {
+	if l.CacheDir != "" && l.CacheDir != "-" && l.ReadFile != nil {
 		if b, err := l.ReadFile(filepath.Join(l.CacheDir, LastBuildFile)); err == nil {
 			var rec struct {
 				BinDir string `json:"bin_dir"`

@@ -3,11 +3,13 @@ package runcmd
 import (
 	"context"
 	"fmt"
+	"github.com/llamactl/llamactl/internal/paths"
 	"io"
 	"math"
 	"os"
 	"os/signal"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"syscall"
 	"time"
@@ -181,12 +183,10 @@ func (o *Options) defaults() {
 		o.ReadFile = os.ReadFile
 	}
 	if o.CacheDir == "" {
-		if d, err := os.UserCacheDir(); err == nil {
-			o.CacheDir = d
-		}
+		o.CacheDir = paths.CacheDir(runtime.GOOS, f.Getenv)
 	}
-	if o.Cache.Dir == "" && o.CacheDir != "" && f.Getenv("LLAMACTL_NO_CACHE") == "" {
-		o.Cache.Dir = filepath.Join(o.CacheDir, "llamactl", "plans")
+	if o.Cache.Dir == "" && o.CacheDir != "-" && f.Getenv("LLAMACTL_NO_CACHE") == "" {
+		o.Cache.Dir = filepath.Join(o.CacheDir, "plans")
 	}
 	if o.Interrupt == nil {
 		o.Interrupt = func(ctx context.Context) (context.Context, func()) {

@@ -1,0 +1,71 @@
+// Package paths says where llamactl keeps its files, so build (which writes
+// the engine cache and the last-build record) and run (which reads them)
+// agree on one place.
+package paths
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+)
+
+// CacheDir is llamactl's cache directory: LLAMACTL_CACHE_DIR, else
+// %LOCALAPPDATA%\llamactl on Windows, else $XDG_CACHE_HOME/llamactl, else
+// ~/.cache/llamactl. goos is the target OS (tests pass "windows" on Linux).
+func CacheDir(goos string, getenv func(string) string) string {
+	if d := getenv("LLAMACTL_CACHE_DIR"); d != "" {
+		return d
+	}
+	if goos == "windows" {
+		if d := getenv("LOCALAPPDATA"); d != "" {
+			return filepath.Join(d, "llamactl")
+		}
+	}
+	if d := getenv("XDG_CACHE_HOME"); d != "" {
+		return filepath.Join(d, "llamactl")
+	}
+	if h := getenv("HOME"); h != "" {
+		return filepath.Join(h, ".cache", "llamactl")
+	}
+	if d, err := os.UserCacheDir(); err == nil {
+		return filepath.Join(d, "llamactl")
+	}
+	return filepath.Join(os.TempDir(), "llamactl")
+}
+
+// LastBuildName is the record `llamactl build` leaves in the cache dir so
+// that `llamactl run` finds the binaries it produced.
+const LastBuildName = "last-build.json"
+
+// LastBuild is that record.
+type LastBuild struct {
+	Schema   int    `json:"schema"`
+	BinDir   string `json:"bin_dir"`
+	Manifest string `json:"manifest,omitempty"`
+}
+
+// WriteLastBuild records the binaries of a successful build, atomically.
+func WriteLastBuild(cacheDir string, rec LastBuild) error {
+	rec.Schema = 1
+	if err := os.MkdirAll(cacheDir, 0o755); err != nil {
+		return err
+	}
+	b, err := json.MarshalIndent(rec, "", "  ")
+	if err != nil {
+		return err
+	}
+	tmp, err := os.CreateTemp(cacheDir, ".last-build-*")
+	if err != nil {
+		return err
+	}
+	if _, err := tmp.Write(append(b, '\n')); err != nil {
+		tmp.Close()
+		os.Remove(tmp.Name())
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		os.Remove(tmp.Name())
+		return err
+	}
+	return os.Rename(tmp.Name(), filepath.Join(cacheDir, LastBuildName))
+}
