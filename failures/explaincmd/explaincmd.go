@@ -50,8 +50,11 @@ type Doc struct {
 	Findings        []failures.Finding `json:"findings"`
 	UnmatchedErrors []failures.LogLine `json:"unmatched_errors"`
 	// FactsFrom says where machine facts came from: "snapshot FILE", "this
-	// machine", or "" (only what the log itself says).
+	// machine", "the report's snapshot", or "" (only what the log says).
 	FactsFrom string `json:"facts_from,omitempty"`
+	// Builds is set when the input is a support report: each build's log
+	// tail explained again (findings/unmatched_errors above stay empty).
+	Builds []BuildDiagnosis `json:"builds,omitempty"`
 }
 
 // NewCmd builds the command; runF replaces the run function in tests.
@@ -82,10 +85,15 @@ With --snapshot FILE (a snapshot, doctor --json output or report.json of the
 machine the log comes from) or --here (this machine), the findings also say
 which facts of that machine explain them.
 
+A support report (report.json or the zip of llamactl doctor --report) is
+explained build by build with this llamactl's knowledge and the report's own
+snapshot.
+
 Examples:
   llamactl explain build.log
   cmake --build build 2>&1 | llamactl explain
-  llamactl explain --snapshot report.json issue-1234.log --json`,
+  llamactl explain --snapshot report.json issue-1234.log --json
+  llamactl explain llamactl-report.zip`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if len(args) == 1 {
@@ -123,6 +131,21 @@ func Run(ctx context.Context, o *Options) error {
 			return err
 		}
 		factsFrom = "snapshot " + o.Snapshot
+	}
+
+	if o.File != "" && o.File != "-" {
+		doc, err := readReport(o.File)
+		if err != nil {
+			return err
+		}
+		if doc != nil {
+			if o.Here {
+				gctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+				s, factsFrom = o.Gather(gctx), "this machine"
+				cancel()
+			}
+			return runReport(o, kb, doc, s, factsFrom)
+		}
 	}
 
 	in, name, closeIn, err := open(o)
