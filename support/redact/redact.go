@@ -192,13 +192,13 @@ func New(k Known) *Redactor {
 		r.addHost(h)
 	}
 	for name, v := range k.Secrets {
-		if len(v) >= 4 {
+		if secretLike(v) {
 			r.secrets = append(r.secrets, v)
 			r.names[v] = name
 		}
 		// A secret made of several words: each long part is sensitive too.
 		for _, part := range strings.FieldsFunc(v, func(c rune) bool { return unicode.IsSpace(c) || c == ';' || c == ',' }) {
-			if len(part) >= 8 && part != v {
+			if secretLike(part) && part != v {
 				r.secrets = append(r.secrets, part)
 				r.names[part] = name
 			}
@@ -206,6 +206,25 @@ func New(k Known) *Redactor {
 	}
 	sort.Slice(r.secrets, func(i, j int) bool { return len(r.secrets[i]) > len(r.secrets[j]) })
 	return r
+}
+
+// secretLike says whether a value from a secret-named variable is worth
+// replacing wherever it appears: "true", "1" or "2024-02-01" under
+// API_VERSION are not, and replacing them everywhere would wreck the report.
+// (The variable itself is always shown as <secret>.)
+func secretLike(v string) bool {
+	if len(v) >= 12 {
+		return true
+	}
+	if len(v) < 8 {
+		return false
+	}
+	letter, digit := false, false
+	for _, c := range v {
+		letter = letter || unicode.IsLetter(c)
+		digit = digit || unicode.IsDigit(c)
+	}
+	return letter && digit
 }
 
 func (r *Redactor) addUser(u string) {

@@ -247,3 +247,15 @@ func TestEnvAllowingExtraNames(t *testing.T) {
 		t.Errorf("%v", out)
 	}
 }
+
+func TestShortSecretValuesAreNotReplacedEverywhere(t *testing.T) {
+	r := New(FromEnv(map[string]string{"API_VERSION": "2024", "USE_AUTH": "true", "DB_PASSWORD": "hunter2hunter2"}))
+	out := r.String("built 2024-11-29, flag true, pw hunter2hunter2")
+	if out != "built 2024-11-29, flag true, pw <secret>" {
+		t.Errorf("%q", out)
+	}
+	env := r.Env(map[string]string{"API_VERSION": "2024"})
+	if env["API_VERSION"] != Secret {
+		t.Errorf("%v", env)
+	}
+}
