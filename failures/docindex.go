@@ -1,5 +1,7 @@
 package failures
 
+//go:generate go test -run TestSupportDocIndex -update
+
 import (
 	"fmt"
 	"strings"
