@@ -132,6 +132,10 @@ func Write(o Options) (Result, error) {
 		o.Now = time.Now
 	}
 	zipOut := o.Zip || strings.EqualFold(filepath.Ext(o.Path), ".zip")
+	if st, err := os.Stat(o.Path); err == nil && st.IsDir() && zipOut {
+		// --zip into an existing folder: name the zip like doctor.md §8.3 does.
+		o.Path = filepath.Join(o.Path, "llamactl-report-"+o.Now().UTC().Format("20060102-150405")+".zip")
+	}
 
 	doc, err := build(o)
 	if err != nil {

@@ -385,3 +385,19 @@ func TestFindBuildsInCache(t *testing.T) {
 		t.Errorf("builds %+v", doc.Builds)
 	}
 }
+
+func TestZipIntoExistingFolder(t *testing.T) {
+	dir := t.TempDir()
+	o := options(t, dir, true)
+	res, err := Write(o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := filepath.Join(dir, "llamactl-report-20261129-120000.zip")
+	if res.Path != want {
+		t.Fatalf("path %s", res.Path)
+	}
+	if files := readZip(t, want); files["report.json"] == "" {
+		t.Error("no report.json in the zip")
+	}
+}
