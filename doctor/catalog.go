@@ -25,6 +25,27 @@ type Message struct {
 	Summary  string              `json:"summary"`
 	Fix      string              `json:"fix,omitempty"`
 	Commands map[string][]string `json:"commands,omitempty"` // "windows" (PowerShell) / "linux" (bash)
+	// One is the text when the {count} placeholder is 1 (CLDR plural
+	// category "one"); Summary and Fix are the "other" form. A language
+	// without the distinction (zh-CN) leaves it out.
+	One *Plural `json:"one,omitempty"`
+}
+
+// Plural is a message's text for one plural category; an empty field keeps
+// the message's own.
+type Plural struct {
+	Summary string `json:"summary,omitempty"`
+	Fix     string `json:"fix,omitempty"`
+}
+
+// pluralOne says whether the "one" form applies: {count} is 1.
+func (v vars) pluralOne() bool {
+	for i := 0; i+1 < len(v); i += 2 {
+		if v[i] == "count" {
+			return v[i+1] == "1"
+		}
+	}
+	return false
 }
 
 // CheckInfo is a catalog entry.
@@ -150,6 +171,14 @@ func emit(s *snapshot.Snapshot, id, key string, kv ...string) Finding {
 		return f
 	}
 	r := vars(kv).replacerPairs()
+	if m.One != nil && vars(kv).pluralOne() {
+		if m.One.Summary != "" {
+			m.Summary = m.One.Summary
+		}
+		if m.One.Fix != "" {
+			m.Fix = m.One.Fix
+		}
+	}
 	f.Status = m.Status
 	f.Summary = r.fill(m.Summary)
 	if m.Fix != "" || len(m.Commands) > 0 {

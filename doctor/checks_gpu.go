@@ -16,7 +16,7 @@ func checkAMDGfx(s *snapshot.Snapshot) []Finding {
 	if len(s.HIP.GFX) == 0 {
 		return []Finding{emit(s, "amd.gfx", "unknown")}
 	}
-	return []Finding{emit(s, "amd.gfx", "ok", "gfx", strings.Join(s.HIP.GFX, ", "))}
+	return []Finding{emit(s, "amd.gfx", "ok", "gfx", strings.Join(s.HIP.GFX, ", "), "count", itoa(len(s.HIP.GFX)))}
 }
 
 func checkAMDDriverWin(s *snapshot.Snapshot) []Finding {

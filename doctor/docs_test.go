@@ -21,6 +21,9 @@ func TestDocsListEveryCheck(t *testing.T) {
 			if !strings.Contains(doc, "`"+k+"`: "+strings.ReplaceAll(m.Summary, "|", `\|`)) {
 				t.Errorf("docs/doctor.md lacks the current text of %s/%s", c.ID, k)
 			}
+			if m.One != nil && !strings.Contains(doc, "(one: "+strings.ReplaceAll(m.One.Summary, "|", `\|`)+")") {
+				t.Errorf("docs/doctor.md lacks the singular text of %s/%s", c.ID, k)
+			}
 		}
 	}
 }
@@ -41,8 +44,7 @@ func TestRegenerateDocsTables(t *testing.T) {
 	if i < 0 || j < i {
 		t.Fatal("markers not found in docs/doctor.md")
 	}
-	i = strings.Index(doc[i:], "\n\n") + i
-	i = strings.Index(doc[i+2:], "\n\n") + i + 2 // keep the intro paragraph
+	i = strings.Index(doc[i:], "\n\n") + i // keep the intro paragraph
 	var sb strings.Builder
 	sec := ""
 	for _, c := range Catalog() {
@@ -55,6 +57,9 @@ func TestRegenerateDocsTables(t *testing.T) {
 		for _, k := range sortedKeys(c.Messages) {
 			m := c.Messages[k]
 			r := "**" + string(m.Status) + "** `" + k + "`: " + m.Summary
+			if m.One != nil {
+				r += " (one: " + m.One.Summary + ")"
+			}
 			if m.Fix != "" {
 				r += " → " + m.Fix
 			}

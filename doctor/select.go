@@ -126,8 +126,9 @@ func SelectFor(s *snapshot.Snapshot, requested string) Selection {
 				reason("toolkit-install", "version", sel.CUDA)
 			}
 		}
-		if len(visibleNVIDIA(s)) < len(nv) {
-			reason("hidden")
+		if vis := visibleNVIDIA(s); len(vis) < len(nv) {
+			v, _ := env(s, "CUDA_VISIBLE_DEVICES")
+			reason("hidden", "value", v, "hidden", strconv.Itoa(len(nv)-len(vis)), "total", strconv.Itoa(len(nv)))
 		}
 	}
 	if isWindows(s) {
@@ -412,6 +413,10 @@ func hostCompiler(s *snapshot.Snapshot, tk *snapshot.CUDAToolkit, sel *Selection
 		}
 	}
 }
+
+// ReasonText is the catalog text of a selection reason (doctorcmd adds its
+// own notes, such as the --probe architecture, in the same data).
+func ReasonText(key string, kv ...string) string { return reasonText(key, kv...) }
 
 // reasonText fills a selection reason from the catalog.
 func reasonText(key string, kv ...string) string {

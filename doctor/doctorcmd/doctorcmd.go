@@ -13,6 +13,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"time"
 
@@ -25,6 +26,7 @@ import (
 	"github.com/llamactl/llamactl/internal/cmdutil"
 	"github.com/llamactl/llamactl/internal/ui"
 	"github.com/llamactl/llamactl/kernels"
+	"github.com/llamactl/llamactl/matrix"
 	"github.com/llamactl/llamactl/support/report"
 )
 
@@ -134,6 +136,9 @@ func run(ctx context.Context, o *Options) error {
 	}
 	if !valid {
 		return cmdutil.UsageErrorf("unknown backend %q: choose cuda, vulkan, hip, opencl or cpu", o.Backend)
+	}
+	if o.Probe && o.Replay != "" {
+		return cmdutil.UsageErrorf("--probe runs kernels on this machine and cannot be combined with --replay")
 	}
 	if (o.Zip || o.NoRedact) && o.Report == "" {
 		return cmdutil.UsageErrorf("--zip and --no-redact go with --report PATH (for example: llamactl doctor --report report.zip --zip)")
@@ -253,33 +258,59 @@ func run(ctx context.Context, o *Options) error {
 func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
 
 // runKernels runs the kernel probes with the selection and turns their
-// findings into doctor findings.
+// findings into doctor findings (kernels.DoctorFindings keeps the failure
+// ID as facts.failure_id).
 func runKernels(ctx context.Context, o *Options, s *snapshot.Snapshot, sel doctor.Selection) ([]doctor.Finding, error) {
+	ch := kernels.FromSelection(sel)
+	fallback := ""
+	if ch.CUDAArchitectures == "" && ch.Toolkit != nil {
+		// No NVIDIA GPU to build for: compile for one architecture the
+		// toolkit targets anyway, so the probe still proves nvcc and its host
+		// compiler (the load stage then reports the missing device).
+		fallback = fallbackArch(ch.Toolkit)
+		ch.CUDAArchitectures = fallback
+	}
 	k := o.Kernels
 	if k == nil {
 		k = func(ctx context.Context, s *snapshot.Snapshot, sel doctor.Selection) (kernels.Report, error) {
-			ch := kernels.Choice{Backend: sel.Backend, Toolkit: sel.Toolkit, CUDAArchitectures: sel.CUDAArchitectures,
-				HostCompiler: sel.HostCompiler, MSVCToolset: sel.MSVCToolset, VCVarsAll: sel.VCVarsAll}
 			return kernels.Run(ctx, o.F, s, ch, kernels.Options{})
 		}
-	}
-	if o.Replay != "" {
-		return nil, cmdutil.UsageErrorf("--probe runs kernels on this machine and cannot be combined with --replay")
 	}
 	rep, err := k(ctx, s, sel)
 	if err != nil {
 		return nil, err
 	}
 	s.Probes = kernels.ToSnapshot(rep.Stages)
-	var out []doctor.Finding
-	for _, kf := range rep.Findings {
-		df := doctor.Finding{ID: kf.ID, Message: kf.Message, Status: doctor.Status(kf.Status), Summary: kf.Summary, Details: kf.Details, Facts: kf.Facts}
-		if kf.Fix != nil {
-			df.Fix = &doctor.Fix{Text: kf.Fix.Text, Commands: kf.Fix.Commands}
+	out := kernels.DoctorFindings(rep.Findings)
+	for i := range out {
+		if out[i].ID == "probe.cuda" && fallback != "" && out[i].Status != doctor.Skipped {
+			out[i].Details = append([]string{doctor.ReasonText("probe-fallback-arch", "archs", fallback)}, out[i].Details...)
 		}
-		out = append(out, df)
 	}
 	return out, nil
+}
+
+// fallbackArch is the newest real architecture the toolkit's nvcc lists
+// (--list-gpu-arch), else the newest the matrix knows for its version; ""
+// when neither is known (the probe then skips).
+func fallbackArch(tk *snapshot.CUDAToolkit) string {
+	best := 0
+	for _, a := range tk.GPUArchs {
+		if n, err := strconv.Atoi(strings.TrimPrefix(strings.TrimPrefix(a, "compute_"), "sm_")); err == nil && n > best {
+			best = n
+		}
+	}
+	if best == 0 {
+		if t, ok := matrix.Default().Toolkit(tk.Version); ok {
+			for _, sm := range t.SM {
+				best = max(best, sm)
+			}
+		}
+	}
+	if best == 0 {
+		return ""
+	}
+	return strconv.Itoa(best) + "-real"
 }
 
 func writeJSONFile(path string, v any) error {

@@ -117,9 +117,9 @@ func render(io *ui.IOStreams, d Doc, only bool) {
 	}
 
 	p.Println()
-	sum := fmt.Sprintf("%d ok, %d warning(s), %d error(s)", d.Summary.OK, d.Summary.Warn, d.Summary.Error)
+	sum := fmt.Sprintf("%d ok, %s, %s", d.Summary.OK, plural(d.Summary.Warn, "warning", "warnings"), plural(d.Summary.Error, "error", "errors"))
 	if hidden > 0 {
-		sum += fmt.Sprintf("; %d check(s) skipped (--verbose shows why)", hidden)
+		sum += "; " + plural(hidden, "check", "checks") + " skipped (--verbose shows why)"
 	}
 	if io.Verbose {
 		sum += fmt.Sprintf("; gather %.0f ms, checks %.1f ms (sum of checks %.1f ms), total %.0f ms", d.Timing.GatherMS, d.Timing.ChecksMS, d.Timing.ChecksSumMS, d.Timing.TotalMS)
@@ -267,4 +267,12 @@ func toolVersions(s *snapshot.Snapshot) map[string]string {
 		m[k] = strings.TrimSpace(t.Version + " " + t.Path + " " + t.Error)
 	}
 	return m
+}
+
+// plural is "1 warning" / "2 warnings".
+func plural(n int, one, other string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %s", n, other)
 }

@@ -1,0 +1,67 @@
+package doctorcmd_test
+
+import (
+	"context"
+	"encoding/json"
+	"os/exec"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/llamactl/llamactl/internal/proc"
+)
+
+// `llamactl doctor --probe` for real on the CI machine: PoCL's OpenCL probe
+// passes; with no GPU the CUDA probe still compiles and links with Debian's
+// nvcc 11.8 and g++-11 (the selection's host compiler) for a fallback
+// architecture, then reports the missing device as a warning whose failure
+// ID survives into --json.
+func TestRealDoctorProbe(t *testing.T) {
+	needCI(t)
+	if r, err := (proc.Exec{}).Run(context.Background(), proc.Cmd{Name: "clinfo", Args: []string{"-l"}, Timeout: 10 * time.Second}); err != nil || !strings.Contains(string(r.Stdout), "Portable Computing Language") {
+		t.Skip("PoCL is not listed by clinfo -l (scripts/deps.sh installs pocl-opencl-icd)")
+	}
+	if _, err := exec.LookPath("nvcc"); err != nil {
+		t.Skip("nvcc is not on PATH")
+	}
+	code, d := realDoctor(t, "--probe")
+	if code != 0 {
+		t.Errorf("exit %d, want 0: the probe's findings are warnings here", code)
+	}
+	byID := map[string]int{}
+	for i, c := range d.Checks {
+		if strings.HasPrefix(c.ID, "probe.") {
+			byID[c.ID] = i
+		}
+	}
+	oi, ok := byID["probe.opencl"]
+	if !ok || d.Checks[oi].Status != "ok" {
+		t.Errorf("probe.opencl: %+v", d.Checks)
+	}
+	ci, ok := byID["probe.cuda"]
+	if !ok {
+		t.Fatalf("no probe.cuda finding in %+v", d.Checks)
+	}
+	c := d.Checks[ci]
+	if c.Message != "probe.cuda/compiled-no-device" || c.Status != "warn" || c.Facts["failure_id"] != "cuda-no-device" {
+		t.Errorf("probe.cuda = %s %s facts %v: want compiled-no-device, warn, failure_id cuda-no-device", c.Message, c.Status, c.Facts)
+	}
+	if !strings.Contains(c.Summary, "11.8") || !strings.Contains(c.Summary, "g++-11") {
+		t.Errorf("summary %q does not name nvcc 11.8 and g++-11", c.Summary)
+	}
+	if len(c.Details) == 0 || !strings.Contains(c.Details[0], "No NVIDIA GPU to build for") {
+		t.Errorf("details do not say which architecture was compiled and why: %q", c.Details)
+	}
+	compiled := false
+	for _, p := range d.Snapshot.Probes {
+		compiled = compiled || (p.Kind == "cuda" && p.Stage == "compile" && p.OK)
+	}
+	if !compiled {
+		t.Errorf("snapshot probes: %+v", d.Snapshot.Probes)
+	}
+	// The failure ID is in the JSON text itself, not only in Go's view of it.
+	b, _ := json.Marshal(d.Checks[ci])
+	if !strings.Contains(string(b), `"failure_id":"cuda-no-device"`) {
+		t.Errorf("--json lacks facts.failure_id: %s", b)
+	}
+}
