@@ -10,6 +10,10 @@ import (
 // MatrixQuery is what doctor asks the compatibility matrix for this machine.
 func MatrixQuery(s *snapshot.Snapshot, nv []snapshot.GPU) matrix.Query {
 	q := matrix.Query{OS: s.OS.GOOS, Driver: driverVersion(s)}
+	if s.WSL.IsWSL {
+		// Linux compilers, but the Windows driver's version numbers.
+		q.OS = "wsl"
+	}
 	for _, g := range nv {
 		q.GPUs = append(q.GPUs, matrix.GPUQuery{Name: g.Name, CC: g.ComputeCapability})
 	}
@@ -17,7 +21,16 @@ func MatrixQuery(s *snapshot.Snapshot, nv []snapshot.GPU) matrix.Query {
 		q.Toolkits = append(q.Toolkits, tk.Version)
 	}
 	if isWindows(s) {
-		q.MSVC = clVersionOf(latestMSVC(s))
+		m := latestMSVC(s)
+		q.MSVC = clVersionOf(m)
+		if m != nil {
+			// The instance's other toolsets, which -vcvars_ver can select.
+			for _, t := range m.Toolsets {
+				if t != m.DefaultToolset && toolsetToCl(t) != "" {
+					q.AvailableMSVC = append(q.AvailableMSVC, t)
+				}
+			}
+		}
 	} else if def, sibs := gxx(s); def != nil {
 		q.GCC = def.Version
 		seen := map[int]bool{}
