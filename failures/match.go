@@ -113,7 +113,7 @@ type matcher struct {
 // the diagnosis of what was read.
 func (kb *KB) Diagnose(r io.Reader) (Diagnosis, error) {
 	m := &matcher{kb: kb, hits: map[int]*hit{}, logFacts: map[string]string{}}
-	br := bufio.NewReaderSize(r, 64<<10)
+	br := bufio.NewReaderSize(decode(r), 64<<10)
 	var buf []byte
 	var readErr error
 	for {

@@ -1,0 +1,86 @@
+package failures
+
+import (
+	"bufio"
+	"io"
+	"unicode/utf16"
+	"unicode/utf8"
+)
+
+// Windows PowerShell 5 writes redirected output ("cmake --build build >
+// build.log") as UTF-16 with a byte-order mark, and many editors save UTF-8
+// with one. decode turns such input into plain UTF-8, as a stream.
+func decode(r io.Reader) io.Reader {
+	br := bufio.NewReaderSize(r, 64<<10)
+	bom, _ := br.Peek(3)
+	switch {
+	case len(bom) >= 3 && bom[0] == 0xEF && bom[1] == 0xBB && bom[2] == 0xBF:
+		br.Discard(3)
+		return br
+	case len(bom) >= 2 && bom[0] == 0xFF && bom[1] == 0xFE:
+		br.Discard(2)
+		return &utf16Reader{r: br, little: true}
+	case len(bom) >= 2 && bom[0] == 0xFE && bom[1] == 0xFF:
+		br.Discard(2)
+		return &utf16Reader{r: br}
+	}
+	return br
+}
+
+// utf16Reader converts UTF-16 to UTF-8 as it reads.
+type utf16Reader struct {
+	r      *bufio.Reader
+	little bool
+	out    []byte // converted bytes not yet returned
+	high   rune   // a high surrogate waiting for its pair
+	err    error
+}
+
+func (u *utf16Reader) unit() (rune, error) {
+	var b [2]byte
+	if _, err := io.ReadFull(u.r, b[:]); err != nil {
+		return 0, err
+	}
+	if u.little {
+		return rune(b[0]) | rune(b[1])<<8, nil
+	}
+	return rune(b[1]) | rune(b[0])<<8, nil
+}
+
+func (u *utf16Reader) Read(p []byte) (int, error) {
+	for len(u.out) < len(p) && u.err == nil {
+		c, err := u.unit()
+		if err != nil {
+			if err == io.ErrUnexpectedEOF {
+				err = io.EOF // a dangling odd byte ends the text
+			}
+			u.err = err
+			break
+		}
+		switch {
+		case utf16.IsSurrogate(c) && c < 0xDC00:
+			if u.high != 0 {
+				u.out = utf8.AppendRune(u.out, utf8.RuneError)
+			}
+			u.high = c
+			continue
+		case utf16.IsSurrogate(c):
+			if u.high != 0 {
+				c = utf16.DecodeRune(u.high, c)
+			} else {
+				c = utf8.RuneError
+			}
+			u.high = 0
+		case u.high != 0:
+			u.out = utf8.AppendRune(u.out, utf8.RuneError)
+			u.high = 0
+		}
+		u.out = utf8.AppendRune(u.out, c)
+	}
+	n := copy(p, u.out)
+	u.out = u.out[n:]
+	if n == 0 && u.err != nil {
+		return 0, u.err
+	}
+	return n, nil
+}
