@@ -262,3 +262,23 @@ func TestCUDAErrorNames(t *testing.T) {
 		}
 	}
 }
+
+// link.exe names the library in the console's language and code page: the
+// quotes differ (zh-CN “…”, in UTF-8 or GBK bytes), the name does not.
+func TestLNK1181AnyQuotes(t *testing.T) {
+	for _, line := range []string{
+		"LINK : fatal error LNK1181: cannot open input file 'cudart.lib'",
+		"LINK : fatal error LNK1181: 无法打开输入文件“cublas.lib”",
+		"LINK : fatal error LNK1181: \xce\xde\xb7\xa8\xb4\xf2\xbf\xaa\xca\xe4\xc8\xeb\xce\xc4\xbc\xfe\xa1\xb0cuda.lib\xa1\xb1", // GBK
+		`LINK : fatal error LNK1181: cannot open input file 'C:\Program Files\NVIDIA GPU Computing Toolkit\CUDA\v12.4\lib\x64\cudart.lib'`,
+	} {
+		d := Default().DiagnoseString(line + "\n")
+		if len(d.Findings) != 1 || d.Findings[0].ID != "cuda-link-libpath" {
+			t.Errorf("%q: %+v", line, d.Findings)
+		}
+	}
+	// ggml's own library missing is not a CUDA library path problem.
+	if d := Default().DiagnoseString("LINK : fatal error LNK1181: cannot open input file 'ggml\\src\\ggml-cuda\\ggml-cuda.lib'\n"); len(d.Findings) != 0 {
+		t.Errorf("ggml-cuda.lib: %+v", d.Findings)
+	}
+}
