@@ -282,3 +282,17 @@ func TestLNK1181AnyQuotes(t *testing.T) {
 		t.Errorf("ggml-cuda.lib: %+v", d.Findings)
 	}
 }
+
+// §4 F22: an unused backend option is an error (the build would be CPU-only);
+// the old deprecation warning of the same option is only a warning.
+func TestIgnoredBackendOptionSeverity(t *testing.T) {
+	for file, want := range map[string]string{
+		"here-cmake-unused-backend-option.log":                                    SeverityError,
+		"ref-cmake-flag-ignored-llama-cuda-deprecated-cpu-only-llamacpp-8155.log": SeverityWarning,
+	} {
+		d := Default().DiagnoseString(logBody(t, filepath.Join(corpusDir, file)))
+		if len(d.Findings) != 1 || d.Findings[0].Severity != want {
+			t.Errorf("%s: %+v", file, d.Findings)
+		}
+	}
+}
