@@ -110,6 +110,9 @@ func checkDriverVersion(s *snapshot.Snapshot) []Finding {
 
 func checkDriverCUDA(s *snapshot.Snapshot) []Finding {
 	api := driverAPI(s)
+	if api == "" && cudaAPIErr(s) {
+		return []Finding{skip("nv.driver-cuda", "cuda-api-err")}
+	}
 	if api == "" {
 		return []Finding{skip("nv.driver-cuda", "no-driver")}
 	}
@@ -173,11 +176,15 @@ func checkVRAM(s *snapshot.Snapshot) []Finding {
 
 func checkSMIConsistency(s *snapshot.Snapshot) []Finding {
 	smi := s.NVIDIA.SMIStatus
-	if strings.Contains(strings.ToUpper(s.NVIDIA.CUDADriverAPI), "ERR") {
-		smi = "CUDA Version: " + s.NVIDIA.CUDADriverAPI
-	}
-	if strings.Contains(strings.ToUpper(smi), "ERR") {
-		return []Finding{emit(s, "nv.smi-consistency", "cuda-err", "status", smi)}
+	if cudaAPIErr(s) {
+		if s.WSL.IsWSL {
+			pkgs := strings.Join(s.WSL.DriverPackages, ", ")
+			if pkgs == "" {
+				pkgs = "none"
+			}
+			return []Finding{emit(s, "nv.smi-consistency", "cuda-err-wsl", "path", orUnknown(firstHit(s, "nvidia-smi")), "pkgs", pkgs)}
+		}
+		return []Finding{emit(s, "nv.smi-consistency", "cuda-err", "path", orUnknown(firstHit(s, "nvidia-smi")))}
 	}
 	switch smi {
 	case "timeout":
@@ -193,6 +200,15 @@ func checkSMIConsistency(s *snapshot.Snapshot) []Finding {
 		return []Finding{emit(s, "nv.smi-consistency", "mismatch", "nvml", a, "smi", b, "smi_path", orUnknown(firstHit(s, "nvidia-smi")))}
 	}
 	return []Finding{emit(s, "nv.smi-consistency", "ok", "driver", a)}
+}
+
+// cudaAPIErr says nvidia-smi printed "CUDA Version: ERR!" (the status field,
+// or, in snapshots taken before it existed, "ERR!" kept as the version or
+// written into smi_status).
+func cudaAPIErr(s *snapshot.Snapshot) bool {
+	n := s.NVIDIA
+	return n.CUDADriverAPIStatus == "err" || strings.Contains(strings.ToUpper(n.CUDADriverAPI), "ERR") ||
+		strings.Contains(strings.ToUpper(n.SMIStatus), "ERR")
 }
 
 // driverAPI is the driver's highest CUDA version, "" unless it is a version

@@ -218,7 +218,11 @@ func renderFacts(p *ui.Printer, s *snapshot.Snapshot) {
 	add("os", strings.TrimSpace(fmt.Sprintf("%s %s %s/%s glibc %s", s.OS.Name, s.OS.Version, s.OS.GOOS, s.OS.Arch, s.OS.Glibc)))
 	add("nvml", strings.TrimSpace(fmt.Sprintf("%s %s", s.NVIDIA.NVMLStatus, s.NVIDIA.NVMLLibrary)))
 	if s.NVIDIA.DriverVersion != "" || s.NVIDIA.SMIDriverVersion != "" {
-		add("driver", fmt.Sprintf("%s (CUDA %s; nvidia-smi says %s)", orDash(s.NVIDIA.DriverVersion), orDash(s.NVIDIA.CUDADriverAPI), orDash(s.NVIDIA.SMIDriverVersion)))
+		api := orDash(s.NVIDIA.CUDADriverAPI)
+		if s.NVIDIA.CUDADriverAPI == "" && s.NVIDIA.CUDADriverAPIStatus != "" {
+			api = "unknown: nvidia-smi printed " + map[string]string{"err": "ERR!", "n/a": "N/A"}[s.NVIDIA.CUDADriverAPIStatus]
+		}
+		add("driver", fmt.Sprintf("%s (CUDA %s; nvidia-smi says %s)", orDash(s.NVIDIA.DriverVersion), api, orDash(s.NVIDIA.SMIDriverVersion)))
 	}
 	add("nvidia-smi", s.NVIDIA.SMIStatus)
 	for _, g := range s.NVIDIA.GPUs {

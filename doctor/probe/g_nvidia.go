@@ -52,7 +52,11 @@ func gatherNVIDIA(ctx context.Context, g *gctx) func(*snapshot.Snapshot) {
 				if n.SMIDriverVersion == "" {
 					n.SMIDriverVersion = h.Driver
 				}
-				if h.CUDA != "" && (rep == nil || rep.CUDADriverVersion == 0) {
+				switch st := SMICUDAStatus(h.CUDA); {
+				case st != "":
+					// Not a version: record why, whatever NVML said (ERR! is a signature).
+					n.CUDADriverAPIStatus = st
+				case h.CUDA != "" && (rep == nil || rep.CUDADriverVersion == 0):
 					n.CUDADriverAPI = h.CUDA
 				}
 				if len(smiGPUs) == 0 {

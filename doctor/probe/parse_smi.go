@@ -75,6 +75,18 @@ var (
 	reSMIMem = regexp.MustCompile(`(\d+)MiB\s*/\s*(\d+)MiB`)
 )
 
+// SMICUDAStatus is the snapshot's cuda_driver_api_status for the header's
+// "CUDA Version" value: "err" for "ERR!", "n/a" for "N/A", "" for a version.
+func SMICUDAStatus(v string) string {
+	switch v {
+	case "ERR!":
+		return "err"
+	case "N/A":
+		return "n/a"
+	}
+	return ""
+}
+
 // ParseSMITable reads the header and GPU rows of plain `nvidia-smi`. Names
 // in the table are truncated ("NVIDIA GeForce RTX 2080 ..."); the query
 // CSV, when available, has the full names.

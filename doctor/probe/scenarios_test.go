@@ -350,8 +350,8 @@ func TestScenarioWSL(t *testing.T) {
 		t.Errorf("wsl=%+v nvcc=%v toolkits=%+v", s.WSL, s.Tools["nvcc"], s.Toolkits)
 	}
 	s = replay(t, "wsl2-cuda-version-err")
-	if s.NVIDIA.CUDADriverAPI != "ERR!" {
-		t.Errorf("cuda driver api = %q", s.NVIDIA.CUDADriverAPI)
+	if s.NVIDIA.CUDADriverAPI != "" || s.NVIDIA.CUDADriverAPIStatus != "err" {
+		t.Errorf("cuda driver api = %q status %q, want empty and err", s.NVIDIA.CUDADriverAPI, s.NVIDIA.CUDADriverAPIStatus)
 	}
 	s = replay(t, "wsl1-nvidia-smi-failed")
 	if s.WSL.Version != 1 || s.NVIDIA.SMIStatus != SMIFailed {

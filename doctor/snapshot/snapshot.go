@@ -93,13 +93,18 @@ type ToolVersion struct {
 type NVIDIA struct {
 	// NVMLStatus is "ok" or NVML's return code name (e.g.
 	// "ERROR_DRIVER_NOT_LOADED", "ERROR_LIBRARY_NOT_FOUND").
-	NVMLStatus       string `json:"nvml_status,omitempty"`
-	NVMLLibrary      string `json:"nvml_library,omitempty"`       // the library file loaded
-	DriverVersion    string `json:"driver_version,omitempty"`     // "560.94"
-	CUDADriverAPI    string `json:"cuda_driver_api,omitempty"`    // "12.6": the highest CUDA the driver supports
-	SMIDriverVersion string `json:"smi_driver_version,omitempty"` // nvidia-smi's, for cross-check
-	SMIStatus        string `json:"smi_status,omitempty"`
-	GPUs             []GPU  `json:"gpus,omitempty"`
+	NVMLStatus    string `json:"nvml_status,omitempty"`
+	NVMLLibrary   string `json:"nvml_library,omitempty"`    // the library file loaded
+	DriverVersion string `json:"driver_version,omitempty"`  // "560.94"
+	CUDADriverAPI string `json:"cuda_driver_api,omitempty"` // "12.6": the highest CUDA the driver supports
+	// CUDADriverAPIStatus says why CUDADriverAPI is empty although nvidia-smi
+	// answered: "err" when it printed "CUDA Version: ERR!" (its user-space
+	// library does not match the driver: a WSL failure signature), "n/a"
+	// for "N/A". Snapshots before this field stored "ERR!" in CUDADriverAPI.
+	CUDADriverAPIStatus string `json:"cuda_driver_api_status,omitempty"`
+	SMIDriverVersion    string `json:"smi_driver_version,omitempty"` // nvidia-smi's, for cross-check
+	SMIStatus           string `json:"smi_status,omitempty"`
+	GPUs                []GPU  `json:"gpus,omitempty"`
 }
 
 type GPU struct {
