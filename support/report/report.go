@@ -12,11 +12,13 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/llamactl/llamactl/internal/paths"
 	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"sort"
 	"strings"
 	"time"
@@ -252,17 +254,10 @@ const maxBuilds = 3
 // from the environment (LLAMACTL_CACHE_DIR, LOCALAPPDATA on Windows,
 // XDG_CACHE_HOME, HOME/.cache), or "" when the environment names none.
 func CacheRoot(env map[string]string) string {
-	switch {
-	case env["LLAMACTL_CACHE_DIR"] != "":
-		return env["LLAMACTL_CACHE_DIR"]
-	case env["LOCALAPPDATA"] != "":
-		return filepath.Join(env["LOCALAPPDATA"], "llamactl")
-	case env["XDG_CACHE_HOME"] != "":
-		return filepath.Join(env["XDG_CACHE_HOME"], "llamactl")
-	case env["HOME"] != "":
-		return filepath.Join(env["HOME"], ".cache", "llamactl")
+	if len(env) == 0 {
+		return ""
 	}
-	return ""
+	return paths.CacheDir(runtime.GOOS, func(k string) string { return env[k] })
 }
 
 // FindBuilds returns up to max of the most recent builds under root: each
