@@ -238,9 +238,10 @@ func runtimeDLLs(major int) []string {
 	return []string{rt, "cublas64_" + m + ".dll", "cublasLt64_" + m + ".dll"}
 }
 
-// gatherSearches are the DLLs doctor/probe always resolves on Windows
-// (doctor/probe/data/facts.json windows_dlls); it records only those it
-// finds, so an absent one was searched for and not found.
+// gatherSearches are the DLLs doctor/probe resolved on Windows before it
+// recorded unfound DLLs as empty lists: in those older snapshots an absent
+// one of these was searched for and not found. (Today every searched name
+// is a key; an absent name was not searched.)
 var gatherSearches = map[string]bool{"cudart64_12.dll": true, "cublas64_12.dll": true, "cublaslt64_12.dll": true, "cudart64_13.dll": true, "cublas64_13.dll": true}
 
 func checkRuntimeDLLs(s *snapshot.Snapshot) []Finding {

@@ -79,8 +79,13 @@ func checkPathDLLs(s *snapshot.Snapshot) []Finding {
 		sys = `C:\Windows\System32`
 	}
 	for _, d := range []string{"nvcuda.dll", "nvml.dll", "OpenCL.dll", "vulkan-1.dll"} {
-		c := s.Windows.DLLs[d]
+		c, searched := s.Windows.DLLs[d]
 		if len(c) == 0 {
+			// Searched and not found (snapshots record that as an empty
+			// list): without nvcuda.dll no CUDA program starts.
+			if d == "nvcuda.dll" && searched && len(nvidiaGPUs(s)) > 0 {
+				out = append(out, emit(s, "path.dlls", "nvcuda-missing", "sys", sys))
+			}
 			continue
 		}
 		if !under(s, c[0], sys) && !(d == "nvml.dll" && strings.Contains(strings.ToLower(c[0]), `nvidia corporation\nvsmi`)) {
@@ -88,11 +93,16 @@ func checkPathDLLs(s *snapshot.Snapshot) []Finding {
 		}
 	}
 	if len(out) == 0 {
-		var lines []string
+		var lines, missing []string
 		for _, k := range sortedKeys(s.Windows.DLLs) {
 			if c := s.Windows.DLLs[k]; len(c) > 0 {
 				lines = append(lines, k+": "+c[0])
+			} else {
+				missing = append(missing, k)
 			}
+		}
+		if len(missing) > 0 {
+			lines = append(lines, "not found: "+strings.Join(missing, ", "))
 		}
 		return []Finding{emit(s, "path.dlls", "ok").with(lines...)}
 	}

@@ -140,6 +140,8 @@ func gatherWindows(ctx context.Context, g *gctx) func(*snapshot.Snapshot) {
 // the engine's, resolved at run time), System32, the 16-bit System dir, the
 // Windows dir, the current dir (skipped: doctor's is not the engine's), then
 // PATH in order. Every existing file is listed; the first is what loads.
+// Every name of facts.json's list is a key, so checks can tell "not found"
+// (empty list) from "not searched" (absent, in older snapshots).
 func dllCandidates(g *gctx) map[string][]string {
 	const w = "windows"
 	winDir := dirName(w, systemDir(g.d))
@@ -151,6 +153,7 @@ func dllCandidates(g *gctx) map[string][]string {
 	}
 	out := map[string][]string{}
 	for _, name := range facts.WindowsDLLs.Names {
+		out[name] = []string{} // searched: an empty list is "not found", an absent name "not searched"
 		for _, d := range dirs {
 			if p := joinPath(w, d, name); isFile(g.d.FS, p) && !containsFold(out[name], p) {
 				out[name] = append(out[name], p)
@@ -170,9 +173,6 @@ func dllCandidates(g *gctx) map[string][]string {
 				}
 			}
 		}
-	}
-	if len(out) == 0 {
-		return nil
 	}
 	return out
 }
