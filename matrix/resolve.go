@@ -142,7 +142,7 @@ func (m *Matrix) Resolve(q Query) Resolution {
 			if installed && !e.cand.Installed {
 				continue // the installed toolkits are what the user has to fix
 			}
-			if closest == nil || len(e.fails) < len(closest.fails) || len(e.fails) == len(closest.fails) && e.t.v.cmp(closest.t.v) > 0 {
+			if closest == nil || closerFit(e, closest) {
 				closest = e
 			}
 		}
@@ -167,6 +167,28 @@ func (m *Matrix) Resolve(q Query) Resolution {
 	res.GPUs = r.lookups()
 	res.OK = best != nil && len(res.Blockers) == 0
 	return res
+}
+
+// closerFit says a needs less change than b: fewer blockers; when both are
+// blocked only by the driver's family floor, the older CUDA major (a lower
+// floor, so a smaller driver update); otherwise the newer toolkit.
+func closerFit(a, b *evaluation) bool {
+	if len(a.fails) != len(b.fails) {
+		return len(a.fails) < len(b.fails)
+	}
+	if onlyDriverFloor(a) && onlyDriverFloor(b) && a.t.v.at(0) != b.t.v.at(0) {
+		return a.t.v.at(0) < b.t.v.at(0)
+	}
+	return a.t.v.cmp(b.t.v) > 0
+}
+
+func onlyDriverFloor(e *evaluation) bool {
+	for _, f := range e.fails {
+		if f.ID != BlockDriverFamily {
+			return false
+		}
+	}
+	return len(e.fails) > 0
 }
 
 func dedupBlockers(bs []Blocker) []Blocker {

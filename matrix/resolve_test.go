@@ -97,6 +97,8 @@ func TestResolveScenarios(t *testing.T) {
 			expect{ok: true, recommended: "12.4.131", archs: "89-real", reasonHas: []string{"cannot JIT-compile PTX", "550.54.15"}}},
 		{"driver 535 + nothing installed: full-feature 12.2 preferred", Query{OS: "linux", Driver: "535.104.05", GPUs: []GPUQuery{gpu("RTX 4090")}},
 			expect{ok: true, recommended: "12.2.2", acceptable: []string{"12.9"}, rejected: []string{"13.0"}}},
+		{"driver 516.94 + MSVC 19.41, nothing installed: the smallest driver update wins", Query{OS: "windows", Driver: "516.94", MSVC: "19.41", GPUs: []GPUQuery{gpu("RTX 4090")}},
+			expect{blockers: []string{BlockNoToolkitWorks, BlockDriverFamily}, msgHas: []string{"cannot run CUDA 12 builds at all"}, fixHas: []string{"≥ 528.33"}}},
 		{"driver 516.94 (R515) + CUDA 12.4 on Windows", Query{OS: "windows", Driver: "516.94", MSVC: "19.29", GPUs: []GPUQuery{gpu("RTX 4090")}, Toolkits: []string{"12.4"}},
 			expect{blockers: []string{BlockDriverFamily}, msgHas: []string{"driver 516.94 (R515) cannot run CUDA 12 builds at all"}, fixHas: []string{"≥ 528.33", "≥ 551.78", "or build with 11.x"}, recMinor: "11.8"}},
 		{"driver 470 + RTX 4090: 11.8 through minor-version compat", Query{OS: "linux", Driver: "470.82.01", GPUs: []GPUQuery{gpu("RTX 4090")}},
