@@ -72,6 +72,17 @@ func checkCUDAPathConsistency(s *snapshot.Snapshot) []Finding {
 		}
 	}
 	if first != nil {
+		// A link such as /usr/local/cuda that CMake and scripts use names
+		// another toolkit than the nvcc PATH finds.
+		for _, tk := range s.Toolkits {
+			if samePath(s, tk.Root, first.Root) || majorMinor(tk.Version) == majorMinor(first.Version) {
+				continue
+			}
+			for _, l := range tk.Links {
+				return []Finding{emit(s, "cuda.path-consistency", "link-differs", "link", l, "root", tk.Root, "cuda", tk.Version,
+					"nvcc", nv, "version", first.Version).fact("link", l).fact("link_target", tk.Root)}
+			}
+		}
 		for _, tk := range s.Toolkits {
 			if !samePath(s, tk.NVCC, nv) && cmpVer(tk.Version, first.Version) > 0 {
 				return []Finding{emit(s, "cuda.path-consistency", "linux-shadow", "nvcc", nv, "version", first.Version, "cuda", tk.Version, "root", tk.Root)}

@@ -12,7 +12,7 @@ import (
 
 type tkCand struct {
 	root, real, nvcc string
-	found            []string
+	found, links     []string
 }
 
 // gatherCUDA enumerates every toolkit it can find, from every source
@@ -33,6 +33,9 @@ func gatherCUDA(ctx context.Context, g *gctx) func(*snapshot.Snapshot) {
 			if samePath(goos, c.real, real) {
 				if real != root {
 					how = how + " (" + root + ")"
+					if !containsExact(c.links, root) {
+						c.links = append(c.links, root)
+					}
 				}
 				if !containsExact(c.found, how) {
 					c.found = append(c.found, how)
@@ -43,11 +46,14 @@ func gatherCUDA(ctx context.Context, g *gctx) func(*snapshot.Snapshot) {
 				return
 			}
 		}
+		c := &tkCand{root: real, real: real, nvcc: nvcc}
 		if real != root {
 			// report the real toolkit dir; the link is how it was found
 			how = how + " (" + root + ")"
+			c.links = []string{root}
 		}
-		cands = append(cands, &tkCand{root: real, real: real, nvcc: nvcc, found: []string{how}})
+		c.found = []string{how}
+		cands = append(cands, c)
 	}
 	nvccName := "nvcc"
 	if isWin(goos) {
@@ -122,7 +128,7 @@ func gatherCUDA(ctx context.Context, g *gctx) func(*snapshot.Snapshot) {
 	tks := make([]snapshot.CUDAToolkit, len(cands))
 	each(len(cands), func(i int) {
 		c := cands[i]
-		tk := snapshot.CUDAToolkit{Root: c.root, Found: c.found}
+		tk := snapshot.CUDAToolkit{Root: c.root, Found: c.found, Links: c.links}
 		nvcc := c.nvcc
 		if nvcc == "" {
 			if p := joinPath(goos, c.root, "bin", nvccName); isFile(g.d.FS, p) {

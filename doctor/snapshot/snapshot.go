@@ -120,10 +120,14 @@ type GPU struct {
 }
 
 type CUDAToolkit struct {
-	Version       string   `json:"version"`             // "12.4.131" from nvcc --version
-	Root          string   `json:"root"`                // CUDA_PATH-style root
-	NVCC          string   `json:"nvcc"`                // path to nvcc
-	Found         []string `json:"found_by,omitempty"`  // "CUDA_PATH", "CUDA_PATH_V12_4", "registry", "default-dir", "PATH", "debian"
+	Version string   `json:"version"`            // "12.4.131" from nvcc --version
+	Root    string   `json:"root"`               // CUDA_PATH-style root
+	NVCC    string   `json:"nvcc"`               // path to nvcc
+	Found   []string `json:"found_by,omitempty"` // "CUDA_PATH", "CUDA_PATH_V12_4", "registry", "default-dir", "PATH", "debian"
+	// Links are the paths the toolkit was found at that resolve to Root
+	// through symbolic links (/usr/local/cuda -> /usr/local/cuda-12.2): Root
+	// is the resolved directory, each link is a name scripts and CMake use.
+	Links         []string `json:"links,omitempty"`
 	GPUArchs      []string `json:"gpu_archs,omitempty"` // nvcc --list-gpu-arch: compute_50...
 	HasCudart     bool     `json:"has_cudart,omitempty"`
 	HasCublas     bool     `json:"has_cublas,omitempty"`
