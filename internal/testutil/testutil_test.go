@@ -1,0 +1,41 @@
+package testutil
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestRepoRootHoldsGoMod(t *testing.T) {
+	b, err := os.ReadFile(filepath.Join(RepoRoot(t), "go.mod"))
+	if err != nil || !strings.HasPrefix(string(b), "module github.com/llamactl/llamactl") {
+		t.Fatalf("RepoRoot is not this module's root: %v %q", err, b)
+	}
+}
+
+func TestFixtureReadsTestdata(t *testing.T) {
+	if s := Fixture(t, "runner", "llama-server-b11669-version.txt"); !strings.Contains(s, "11669") {
+		t.Errorf("fixture text %q lacks the build number", s)
+	}
+}
+
+// An engine folder without the binary skips; with it, returns the folder.
+func TestEngineDir(t *testing.T) {
+	dir := t.TempDir()
+	t.Setenv(EngineDirEnv, dir)
+	skipped := true
+	t.Run("absent", func(t *testing.T) {
+		EngineDir(t, "llama-server")
+		skipped = false
+	})
+	if !skipped {
+		t.Error("EngineDir did not skip without the binary")
+	}
+	if err := os.WriteFile(filepath.Join(dir, "llama-server"), nil, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if got := EngineDir(t, "llama-server"); got != dir {
+		t.Errorf("EngineDir = %q, want %q", got, dir)
+	}
+}
