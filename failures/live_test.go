@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/llamactl/llamactl/internal/proc"
+	"github.com/llamactl/llamactl/internal/testutil"
 )
 
 // The tests below run the real tools installed on this machine (CI installs
@@ -87,14 +88,8 @@ func TestLiveCMakeUnusedBackendOption(t *testing.T) {
 }
 
 func TestLiveEngineRemovedFlag(t *testing.T) {
-	dir := os.Getenv("LLAMACTL_TEST_ENGINE_DIR")
-	if dir == "" {
-		dir = "/var/cache/llamactl-deps/engine/bin"
-	}
+	dir := testutil.EngineDir(t, "llama-server")
 	server := filepath.Join(dir, "llama-server")
-	if _, err := os.Stat(server); err != nil {
-		t.Skipf("no llama.cpp engine in %s (scripts/deps.sh installs it)", dir)
-	}
 	expectIDs(t, runTool(t, t.TempDir(), server, "-m", "none.gguf", "--draft-max", "4"), "engine-flag-removed")
 	bad := filepath.Join(t.TempDir(), "bad.gguf")
 	os.WriteFile(bad, []byte("<!DOCTYPE html><html>not a model</html>"), 0o644)

@@ -8,24 +8,16 @@ import (
 	"testing"
 
 	"github.com/llamactl/llamactl/internal/proc"
+	"github.com/llamactl/llamactl/internal/testutil"
 )
 
-func fixture(t *testing.T, name string) string {
-	t.Helper()
-	b, err := os.ReadFile(filepath.Join("..", "..", "testdata", "runner", name))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return string(b)
-}
-
 func TestParseVersion(t *testing.T) {
-	v, b, c := ParseVersion(fixture(t, "llama-server-b11669-version.txt"))
+	v, b, c := ParseVersion(testutil.Fixture(t, "runner", "llama-server-b11669-version.txt"))
 	if v != "0.7.0" || b != 11669 || c != "Debian" {
 		t.Errorf("debian: %q %d %q", v, b, c)
 	}
 	// Upstream Windows release banner (recorded in llama.cpp#22778).
-	v, b, c = ParseVersion(fixture(t, "gpu-backend-not-loaded-false-warning-regression-llamacpp-22778-win.log"))
+	v, b, c = ParseVersion(testutil.Fixture(t, "runner", "gpu-backend-not-loaded-false-warning-regression-llamacpp-22778-win.log"))
 	if v != "9049" || b != 9049 || c != "2496f9c14" {
 		t.Errorf("upstream: %q %d %q", v, b, c)
 	}
@@ -35,7 +27,7 @@ func TestParseVersion(t *testing.T) {
 }
 
 func TestParseHelpB11669(t *testing.T) {
-	c := ParseHelp(fixture(t, "llama-server-b11669-help.txt"))
+	c := ParseHelp(testutil.Fixture(t, "runner", "llama-server-b11669-help.txt"))
 	checks := map[string]bool{"fit": c.Fit, "fa arg": c.FlashAttnArg, "spec-type": c.SpecType, "spec-draft-n": c.SpecDraftN,
 		"load-mode": c.LoadMode, "ngl auto": c.NGLAuto, "list-devices": c.ListDevices, "n-cpu-moe": c.CPUMoE,
 		"verbosity": c.Verbosity, "embedding": c.Embedding, "draft model": c.DraftModel, "cache types": c.CacheTypes}
@@ -76,11 +68,11 @@ func TestParseHelpOld(t *testing.T) {
 }
 
 func TestParseDevices(t *testing.T) {
-	ds := ParseDevices(fixture(t, "gpu-backend-not-loaded-false-warning-regression-llamacpp-22778-win.log"))
+	ds := ParseDevices(testutil.Fixture(t, "runner", "gpu-backend-not-loaded-false-warning-regression-llamacpp-22778-win.log"))
 	if len(ds) != 1 || ds[0].ID != "CUDA0" || ds[0].Name != "NVIDIA GeForce RTX 4090 Laptop GPU" || ds[0].TotalMiB != 16375 || ds[0].FreeMiB != 15046 {
 		t.Errorf("devices = %+v", ds)
 	}
-	if ds := ParseDevices(fixture(t, "llama-server-b11669-list-devices-cpu.txt")); len(ds) != 0 {
+	if ds := ParseDevices(testutil.Fixture(t, "runner", "llama-server-b11669-list-devices-cpu.txt")); len(ds) != 0 {
 		t.Errorf("CPU-only engine lists %+v", ds)
 	}
 }
@@ -124,8 +116,8 @@ func TestFind(t *testing.T) {
 
 func TestProbeReplay(t *testing.T) {
 	r := &proc.Replay{Commands: map[string]proc.Recording{
-		"/e/llama-server --version": {Stderr: fixture(t, "llama-server-b11669-version.txt")},
-		"/e/llama-server --help":    {Stdout: fixture(t, "llama-server-b11669-help.txt")},
+		"/e/llama-server --version": {Stderr: testutil.Fixture(t, "runner", "llama-server-b11669-version.txt")},
+		"/e/llama-server --help":    {Stdout: testutil.Fixture(t, "runner", "llama-server-b11669-help.txt")},
 	}}
 	e, err := Probe(context.Background(), r, "/e/llama-server", "flag")
 	if err != nil {
@@ -142,14 +134,7 @@ func TestProbeReplay(t *testing.T) {
 
 // The real engine, when installed (CI installs it with scripts/deps.sh).
 func TestProbeRealEngine(t *testing.T) {
-	dir := os.Getenv("LLAMACTL_TEST_ENGINE_DIR")
-	if dir == "" {
-		dir = "/var/cache/llamactl-deps/engine/bin"
-	}
-	p := filepath.Join(dir, "llama-server")
-	if _, err := os.Stat(p); err != nil {
-		t.Skipf("no llama.cpp engine at %s (install with scripts/deps.sh as root): %v", dir, err)
-	}
+	p := filepath.Join(testutil.EngineDir(t, "llama-server"), "llama-server")
 	e, err := Probe(context.Background(), proc.Exec{}, p, "test")
 	if err != nil {
 		t.Fatal(err)
