@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/llamactl/llamactl/failures"
+	"github.com/llamactl/llamactl/internal/testutil"
 )
 
 // TestClassifyRecorded: each recorded real output is named with its
@@ -31,7 +32,7 @@ func TestClassifyRecorded(t *testing.T) {
 		{"cuda-no-device-wsl-llamacpppython-1030.log", "cuda-no-device", nil},
 		{"opencl-no-platform-llamacpp-1979.log", "opencl-no-platform", nil},
 	} {
-		out := fixture(t, c.file)
+		out := testutil.Fixture(t, "kernels", c.file)
 		cl := Classify(out)
 		if cl.ID != c.id {
 			t.Errorf("%s: classified %q (%q), want %q", c.file, cl.ID, cl.Excerpt, c.id)
@@ -109,7 +110,7 @@ func TestParseArch(t *testing.T) {
 }
 
 func TestParseProbeOutput(t *testing.T) {
-	out := fixture(t, "probe-load-no-device.txt")
+	out := testutil.Fixture(t, "kernels", "probe-load-no-device.txt")
 	ls := parseProbeOutput(out)
 	if len(ls) != 2 || ls[1].kv["name"] != "cudaErrorNoDevice" || ls[1].kv["msg"] != "no CUDA-capable device is detected" || ls[0].kv["driver_version"] != "12020" {
 		t.Errorf("parsed %+v", ls)
@@ -161,7 +162,7 @@ func FuzzParseProbeOutput(f *testing.F) {
 // TestKnowledgeBaseOnlyFailure: a failure the knowledge base names but the
 // probe has no text for gets the knowledge base's fix.
 func TestKnowledgeBaseOnlyFailure(t *testing.T) {
-	out := fixture(t, "cuda-toolkit-too-old-pdl-cuda-11.8-llamacpp-26591.log")
+	out := testutil.Fixture(t, "kernels", "cuda-toolkit-too-old-pdl-cuda-11.8-llamacpp-26591.log")
 	cl := Classify(out)
 	if cl.ID != "cuda-toolkit-too-old" {
 		t.Fatalf("classified %+v", cl)
@@ -177,7 +178,7 @@ func TestKnowledgeBaseOnlyFailure(t *testing.T) {
 // passes nvcc exactly the --generate-code flags CMake generated (recorded
 // from a real CMake + nvcc 11.8 configure).
 func TestGencodeMatchesCMake(t *testing.T) {
-	_, body, _ := strings.Cut(fixture(t, "cmake-3.25-cuda-flags-86-real-89.txt"), "# ---\n")
+	_, body, _ := strings.Cut(testutil.Fixture(t, "kernels", "cmake-3.25-cuda-flags-86-real-89.txt"), "# ---\n")
 	var want []string
 	for _, l := range strings.Split(strings.TrimSpace(body), "\n") {
 		if strings.HasPrefix(l, "--generate-code=") {
@@ -195,7 +196,7 @@ func TestGencodeMatchesCMake(t *testing.T) {
 }
 
 func BenchmarkClassify(b *testing.B) {
-	out := fixture(b, "nvcc-unsupported-msvc-llamacpppython-1586.log")
+	out := testutil.Fixture(b, "kernels", "nvcc-unsupported-msvc-llamacpppython-1586.log")
 	b.SetBytes(int64(len(out)))
 	for b.Loop() {
 		Classify(out)

@@ -11,16 +11,8 @@ import (
 	"time"
 
 	"github.com/llamactl/llamactl/internal/proc"
+	"github.com/llamactl/llamactl/internal/testutil"
 )
-
-func fixture(t testing.TB, name string) string {
-	t.Helper()
-	b, err := os.ReadFile(filepath.Join("..", "testdata", "kernels", name))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return string(b)
-}
 
 func needNVCC(t *testing.T) string {
 	t.Helper()
@@ -204,7 +196,7 @@ esac
 func TestProbeFromRecordedOutputs(t *testing.T) {
 	const nvcc = "/usr/bin/nvcc"
 	body := func(name string) string {
-		s := fixture(t, name)
+		s := testutil.Fixture(t, "kernels", name)
 		_, after, _ := strings.Cut(s, "# ---\n")
 		out, _, _ := strings.Cut(after, "# exit:")
 		return out
@@ -254,7 +246,7 @@ func (r *recorder) LookPath(string) (string, error) { return "", proc.ErrNotFoun
 func TestWindowsMSVCEnvironment(t *testing.T) {
 	const vcvars = `C:\Program Files\Microsoft Visual Studio\2022\Community\VC\Auxiliary\Build\vcvarsall.bat`
 	body := func(name string) string {
-		_, after, _ := strings.Cut(fixture(t, name), "# ---\n")
+		_, after, _ := strings.Cut(testutil.Fixture(t, "kernels", name), "# ---\n")
 		return after
 	}
 	plan, err := PlanCUDA(nil, Choice{VCVarsAll: vcvars}, Overrides{NVCC: `C:\CUDA\v12.4\bin\nvcc.exe`, Arch: "89-real"}, "windows", nil)

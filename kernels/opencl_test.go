@@ -9,6 +9,7 @@ import (
 
 	"github.com/llamactl/llamactl/internal/cmdutil"
 	"github.com/llamactl/llamactl/internal/proc"
+	"github.com/llamactl/llamactl/internal/testutil"
 	"github.com/llamactl/llamactl/kernels/opencl"
 )
 
@@ -136,7 +137,7 @@ func TestLlamaCppAccepts(t *testing.T) {
 		"opencl-platforms-enum-win-exe-gtx1650-iris-xe-hd-graphics.txt": {"NVIDIA GeForce GTX 1650 with Max-Q Design", "Intel(R) Iris(R) Xe Graphics"},
 		"clinfo-win-amd-two-platforms-rx7900xtx-igpu.txt":               {"gfx1100", "Advanced Micro Devices, Inc.", "OpenCL C 2.0"},
 	} {
-		s := fixture(t, fx)
+		s := testutil.Fixture(t, "kernels", fx)
 		for _, n := range names {
 			if !strings.Contains(s, n) {
 				t.Errorf("%s does not contain %q", fx, n)

@@ -7,11 +7,12 @@ import (
 
 	"github.com/llamactl/llamactl/doctor/probe/nvmlnative"
 	"github.com/llamactl/llamactl/internal/proc"
+	"github.com/llamactl/llamactl/internal/testutil"
 )
 
 func TestNVMLNoDriver(t *testing.T) {
 	// Recorded on this project's Debian CI machine: libnvidia-ml present, no GPU.
-	r := &proc.Replay{Commands: map[string]proc.Recording{"/bin/llamactl __probe nvml": {Stdout: fixture(t, "probe-nvml-debian-no-gpu.json")}}}
+	r := &proc.Replay{Commands: map[string]proc.Recording{"/bin/llamactl __probe nvml": {Stdout: testutil.Fixture(t, "runner", "probe-nvml-debian-no-gpu.json")}}}
 	rep, err := NVML(context.Background(), r, "/bin/llamactl")
 	if err != nil || rep.Status != "ERROR_DRIVER_NOT_LOADED" {
 		t.Fatalf("%+v %v", rep, err)
@@ -27,7 +28,7 @@ func TestNVMLNoDriver(t *testing.T) {
 }
 
 func TestMergeNVML(t *testing.T) {
-	devs := ParseDevices(fixture(t, "gpu-backend-not-loaded-false-warning-regression-llamacpp-22778-win.log"))
+	devs := ParseDevices(testutil.Fixture(t, "runner", "gpu-backend-not-loaded-false-warning-regression-llamacpp-22778-win.log"))
 	// NVML's view of the same GPU (free memory lower: another process grew).
 	var rep nvmlnative.Report
 	json.Unmarshal([]byte(`{"schema":1,"status":"ok","gpus":[{"index":0,"name":"NVIDIA GeForce RTX 4090 Laptop GPU","total_mib":16376,"free_mib":14000}]}`), &rep)

@@ -1,23 +1,14 @@
 package launch
 
 import (
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/llamactl/llamactl/internal/testutil"
 )
 
-func fixture(t *testing.T, name string) string {
-	t.Helper()
-	b, err := os.ReadFile(filepath.Join("..", "..", "testdata", "runner", name))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return string(b)
-}
-
 func TestParseLogCPU(t *testing.T) {
-	r := ParseLog(strings.NewReader(fixture(t, "llama-server-b11669-llama-f16-cpu.log")))
+	r := ParseLog(strings.NewReader(testutil.Fixture(t, "runner", "llama-server-b11669-llama-f16-cpu.log")))
 	if r.Host.ModelMiB != 5.51 || r.Host.ContextMiB != 8 || r.Host.ComputeMiB != 9.52 {
 		t.Errorf("host = %+v", r.Host)
 	}
@@ -53,7 +44,7 @@ llama_context: Flash Attention was auto, set to enabled`
 }
 
 func TestParseOOMRecorded(t *testing.T) {
-	log := fixture(t, "gpu-out-of-memory-compute-buffer-multi-gpu-llamacpp-pr26297-win.log")
+	log := testutil.Fixture(t, "runner", "gpu-out-of-memory-compute-buffer-multi-gpu-llamacpp-pr26297-win.log")
 	o := ParseOOM(log)
 	if o == nil || o.Stage != "compute" || o.Device != "CUDA1" || o.NeedMiB != 51748.72 {
 		t.Fatalf("oom = %+v", o)
@@ -62,7 +53,7 @@ func TestParseOOMRecorded(t *testing.T) {
 	if r.OOM == nil || r.OOM.Stage != "compute" {
 		t.Errorf("streamed oom = %+v", r.OOM)
 	}
-	if ParseOOM(fixture(t, "llama-server-b11669-llama-f16-cpu.log")) != nil {
+	if ParseOOM(testutil.Fixture(t, "runner", "llama-server-b11669-llama-f16-cpu.log")) != nil {
 		t.Error("a clean log has no OOM")
 	}
 	w := ParseOOM("llama_model_load: error loading model: unable to allocate CUDA0 buffer\n")
@@ -89,7 +80,7 @@ func FuzzParseLog(f *testing.F) {
 // Build 11669 splits mapped weights around repacked Q4_K tensors into
 // several CPU_Mapped buffers plus CPU_REPACK: all of them count.
 func TestParseLogRepackedQ4K(t *testing.T) {
-	r := ParseLog(strings.NewReader(fixture(t, "llama-completion-b11669-llama-q4k-repack.log")))
+	r := ParseLog(strings.NewReader(testutil.Fixture(t, "runner", "llama-completion-b11669-llama-q4k-repack.log")))
 	if got := r.Host.ModelMiB; got < 1.549 || got > 1.551 {
 		t.Errorf("model = %.3f MiB, want 0.14 + 1.41", got)
 	}
@@ -110,7 +101,7 @@ llama_kv_cache:        CPU KV buffer size =     0.75 MiB`
 }
 
 func TestParseBreakdown(t *testing.T) {
-	r := ParseLog(strings.NewReader(fixture(t, "llama-completion-b11669-llama-q4k-repack.log")))
+	r := ParseLog(strings.NewReader(testutil.Fixture(t, "runner", "llama-completion-b11669-llama-q4k-repack.log")))
 	h, ok := r.Breakdown["Host"]
 	if !ok || h.SelfMiB != 17 || h.ModelMiB != 0 || h.ContextMiB != 8 || h.ComputeMiB != 9 {
 		t.Errorf("host row = %+v (%v)", h, r.Breakdown)

@@ -3,12 +3,11 @@ package plan
 import (
 	"bytes"
 	"math"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
+	"github.com/llamactl/llamactl/internal/testutil"
 	"github.com/llamactl/llamactl/runner/engine"
 	"github.com/llamactl/llamactl/runner/gguf"
 	"github.com/llamactl/llamactl/runner/gguf/ggufwrite"
@@ -193,11 +192,7 @@ func TestPredictMatchesRecordedEngine(t *testing.T) {
 	}
 	m, _ := gf.Model()
 	host, _ := Predict(&m, Params{Ctx: 4096, UBatch: 512, Parallel: 1, FlashAttn: true, CacheK: "f16", CacheV: "f16"}, 0, nil, Calibration{})
-	logb, err := os.ReadFile(filepath.Join("..", "..", "testdata", "runner", "llama-server-b11669-llama-f16-cpu.log"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	got := launch.ParseLog(bytes.NewReader(logb)).Host
+	got := launch.ParseLog(strings.NewReader(testutil.Fixture(t, "runner", "llama-server-b11669-llama-f16-cpu.log"))).Host
 	for _, c := range []struct {
 		name      string
 		pred, act float64
@@ -209,11 +204,7 @@ func TestPredictMatchesRecordedEngine(t *testing.T) {
 }
 
 func TestArgv(t *testing.T) {
-	help, err := os.ReadFile(filepath.Join("..", "..", "testdata", "runner", "llama-server-b11669-help.txt"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	caps := engine.ParseHelp(string(help))
+	caps := engine.ParseHelp(testutil.Fixture(t, "runner", "llama-server-b11669-help.txt"))
 	p := Plan{NGL: 33, Ctx: 8192, Batch: 2048, UBatch: 512, Threads: 8, ThreadsBatch: 16, FlashAttn: "on", CacheK: "q8_0", CacheV: "q8_0", Parallel: 1}
 	a := Argv(p, caps, ArgvOptions{Model: "m.gguf", Host: "127.0.0.1", Port: 8080, Draft: "d.gguf", DraftMax: 8, NoMmap: true, Extra: []string{"--jinja"}})
 	s := strings.Join(a, " ")
