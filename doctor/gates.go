@@ -6,22 +6,26 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+
+	"github.com/llamactl/llamactl/matrix"
 )
 
-// gates.json holds the version gates the checks apply (driver floors, host
-// compiler limits, MSVC/STL coupling, nvcc targets), each with its source.
+// gates.json holds the version gates the checks apply beyond the toolkit
+// table (driver floors, MSVC/STL coupling, glibc, CMake), each with its
+// source. The per-toolkit facts (targets, host compiler limits) come from
+// the compatibility matrix (matrix.Default()), so the two cannot drift.
 //
 //go:embed data/gates.json
 var gatesJSON []byte
 
+// toolkitRow is what the checks need of one CUDA minor, taken from the
+// matrix's release that represents it (the minor's newest update).
 type toolkitRow struct {
-	CUDA          string `json:"cuda"` // "12.4"
-	GCCMax        int    `json:"gcc_max"`
-	MSCVerMaxExcl int    `json:"msc_ver_max_exclusive"`
-	SM            []int  `json:"sm"`
-	DriverLinux   string `json:"toolkit_driver_linux"`
-	DriverWindows string `json:"toolkit_driver_windows"`
-	Source        string `json:"source"`
+	CUDA          string // "12.4"
+	GCCMax        int    // newest gcc major nvcc accepts; 0 when the matrix does not know
+	MSCVerMaxExcl int    // _MSC_VER nvcc rejects from; 0 when unknown
+	SM            []int  // real targets
+	Release       string // the matrix release read ("12.4.1")
 }
 
 type gateFile struct {
@@ -42,7 +46,7 @@ type gateFile struct {
 	CMakeMinNative string       `json:"cmake_min_native"`
 	CUDAMinNative  string       `json:"cuda_min_native"`
 	MinCC          string       `json:"min_cc"`
-	Toolkits       []toolkitRow `json:"toolkits"`
+	Toolkits       []toolkitRow `json:"-"` // from the matrix, oldest first
 }
 
 var (
@@ -55,8 +59,29 @@ func g() *gateFile {
 		if err := json.Unmarshal(gatesJSON, &gates); err != nil {
 			panic("doctor/data/gates.json: " + err.Error()) // validated by tests
 		}
+		gates.Toolkits = matrixRows(matrix.Default())
 	})
 	return &gates
+}
+
+// matrixRows is one row per CUDA minor the matrix knows, oldest first.
+func matrixRows(m *matrix.Matrix) []toolkitRow {
+	var rows []toolkitRow
+	for _, mv := range m.Minors() {
+		t, ok := m.Toolkit(mv)
+		if !ok {
+			continue
+		}
+		r := toolkitRow{CUDA: mv, SM: t.SM, Release: t.Version}
+		if n, _, ok := m.GCCMaxMajor(t); ok {
+			r.GCCMax = n
+		}
+		if t.MSCVerMaxExclusive != nil {
+			r.MSCVerMaxExcl = *t.MSCVerMaxExclusive
+		}
+		rows = append(rows, r)
+	}
+	return rows
 }
 
 // toolkitFacts returns the row of a toolkit version's major.minor; for a

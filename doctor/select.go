@@ -226,7 +226,7 @@ func archNum(a string) int {
 	return n
 }
 
-// cudaRangeFor is the oldest and newest toolkit (major.minor) in gates.json that targets cc.
+// cudaRangeFor is the oldest and newest CUDA minor of the matrix whose nvcc targets cc.
 func cudaRangeFor(cc string) (lo, hi string) {
 	sm := ccToSM(cc)
 	if sm == 0 {
@@ -323,7 +323,7 @@ func chooseToolkit(s *snapshot.Snapshot, nv []snapshot.GPU) *snapshot.CUDAToolki
 }
 
 // recommendCUDA is the CUDA version to build with: the chosen installed
-// toolkit when it works, else the newest release in gates.json that targets
+// toolkit when it works, else the newest minor of the matrix that targets
 // every GPU, that the driver runs, and that the host compiler accepts.
 func recommendCUDA(s *snapshot.Snapshot, nv []snapshot.GPU, tk *snapshot.CUDAToolkit) string {
 	if tk != nil && len(toolkitProblems(s, tk, nv)) == 0 {
