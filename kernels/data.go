@@ -5,11 +5,11 @@ import (
 	"encoding/json"
 	"fmt"
 	"regexp"
-	"sort"
 	"strings"
 	"sync"
 
 	"github.com/llamactl/llamactl/failures"
+	"github.com/llamactl/llamactl/internal/placeholder"
 )
 
 //go:embed data/*.json
@@ -151,16 +151,7 @@ func render(key string, facts map[string]string) Message {
 	if !ok {
 		return Message{Summary: key}
 	}
-	keys := make([]string, 0, len(facts))
-	for k := range facts {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	var pairs []string
-	for _, k := range keys {
-		pairs = append(pairs, "{"+k+"}", facts[k])
-	}
-	r := strings.NewReplacer(pairs...)
+	r := placeholder.MapReplacer(facts)
 	out := Message{Summary: r.Replace(m.Summary), Fix: r.Replace(m.Fix)}
 	for _, c := range m.Commands {
 		out.Commands = append(out.Commands, r.Replace(c))

@@ -7,6 +7,8 @@ import (
 	"sort"
 	"strings"
 	"sync"
+
+	"github.com/llamactl/llamactl/internal/placeholder"
 )
 
 // The facts live in data/*.json (one fact a line, sorted, each with its
@@ -142,10 +144,7 @@ func (m *Matrix) Text(key string, kv ...any) string {
 	if !ok {
 		s = key
 	}
-	for i := 0; i+1 < len(kv); i += 2 {
-		s = strings.ReplaceAll(s, "{"+fmt.Sprint(kv[i])+"}", fmt.Sprint(kv[i+1]))
-	}
-	return s
+	return placeholder.Fill(s, kv...)
 }
 
 var (

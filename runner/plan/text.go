@@ -3,9 +3,9 @@ package plan
 import (
 	_ "embed"
 	"encoding/json"
-	"fmt"
-	"strings"
 	"sync"
+
+	"github.com/llamactl/llamactl/internal/placeholder"
 )
 
 //go:embed data/text.en.json
@@ -29,8 +29,5 @@ func T(key string, kv ...any) string {
 	if !ok {
 		return key
 	}
-	for i := 0; i+1 < len(kv); i += 2 {
-		s = strings.ReplaceAll(s, "{"+fmt.Sprint(kv[i])+"}", fmt.Sprint(kv[i+1]))
-	}
-	return s
+	return placeholder.Fill(s, kv...)
 }
