@@ -6,6 +6,7 @@ package gguf
 
 import (
 	"bufio"
+	"cmp"
 	"crypto/sha256"
 	"encoding/binary"
 	"encoding/hex"
@@ -92,30 +93,14 @@ var DefaultLimits = Limits{
 
 func (l Limits) withDefaults() Limits {
 	d := DefaultLimits
-	if l.MaxTensors != 0 {
-		d.MaxTensors = l.MaxTensors
-	}
-	if l.MaxKV != 0 {
-		d.MaxKV = l.MaxKV
-	}
-	if l.MaxString != 0 {
-		d.MaxString = l.MaxString
-	}
-	if l.MaxArray != 0 {
-		d.MaxArray = l.MaxArray
-	}
-	if l.MaxHeader != 0 {
-		d.MaxHeader = l.MaxHeader
-	}
-	if l.KeepArray != 0 {
-		d.KeepArray = l.KeepArray
-	}
-	if l.MaxKept != 0 {
-		d.MaxKept = l.MaxKept
-	}
-	if l.MaxArrayDepth != 0 {
-		d.MaxArrayDepth = l.MaxArrayDepth
-	}
+	d.MaxTensors = cmp.Or(l.MaxTensors, d.MaxTensors)
+	d.MaxKV = cmp.Or(l.MaxKV, d.MaxKV)
+	d.MaxString = cmp.Or(l.MaxString, d.MaxString)
+	d.MaxArray = cmp.Or(l.MaxArray, d.MaxArray)
+	d.MaxHeader = cmp.Or(l.MaxHeader, d.MaxHeader)
+	d.KeepArray = cmp.Or(l.KeepArray, d.KeepArray)
+	d.MaxKept = cmp.Or(l.MaxKept, d.MaxKept)
+	d.MaxArrayDepth = cmp.Or(l.MaxArrayDepth, d.MaxArrayDepth)
 	return d
 }
 
