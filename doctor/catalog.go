@@ -65,8 +65,10 @@ type catalogFile struct {
 	SkipReasons map[string]string `json:"skip_reasons"`
 	// RunMessages are the texts of findings about a check itself.
 	RunMessages map[string]Message `json:"run_messages"`
-	// Sections title the groups of the human output (A..G).
-	Sections map[string]string `json:"sections"`
+	// Sections title the groups of the human output (A..G); SectionsLinux
+	// replaces titles that name Windows-only things on Linux.
+	Sections      map[string]string `json:"sections"`
+	SectionsLinux map[string]string `json:"sections_linux"`
 	// Reasons are the texts of the selection's reasons.
 	Reasons map[string]string `json:"selection_reasons"`
 	Checks  []CheckInfo       `json:"checks"`
@@ -79,6 +81,7 @@ var (
 	catSkip     map[string]string
 	catReasons  map[string]string
 	catSections map[string]string
+	catSecLinux map[string]string
 	catRun      map[string]Message
 	catErr      error
 )
@@ -93,6 +96,7 @@ func loadCatalog() {
 	catSkip = f.SkipReasons
 	catReasons = f.Reasons
 	catSections = f.Sections
+	catSecLinux = f.SectionsLinux
 	catRun = f.RunMessages
 	catByID = map[string]*CheckInfo{}
 	for i := range catList {
@@ -238,5 +242,15 @@ func sortedKeys[V any](m map[string]V) []string {
 // SectionTitle names a catalog section ("C" -> "CUDA toolkit").
 func SectionTitle(sec string) string {
 	Catalog()
+	return catSections[sec]
+}
+
+// SectionTitleFor is the section's title for the snapshot's OS ("D" is
+// "Compilers & build tools" on Linux, where there is no Visual Studio).
+func SectionTitleFor(sec, goos string) string {
+	Catalog()
+	if t := catSecLinux[sec]; t != "" && goos != "windows" {
+		return t
+	}
 	return catSections[sec]
 }

@@ -176,10 +176,10 @@ func checkPathHygiene(s *snapshot.Snapshot) []Finding {
 		out = append(out, emit(s, "path.hygiene", "long", "len", itoa(total)))
 	}
 	if len(missing) > 0 {
-		out = append(out, emit(s, "path.hygiene", "missing", "count", itoa(len(missing))).with(missing...))
+		out = append(out, emit(s, "path.hygiene", "missing", "count", itoa(len(missing)), "dirs", shortList(missing)).with(missing...))
 	}
 	if len(dups) > 0 {
-		out = append(out, emit(s, "path.hygiene", "dups", "count", itoa(len(dups))).with(dups...))
+		out = append(out, emit(s, "path.hygiene", "dups", "count", itoa(len(dups)), "dirs", shortList(dups)).with(dups...))
 	}
 	if len(out) == 0 {
 		return []Finding{emit(s, "path.hygiene", "ok", "count", itoa(len(s.Path)))}
@@ -203,4 +203,13 @@ func checkLdLib(s *snapshot.Snapshot) []Finding {
 		return []Finding{emit(s, "path.ldlib", "conda", "dir", conda[0]).with(conda...)}
 	}
 	return []Finding{emit(s, "path.ldlib", "ok", "value", ld)}
+}
+
+// shortList names up to three entries in a summary ("a, b, c and 2 more");
+// the details carry them all.
+func shortList(xs []string) string {
+	if len(xs) <= 3 {
+		return strings.Join(xs, ", ")
+	}
+	return strings.Join(xs[:3], ", ") + " and " + itoa(len(xs)-3) + " more"
 }

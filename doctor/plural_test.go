@@ -51,12 +51,12 @@ func TestPluralFormChosenByCount(t *testing.T) {
 		{Dir: "/usr/bin", Exists: true}, {Dir: "/opt/gone/bin"},
 	}}
 	fs := checkPathHygiene(s)
-	if len(fs) == 0 || fs[0].Message != "path.hygiene/missing" || fs[0].Summary != "1 PATH entry does not exist (harmless, but worth cleaning)" {
+	if len(fs) == 0 || fs[0].Message != "path.hygiene/missing" || fs[0].Summary != "1 PATH entry does not exist (/opt/gone/bin): harmless, but worth cleaning" {
 		t.Errorf("one missing entry: %+v", fs)
 	}
 	s.Path = append(s.Path, snapshot.PathEntry{Dir: "/opt/gone2/bin"})
 	fs = checkPathHygiene(s)
-	if len(fs) == 0 || fs[0].Summary != "2 PATH entries do not exist (harmless, but worth cleaning)" {
+	if len(fs) == 0 || fs[0].Summary != "2 PATH entries do not exist (/opt/gone/bin, /opt/gone2/bin): harmless, but worth cleaning" {
 		t.Errorf("two missing entries: %+v", fs)
 	}
 	if got := emit(s, "cuda.inventory", "ok", "count", "0", "version", "x", "how", "y").Summary; !strings.HasPrefix(got, "0 CUDA toolkits;") {

@@ -46,7 +46,11 @@ func render(io *ui.IOStreams, d Doc, only bool) {
 			continue
 		}
 		info, _ := doctor.Info(f.ID)
-		if sec := sectionTitle(info.Section, f.ID); sec != section {
+		goos := ""
+		if s != nil {
+			goos = s.OS.GOOS
+		}
+		if sec := sectionTitle(info.Section, f.ID, goos); sec != section {
 			section = sec
 			p.Println()
 			p.Println(p.Bold(section))
@@ -157,8 +161,8 @@ func indent(xs []string) []string {
 	return xs
 }
 
-func sectionTitle(sec, id string) string {
-	if t := doctor.SectionTitle(sec); t != "" {
+func sectionTitle(sec, id, goos string) string {
+	if t := doctor.SectionTitleFor(sec, goos); t != "" {
 		return t
 	}
 	if strings.HasPrefix(id, "probe") {
