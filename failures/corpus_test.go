@@ -7,6 +7,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/llamactl/llamactl/internal/testutil"
 )
 
 const corpusDir = "../testdata/logs"
@@ -18,11 +20,7 @@ func logBody(t testing.TB, path string) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := string(b)
-	if i := strings.Index(s, "\n# ---\n"); i >= 0 && strings.HasPrefix(s, "# ") {
-		return s[i+len("\n# ---\n"):]
-	}
-	return s
+	return testutil.Body(string(b))
 }
 
 func readExpected(t *testing.T) map[string][]string {

@@ -178,7 +178,7 @@ func TestKnowledgeBaseOnlyFailure(t *testing.T) {
 // passes nvcc exactly the --generate-code flags CMake generated (recorded
 // from a real CMake + nvcc 11.8 configure).
 func TestGencodeMatchesCMake(t *testing.T) {
-	_, body, _ := strings.Cut(testutil.Fixture(t, "kernels", "cmake-3.25-cuda-flags-86-real-89.txt"), "# ---\n")
+	body := testutil.FixtureBody(t, "kernels", "cmake-3.25-cuda-flags-86-real-89.txt")
 	var want []string
 	for _, l := range strings.Split(strings.TrimSpace(body), "\n") {
 		if strings.HasPrefix(l, "--generate-code=") {

@@ -196,9 +196,7 @@ esac
 func TestProbeFromRecordedOutputs(t *testing.T) {
 	const nvcc = "/usr/bin/nvcc"
 	body := func(name string) string {
-		s := testutil.Fixture(t, "kernels", name)
-		_, after, _ := strings.Cut(s, "# ---\n")
-		out, _, _ := strings.Cut(after, "# exit:")
+		out, _, _ := strings.Cut(testutil.FixtureBody(t, "kernels", name), "# exit:")
 		return out
 	}
 	r := &recorder{answers: []proc.Result{
@@ -245,10 +243,7 @@ func (r *recorder) LookPath(string) (string, error) { return "", proc.ErrNotFoun
 // .obj/.exe names and the probe binary with that environment.
 func TestWindowsMSVCEnvironment(t *testing.T) {
 	const vcvars = `C:\Program Files\Microsoft Visual Studio\2022\Community\VC\Auxiliary\Build\vcvarsall.bat`
-	body := func(name string) string {
-		_, after, _ := strings.Cut(testutil.Fixture(t, "kernels", name), "# ---\n")
-		return after
-	}
+	body := func(name string) string { return testutil.FixtureBody(t, "kernels", name) }
 	plan, err := PlanCUDA(nil, Choice{VCVarsAll: vcvars}, Overrides{NVCC: `C:\CUDA\v12.4\bin\nvcc.exe`, Arch: "89-real"}, "windows", nil)
 	if err != nil {
 		t.Fatal(err)

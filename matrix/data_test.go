@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/llamactl/llamactl/internal/testutil"
 )
 
 // The consistency rules of the embedded data (issue 2, part 3).
@@ -384,7 +386,7 @@ func TestToolkitFromRecordedNVCC(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		for _, mm := range re.FindAllStringSubmatch(fixtureBody(string(b)), -1) {
+		for _, mm := range re.FindAllStringSubmatch(testutil.Body(string(b)), -1) {
 			n++
 			tk, ok := m.Toolkit("V" + mm[2])
 			if !ok || tk.MinorVersion() != mm[1] {
@@ -395,14 +397,6 @@ func TestToolkitFromRecordedNVCC(t *testing.T) {
 	if n < 15 {
 		t.Errorf("only %d nvcc versions found in the fixtures", n)
 	}
-}
-
-// fixtureBody drops the "# ... # ---" header of a reference fixture.
-func fixtureBody(s string) string {
-	if i := strings.Index(s, "\n# ---\n"); i >= 0 {
-		return s[i+7:]
-	}
-	return s
 }
 
 func TestTargetRange(t *testing.T) {
