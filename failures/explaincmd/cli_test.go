@@ -2,6 +2,9 @@ package explaincmd_test
 
 import (
 	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/llamactl/llamactl/internal/cli"
@@ -34,7 +37,20 @@ func TestThroughRoot(t *testing.T) {
 		t.Errorf("negative log exit %d: %s", code, out)
 	}
 	f, _, errOut = cmdutil.NewTest(nil, nil)
-	if code := cli.Execute(f, []string{"explain", "/nonexistent.log"}); code != cmdutil.ExitUsage || errOut.String() == "" {
-		t.Errorf("missing file exit %d: %q", code, errOut)
+	if code := cli.Execute(f, []string{"explain", "/nonexistent.log"}); code != cmdutil.ExitUsage || !strings.Contains(errOut.String(), "| llamactl explain") {
+		t.Errorf("missing file exit %d, no next command: %q", code, errOut)
+	}
+
+	// An empty log says "0 lines", a one-line log "1 line" (not "1 lines").
+	dir := t.TempDir()
+	for name, want := range map[string]string{"": "empty.log, 0 lines)", "x\n": "empty.log, 1 line)"} {
+		path := filepath.Join(dir, "empty.log")
+		if err := os.WriteFile(path, []byte(name), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		f, out, _ = cmdutil.NewTest(nil, nil)
+		if code := cli.Execute(f, []string{"explain", path}); code != cmdutil.ExitOK || !strings.Contains(out.String(), want) {
+			t.Errorf("exit %d, want %q in %q", code, want, out)
+		}
 	}
 }

@@ -198,7 +198,7 @@ func open(o *Options) (io.Reader, string, func(), error) {
 		if errors.As(err, &pe) {
 			err = pe.Err
 		}
-		return nil, "", nil, cmdutil.UsageErrorf("cannot read %s: %v", o.File, err)
+		return nil, "", nil, cmdutil.UsageErrorf("cannot read %s: %v\nPass the log file of the failed build or run, or pipe it: cmake --build build 2>&1 | llamactl explain", o.File, err)
 	}
 	return rc, o.File, func() { rc.Close() }, nil
 }
@@ -206,7 +206,7 @@ func open(o *Options) (io.Reader, string, func(), error) {
 func render(io *ui.IOStreams, kb *failures.KB, name string, d failures.Diagnosis) {
 	p := ui.NewPrinter(io)
 	if len(d.Findings) == 0 {
-		p.Line(ui.Skip, fmt.Sprintf("%s (%s, %d lines)", kb.Message("no_match"), name, d.Lines))
+		p.Line(ui.Skip, fmt.Sprintf("%s (%s, %s)", kb.Message("no_match"), name, lineCount(d.Lines)))
 		if len(d.UnmatchedErrors) > 0 {
 			var ls []string
 			for _, l := range d.UnmatchedErrors {
@@ -261,4 +261,12 @@ func lineList(ls []int) string {
 		s = append(s, fmt.Sprint(l))
 	}
 	return strings.Join(s, ", ")
+}
+
+// lineCount says "1 line" / "N lines": an empty log then reads "0 lines".
+func lineCount(n int) string {
+	if n == 1 {
+		return "1 line"
+	}
+	return fmt.Sprintf("%d lines", n)
 }
