@@ -48,7 +48,7 @@ its own, with the failure's ID and the fix.
 The flags override doctor's selection, e.g. to check a CI image:
 
   llamactl probe --nvcc /usr/bin/nvcc --ccbin g++-11 --arch sm_89
-  llamactl probe --arch 86-real;89-real
+  llamactl probe --arch "86-real;89-real"   # quote the ; in a shell
   llamactl probe --only opencl`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -58,7 +58,7 @@ The flags override doctor's selection, e.g. to check a CI image:
 	fl := cmd.Flags()
 	fl.StringVar(&opts.Overrides.NVCC, "nvcc", "", "nvcc to use instead of the selected toolkit's")
 	fl.StringVar(&opts.Overrides.CCBin, "ccbin", "", "host compiler for nvcc (-ccbin) instead of the selected one")
-	fl.StringVar(&opts.Overrides.Arch, "arch", "", "architectures: sm_89, compute_90, 89, 86-real;89-real (CMake spelling)")
+	fl.StringVar(&opts.Overrides.Arch, "arch", "", "architectures: sm_89, compute_90, 89, 86-real;89-real (CMake spelling; quote it in a shell)")
 	fl.StringVar(&opts.Only, "only", "", "run only one probe: cuda or opencl")
 	return cmd
 }
