@@ -105,7 +105,7 @@ See docs/run.md.`,
 	fl.StringVar(&o.Host, "host", "127.0.0.1", "address the server listens on")
 	fl.IntVar(&o.Port, "port", 0, "server port (default: a free port)")
 	fl.Uint64Var(&o.Ctx, "ctx", 0, "context size (default: the largest that fits, up to the trained context)")
-	fl.IntVar(&o.NGL, "ngl", -1, "layers on the GPU (default: chosen)")
+	fl.IntVar(&o.NGL, "ngl", -1, "layers on the GPU; -1 lets llamactl choose")
 	fl.IntVar(&o.Batch, "batch", 0, "logical batch size -b (default 2048)")
 	fl.IntVar(&o.UBatch, "ubatch", 0, "physical batch size -ub (default 512)")
 	fl.IntVar(&o.Threads, "threads", 0, "CPU threads (default: physical cores)")
@@ -573,11 +573,11 @@ func printPlan(f *cmdutil.Factory, d Doc) {
 		status = ui.Err
 	}
 	p.Line(status, fmt.Sprintf("-ngl %d  -c %d  -b %d  -ub %d  -t %d  -fa %s  KV %s/%s", pl.NGL, pl.Ctx, pl.Batch, pl.UBatch, pl.Threads, pl.FlashAttn, pl.CacheK, pl.CacheV), d.Reasons...)
-	rows := [][]string{{"host", f1(d.Predicted.Host.ModelMiB), f1(d.Predicted.Host.ContextMiB), f1(d.Predicted.Host.ComputeMiB), fmt.Sprintf("%d available", d.Predicted.HostFreeMiB)}}
+	rows := [][]string{{"host", f1(d.Predicted.Host.ModelMiB), f1(d.Predicted.Host.ContextMiB), f1(d.Predicted.Host.ComputeMiB), fmt.Sprintf("%d", d.Predicted.HostFreeMiB)}}
 	for _, dv := range d.Predicted.Devices {
-		rows = append(rows, []string{dv.ID + " " + dv.Name, f1(dv.ModelMiB), f1(dv.ContextMiB), f1(dv.ComputeMiB), fmt.Sprintf("%d free", dv.FreeMiB)})
+		rows = append(rows, []string{dv.ID + " " + dv.Name, f1(dv.ModelMiB), f1(dv.ContextMiB), f1(dv.ComputeMiB), fmt.Sprintf("%d", dv.FreeMiB)})
 	}
-	p.Table([]string{"predicted MiB", "model", "context", "compute", ""}, rows)
+	p.Table([]string{"predicted MiB", "model", "context", "compute", "free"}, rows)
 	if len(d.Alternatives) > 0 {
 		p.Println(plan.T("run.runner-ups"))
 		for _, a := range d.Alternatives {
