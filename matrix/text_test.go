@@ -1,13 +1,13 @@
 package matrix
 
 import (
-	"encoding/json"
 	"os"
 	"path/filepath"
 	"regexp"
-	"sort"
 	"strings"
 	"testing"
+
+	"github.com/llamactl/llamactl/internal/testutil"
 )
 
 // Every sentence lives in data/text.en.json under a stable key (so a
@@ -60,22 +60,7 @@ func TestTextFileSortedOneALine(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var keys []string
-	for _, line := range strings.Split(string(b), "\n") {
-		if !strings.HasPrefix(line, `"`) || strings.HasPrefix(line, `"data_version"`) || strings.HasPrefix(line, `"about"`) || strings.HasPrefix(line, `"locale"`) || strings.HasPrefix(line, `"text"`) {
-			continue
-		}
-		var kv map[string]string
-		if err := json.Unmarshal([]byte("{"+strings.TrimSuffix(line, ",")+"}"), &kv); err != nil {
-			t.Fatalf("line is not one key: value pair: %q", line)
-		}
-		for k := range kv {
-			keys = append(keys, k)
-		}
-	}
-	if !sort.StringsAreSorted(keys) || len(keys) != len(Default().texts) {
-		t.Errorf("text keys must be sorted, one a line (%d lines, %d keys)", len(keys), len(Default().texts))
-	}
+	testutil.CheckTextCatalog(t, b)
 }
 
 func TestTextFillsPlaceholders(t *testing.T) {

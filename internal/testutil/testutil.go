@@ -4,6 +4,7 @@
 package testutil
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -82,4 +83,44 @@ func Body(s string) string {
 func FixtureBody(tb testing.TB, path ...string) string {
 	tb.Helper()
 	return Body(Fixture(tb, path...))
+}
+
+// CheckTextCatalog checks a text catalog (a package's data/text.en.json):
+// the entries of its "text" object stand one "key": "value" a line, sorted
+// by key, so a review or a translation follows it line by line.
+func CheckTextCatalog(tb testing.TB, data []byte) {
+	tb.Helper()
+	var doc struct {
+		Text map[string]string `json:"text"`
+	}
+	if err := json.Unmarshal(data, &doc); err != nil {
+		tb.Fatalf("text catalog: %v", err)
+	}
+	var keys []string
+	in := false
+	for _, line := range strings.Split(string(data), "\n") {
+		line = strings.TrimSpace(line)
+		switch {
+		case !in:
+			in = strings.HasPrefix(line, `"text":`)
+			continue
+		case strings.HasPrefix(line, "}"):
+			in = false
+			continue
+		}
+		var kv map[string]string
+		if err := json.Unmarshal([]byte("{"+strings.TrimSuffix(line, ",")+"}"), &kv); err != nil || len(kv) != 1 {
+			tb.Errorf("text catalog: line is not one \"key\": \"value\" pair: %q", line)
+			continue
+		}
+		for k := range kv {
+			if len(keys) > 0 && k <= keys[len(keys)-1] {
+				tb.Errorf("text catalog: %q stands after %q: keys must be sorted, each once", k, keys[len(keys)-1])
+			}
+			keys = append(keys, k)
+		}
+	}
+	if len(keys) != len(doc.Text) || len(keys) == 0 {
+		tb.Errorf("text catalog: %d key lines for %d texts: one text a line", len(keys), len(doc.Text))
+	}
 }

@@ -1,6 +1,7 @@
 package testutil
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -53,5 +54,36 @@ func TestBody(t *testing.T) {
 	}
 	if s := FixtureBody(t, "kernels", "nvcc-11.8-version.txt"); !strings.HasPrefix(s, "nvcc: NVIDIA") {
 		t.Errorf("FixtureBody did not drop the header: %q", s)
+	}
+}
+
+// recorder is a testing.TB that keeps the errors instead of failing.
+type recorder struct {
+	testing.TB
+	errs []string
+}
+
+func (r *recorder) Helper() {}
+func (r *recorder) Errorf(format string, a ...any) {
+	r.errs = append(r.errs, fmt.Sprintf(format, a...))
+}
+func (r *recorder) Fatalf(format string, a ...any) { r.Errorf(format, a...) }
+
+func TestCheckTextCatalog(t *testing.T) {
+	for name, c := range map[string]struct {
+		doc  string
+		errs int
+	}{
+		"good":       {"{\n\"about\": \"x\",\n\"text\": {\n\"a.b\": \"one {x}\",\n\"a.c\": \"two: three\"\n}\n}\n", 0},
+		"unsorted":   {"{\n\"text\": {\n\"b\": \"1\",\n\"a\": \"2\"\n}\n}\n", 1},
+		"duplicate":  {"{\n\"text\": {\n\"a\": \"1\",\n\"a\": \"2\"\n}\n}\n", 2},
+		"two a line": {"{\n\"text\": {\n\"a\": \"1\", \"b\": \"2\"\n}\n}\n", 2},
+		"empty":      {"{\"text\": {}}", 1},
+	} {
+		r := &recorder{TB: t}
+		CheckTextCatalog(r, []byte(c.doc))
+		if len(r.errs) != c.errs {
+			t.Errorf("%s: %d errors %q, want %d", name, len(r.errs), r.errs, c.errs)
+		}
 	}
 }

@@ -4,9 +4,10 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
-	"sort"
 	"strings"
 	"testing"
+
+	"github.com/llamactl/llamactl/internal/testutil"
 )
 
 // Every T("key") in the runner's code is defined, every defined key is
@@ -34,16 +35,7 @@ func TestTextKeysUsedAndDefined(t *testing.T) {
 			t.Errorf("key %q defined but never used", k)
 		}
 	}
-	b, _ := os.ReadFile("data/text.en.json")
-	var keys []string
-	for _, l := range strings.Split(string(b), "\n") {
-		if strings.HasPrefix(l, `"`) && strings.Contains(l, `": "`) && !strings.HasPrefix(l, `"about"`) && !strings.HasPrefix(l, `"locale"`) {
-			keys = append(keys, l[:strings.Index(l, `":`)])
-		}
-	}
-	if !sort.StringsAreSorted(keys) || len(keys) != len(texts()) {
-		t.Errorf("text.en.json must list one text a line, sorted by key (%d lines, %d keys)", len(keys), len(texts()))
-	}
+	testutil.CheckTextCatalog(t, textJSON)
 }
 
 func TestTFillsPlaceholders(t *testing.T) {
