@@ -77,11 +77,14 @@ type Step struct {
 	ExitCode int     `json:"exit_code,omitempty"`
 }
 
-// Artifact is one built file.
+// Artifact is one built file, or a link to one: llama.cpp's shared libraries
+// carry a SOVERSION, so a Linux build has libllama.so.0 -> libllama.so.0.7.0,
+// and the binaries load the link's name (their DT_NEEDED), not the file's.
 type Artifact struct {
 	Path   string `json:"path"` // relative to the bin (or out) directory
-	SHA256 string `json:"sha256"`
-	Size   int64  `json:"size"`
+	SHA256 string `json:"sha256,omitempty"`
+	Size   int64  `json:"size,omitempty"`
+	Link   string `json:"link,omitempty"` // a symbolic link's target, a name in the same directory
 }
 
 // Verification is what running the built binaries showed.
@@ -762,10 +765,17 @@ func collect(bin string) ([]Artifact, error) {
 	}
 	var out []Artifact
 	for _, e := range entries {
+		p := filepath.Join(bin, e.Name())
+		if e.Type()&os.ModeSymlink != 0 {
+			// Only links within bin/ (the SOVERSION chain) travel with the binaries.
+			if target, err := os.Readlink(p); err == nil && localLink(target) && fileExists(p) {
+				out = append(out, Artifact{Path: e.Name(), Link: target})
+			}
+			continue
+		}
 		if !e.Type().IsRegular() {
 			continue
 		}
-		p := filepath.Join(bin, e.Name())
 		f, err := os.Open(p)
 		if err != nil {
 			return nil, err
@@ -780,6 +790,11 @@ func collect(bin string) ([]Artifact, error) {
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Path < out[j].Path })
 	return out, nil
+}
+
+// localLink says whether a link target names a file in the link's own directory.
+func localLink(target string) bool {
+	return target != "" && target != "." && target != ".." && !strings.ContainsAny(target, `/\`)
 }
 
 func copyFile(src, dst string) error {
@@ -817,7 +832,17 @@ func copyArtifacts(bin, out string, arts []Artifact) error {
 		return err
 	}
 	for _, a := range arts {
-		if err := copyFile(filepath.Join(bin, a.Path), filepath.Join(out, a.Path)); err != nil {
+		dst := filepath.Join(out, a.Path)
+		if a.Link != "" {
+			if err := os.Remove(dst); err != nil && !errors.Is(err, os.ErrNotExist) {
+				return err
+			}
+			if err := os.Symlink(a.Link, dst); err != nil {
+				return err
+			}
+			continue
+		}
+		if err := copyFile(filepath.Join(bin, a.Path), dst); err != nil {
 			return err
 		}
 	}

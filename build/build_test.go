@@ -8,8 +8,10 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/llamactl/llamactl/build/engine"
 	"github.com/llamactl/llamactl/build/plan"
@@ -108,12 +110,39 @@ func TestBuildFixtureCPUThenNoOp(t *testing.T) {
 	if len(m.Patches) != 1 || m.Patches[0].ID != "build-info" {
 		t.Errorf("manifest patches = %+v", m.Patches)
 	}
+	links := 0
 	for _, a := range m.Artifacts {
+		if a.Link != "" {
+			// The SOVERSION links (libggml-base.so.0) travel as links.
+			links++
+			if got, err := os.Readlink(filepath.Join(out, a.Path)); err != nil || got != a.Link {
+				t.Errorf("artifact %s: link in --out is %q (%v), want %q", a.Path, got, err, a.Link)
+			}
+			continue
+		}
 		if len(a.SHA256) != 64 {
 			t.Errorf("artifact %s sha256 %q", a.Path, a.SHA256)
 		}
 		if _, err := os.Stat(filepath.Join(out, a.Path)); err != nil {
 			t.Errorf("artifact %s not in --out: %v", a.Path, err)
+		}
+	}
+	if runtime.GOOS == "linux" {
+		if links == 0 {
+			t.Errorf("no SOVERSION links among the artifacts: %+v", m.Artifacts)
+		}
+		// The copied binaries must not need the build tree (absolute RUNPATH,
+		// missing libggml-base.so.0): hide it and run the copy.
+		bin := filepath.Join(in.BuildDir, "bin")
+		if err := os.Rename(bin, bin+".hidden"); err != nil {
+			t.Fatal(err)
+		}
+		vr, err := (proc.Exec{}).Run(context.Background(), proc.Cmd{Name: filepath.Join(out, "llama-cli"), Args: []string{"--version"}, Timeout: time.Minute})
+		if err := os.Rename(bin+".hidden", bin); err != nil {
+			t.Fatal(err)
+		}
+		if _, b, _, ok := ParseVersion(vr.Combined()); err != nil || vr.ExitCode != 0 || !ok || b != 9591 {
+			t.Errorf("--out's llama-cli without the build tree: exit %d, %v: %s", vr.ExitCode, err, vr.Combined())
 		}
 	}
 

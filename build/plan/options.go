@@ -45,11 +45,13 @@ type NetworkOption struct {
 	Source string `json:"source"`
 }
 
-// Default is an option llamactl always sets, from build From on.
+// Default is an option llamactl always sets, from build From on (and only
+// on OS, when given).
 type Default struct {
 	Name   string `json:"name"`
 	Value  string `json:"value"`
 	From   int    `json:"from,omitempty"`
+	OS     string `json:"os,omitempty"`
 	Why    string `json:"why"`
 	Source string `json:"source"`
 }

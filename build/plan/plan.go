@@ -230,6 +230,9 @@ func (pl *planner) make() error {
 		pl.set(flag, "ON")
 	}
 	for _, d := range pl.opt.Defaults {
+		if d.OS != "" && d.OS != in.Snapshot.OS.GOOS {
+			continue
+		}
 		// Options newer than a known engine are left out (they would be unused).
 		if d.From == 0 || build == 0 || build >= d.From {
 			pl.set(d.Name, d.Value)

@@ -15,6 +15,9 @@ FIXTURE_API const char *fixture_backend_name(void);
 /* fixture_backend_devices writes one "<name>: <description>" line per
  * device into buf and returns the device count, or -1 with the reason in buf. */
 FIXTURE_API int fixture_backend_devices(char *buf, int len);
+/* fixture_base_abi is ggml-base's: linking it makes llama-cli need the
+ * versioned shared library at load time. */
+FIXTURE_API int fixture_base_abi(void);
 #ifdef __cplusplus
 }
 #endif

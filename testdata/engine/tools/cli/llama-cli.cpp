@@ -100,5 +100,7 @@ int main(int argc, char **argv) {
     }
     fprintf(stderr, "error: invalid argument: %s\n", argc > 1 ? argv[1] : "(none)");
     fprintf(stderr, "usage: %s --version | --list-devices\n", argv[0]);
-    return 1;
+    // A use of ggml-base, so the linker keeps it (--as-needed) and llama-cli
+    // needs libggml-base.so.0 at load time, like llama.cpp's binaries.
+    return 1 + fixture_base_abi();
 }
