@@ -93,13 +93,13 @@ func Start(ctx context.Context, o Options) *Server {
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	s := &Server{o: o, cancel: cancel, done: make(chan struct{})}
-	lw := &lineWriter{fn: s.line}
+	lw := &proc.LineWriter{Fn: s.line}
 	go func() {
 		defer close(s.done)
 		s.res, s.err = o.Runner.Run(ctx, proc.Cmd{Name: o.Path, Args: o.Args, Env: o.Env, Timeout: o.MaxRun, Stdout: lw, Stderr: lw})
-		lw.flush()
+		lw.Flush()
 		// A replayed or fast-failing process reports its output only here.
-		if len(s.res.Stdout)+len(s.res.Stderr) > 0 && lw.n == 0 {
+		if len(s.res.Stdout)+len(s.res.Stderr) > 0 && lw.Lines() == 0 {
 			for _, l := range strings.Split(s.res.Combined(), "\n") {
 				s.line(l)
 			}
@@ -249,43 +249,4 @@ func (s *Server) Embed(ctx context.Context, text string) (Embedding, error) {
 	}
 	v := r[0].Embedding[0]
 	return Embedding{Dimensions: len(v), Head: v[:min(4, len(v))]}, nil
-}
-
-// lineWriter splits a byte stream into lines.
-type lineWriter struct {
-	mu  sync.Mutex
-	buf []byte
-	fn  func(string)
-	n   int
-}
-
-func (w *lineWriter) Write(p []byte) (int, error) {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	w.buf = append(w.buf, p...)
-	for {
-		i := bytes.IndexByte(w.buf, '\n')
-		if i < 0 {
-			break
-		}
-		w.fn(strings.TrimRight(string(w.buf[:i]), "\r"))
-		w.n++
-		w.buf = w.buf[i+1:]
-	}
-	if len(w.buf) > 1<<20 { // a runaway line: cut it
-		w.fn(string(w.buf))
-		w.n++
-		w.buf = nil
-	}
-	return len(p), nil
-}
-
-func (w *lineWriter) flush() {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	if len(w.buf) > 0 {
-		w.fn(string(w.buf))
-		w.n++
-		w.buf = nil
-	}
 }
