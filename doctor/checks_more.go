@@ -91,6 +91,9 @@ func checkSMIFields(s *snapshot.Snapshot) []Finding {
 		}
 		return []Finding{emit(s, "nv.smi-fields", "ok")}
 	}
+	if s.NVIDIA.SMIStatus == "not-found" {
+		return []Finding{skip("nv.smi-fields", "no-smi")}
+	}
 	return []Finding{skip("nv.smi-fields", "not-recorded", "what", "nvidia-smi's query output")}
 }
 

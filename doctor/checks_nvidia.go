@@ -193,8 +193,11 @@ func checkSMIConsistency(s *snapshot.Snapshot) []Finding {
 		return []Finding{emit(s, "nv.smi-consistency", "smi-failed", "path", orUnknown(firstHit(s, "nvidia-smi")))}
 	}
 	a, b := s.NVIDIA.DriverVersion, s.NVIDIA.SMIDriverVersion
+	if smi == "not-found" {
+		return []Finding{skip("nv.smi-consistency", "no-smi")}
+	}
 	if a == "" || b == "" {
-		return []Finding{skip("nv.smi-consistency", "not-recorded", "what", "both NVML and nvidia-smi")}
+		return []Finding{skip("nv.smi-consistency", "not-recorded", "what", "a driver version from both NVML and nvidia-smi")}
 	}
 	if cmpVer(a, b) != 0 {
 		return []Finding{emit(s, "nv.smi-consistency", "mismatch", "nvml", a, "smi", b, "smi_path", orUnknown(firstHit(s, "nvidia-smi")))}

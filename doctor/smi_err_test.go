@@ -49,3 +49,13 @@ func TestSMICUDAVersionErr(t *testing.T) {
 		}
 	}
 }
+
+// Without nvidia-smi the two nvidia-smi checks say so, not "not recorded".
+func TestNoNvidiaSMI(t *testing.T) {
+	s := &snapshot.Snapshot{OS: snapshot.OSInfo{GOOS: "linux"}, NVIDIA: snapshot.NVIDIA{NVMLStatus: "ERROR_DRIVER_NOT_LOADED", SMIStatus: "not-found"}}
+	for _, f := range append(checkSMIConsistency(s), checkSMIFields(s)...) {
+		if f.Message != "skip/no-smi" || f.SkippedBecause != "nvidia-smi is not installed" {
+			t.Errorf("%s: %s %q", f.ID, f.Message, f.SkippedBecause)
+		}
+	}
+}

@@ -102,7 +102,7 @@ func gatherMSVC(ctx context.Context, g *gctx) func(*snapshot.Snapshot) {
 			var complete bool
 			insts, complete = ParseVswhere(string(res.Stdout))
 			if !complete {
-				g.errorf("vswhere printed incomplete JSON (exit %d); read %d instance(s) field by field: %q", res.ExitCode, len(insts), truncate(firstLine(out), 200))
+				g.errorf("vswhere printed incomplete JSON (exit %d); read %d instances field by field: %q", res.ExitCode, len(insts), truncate(firstLine(out), 200))
 			}
 			for i := range insts {
 				insts[i].FromVswhere = true
