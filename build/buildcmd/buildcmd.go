@@ -255,6 +255,13 @@ func run(ctx context.Context, o *Options) error {
 			return cmdutil.UsageErrorf("--source %s has no CMakeLists.txt: point it at the root of a llama.cpp checkout", o.Source)
 		}
 		abs, _ := filepath.Abs(o.Source)
+		if sub := engine.MissingGGML(abs); sub != "" && !systemGGML(o.CMakeArgs) {
+			return cmdutil.UsageErrorf("--source %s has no %s/ directory, which its CMakeLists.txt builds: the tree is incomplete "+
+				"(Debian's llama.cpp source package, +dfsg, leaves ggml out). Put ggml's source there "+
+				"(upstream's layout: apt-get source ggml, then move the unpacked ggml-* directory to %s), "+
+				"or build against an installed ggml with --cmake-arg LLAMA_USE_SYSTEM_GGML=ON (the installed libggml-dev then decides the backends)",
+				o.Source, sub, filepath.Join(o.Source, filepath.FromSlash(sub)))
+		}
 		src = engine.Source{Dir: abs}
 		eng = engine.DetectVersion(ctx, f.Runner, abs, engine.DefaultLock())
 	} else {
@@ -539,4 +546,18 @@ func orDash(s string) string {
 		return "source tree"
 	}
 	return s
+}
+
+// systemGGML says whether the user asked llama.cpp to use an installed ggml.
+func systemGGML(args []string) bool {
+	for _, a := range args {
+		c, err := plan.ParseCacheArg(a)
+		if err == nil && c.Name == "LLAMA_USE_SYSTEM_GGML" {
+			switch strings.ToUpper(c.Value) {
+			case "ON", "1", "TRUE", "YES", "Y":
+				return true
+			}
+		}
+	}
+	return false
 }

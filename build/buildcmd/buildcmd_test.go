@@ -285,3 +285,35 @@ func FuzzParseLockFile(f *testing.F) {
 		}
 	})
 }
+
+// TestSourceWithoutGGML: Debian's llama.cpp source package leaves ggml/ out;
+// llamactl says so before CMake does, unless an installed ggml is asked for.
+func TestSourceWithoutGGML(t *testing.T) {
+	src := filepath.Join(t.TempDir(), "llama.cpp-0.7.0+dfsg")
+	if err := os.MkdirAll(src, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	root := "if (NOT TARGET ggml AND NOT LLAMA_USE_SYSTEM_GGML)\n    add_subdirectory(ggml)\nendif()\n"
+	if err := os.WriteFile(filepath.Join(src, "CMakeLists.txt"), []byte(root), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	o, _, _ := newOpts(t, nil, &proc.Replay{})
+	o.Source, o.DryRun, o.Backend = src, true, "cpu"
+	o.SnapshotPath = filepath.Join(plans, "linux-debian-nvcc11.8-gcc12-nogpu.json")
+	err := run(context.Background(), o)
+	if code := cmdutil.ExitCode(err); code != cmdutil.ExitUsage || !strings.Contains(err.Error(), "has no ggml/ directory") ||
+		!strings.Contains(err.Error(), "LLAMA_USE_SYSTEM_GGML=ON") {
+		t.Fatalf("tree without ggml/: exit %d, %v", code, err)
+	}
+
+	o, out, _ := newOpts(t, nil, &proc.Replay{})
+	o.Source, o.DryRun, o.Backend = src, true, "cpu"
+	o.SnapshotPath = filepath.Join(plans, "linux-debian-nvcc11.8-gcc12-nogpu.json")
+	o.CMakeArgs = []string{"-DLLAMA_USE_SYSTEM_GGML=ON"}
+	if err := run(context.Background(), o); err != nil {
+		t.Fatalf("with LLAMA_USE_SYSTEM_GGML=ON: %v", err)
+	}
+	if !strings.Contains(out.String(), "-DLLAMA_USE_SYSTEM_GGML=ON") {
+		t.Errorf("dry run does not pass LLAMA_USE_SYSTEM_GGML on:\n%s", out.String())
+	}
+}
