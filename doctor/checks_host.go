@@ -105,7 +105,7 @@ func checkHostCPU(s *snapshot.Snapshot) []Finding {
 		return []Finding{emit(s, "host.cpu", "ok", "cpu", orUnknown(s.OS.CPUModel), "cores", strconv.Itoa(s.OS.LogicalCores))}
 	}
 	if len(s.OS.CPUFlags) == 0 {
-		return []Finding{skip("host.cpu", "not-recorded", "what", "the CPU features")}
+		return []Finding{skip("host.cpu", "not-recorded", "what", "the CPU feature list")}
 	}
 	if !containsStr(lower(s.OS.CPUFlags), "avx2") {
 		return []Finding{emit(s, "host.cpu", "no-avx2", "cpu", orUnknown(s.OS.CPUModel))}
