@@ -47,25 +47,9 @@ type LastBuild struct {
 // WriteLastBuild records the binaries of a successful build, atomically.
 func WriteLastBuild(cacheDir string, rec LastBuild) error {
 	rec.Schema = 1
-	if err := os.MkdirAll(cacheDir, 0o755); err != nil {
-		return err
-	}
 	b, err := json.MarshalIndent(rec, "", "  ")
 	if err != nil {
 		return err
 	}
-	tmp, err := os.CreateTemp(cacheDir, ".last-build-*")
-	if err != nil {
-		return err
-	}
-	if _, err := tmp.Write(append(b, '\n')); err != nil {
-		tmp.Close()
-		os.Remove(tmp.Name())
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		os.Remove(tmp.Name())
-		return err
-	}
-	return os.Rename(tmp.Name(), filepath.Join(cacheDir, LastBuildName))
+	return WriteFileAtomic(filepath.Join(cacheDir, LastBuildName), append(b, '\n'))
 }
