@@ -44,9 +44,10 @@ func ProbeFindings(ctx context.Context, f *cmdutil.Factory, snap *snapshot.Snaps
 func DoctorFindings(fs []Finding) []doctor.Finding {
 	out := make([]doctor.Finding, 0, len(fs))
 	for _, f := range fs {
-		d := doctor.Finding{ID: f.ID, Message: f.Message, Status: doctor.Status(f.Status), Summary: f.Summary, Details: f.Details}
+		d := doctor.Finding{ID: f.ID, Message: f.Message, Status: f.Status, Summary: f.Summary, Details: f.Details}
 		if f.Fix != nil {
-			d.Fix = &doctor.Fix{Text: f.Fix.Text, Commands: f.Fix.Commands}
+			fix := *f.Fix
+			d.Fix = &fix
 		}
 		if len(f.Facts) > 0 || f.FailureID != "" {
 			d.Facts = map[string]string{}

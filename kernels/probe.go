@@ -13,6 +13,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/llamactl/llamactl/doctor"
 	"github.com/llamactl/llamactl/doctor/snapshot"
 	"github.com/llamactl/llamactl/failures"
 	"github.com/llamactl/llamactl/internal/cmdutil"
@@ -100,21 +101,19 @@ func ToSnapshot(stages []StageResult) []snapshot.ProbeResult {
 	return out
 }
 
-// Status of a finding; the same words as doctor's.
-type Status string
-
-const (
-	OK      Status = "ok"
-	Warn    Status = "warn"
-	Error   Status = "error"
-	Skipped Status = "skipped"
+// Status and Fix are doctor's, so probe findings read (and convert) as
+// doctor's own.
+type (
+	Status = doctor.Status
+	Fix    = doctor.Fix
 )
 
-// Fix is a sentence and the exact commands.
-type Fix struct {
-	Text     string   `json:"text"`
-	Commands []string `json:"commands,omitempty"`
-}
+const (
+	OK      = doctor.OK
+	Warn    = doctor.Warn
+	Error   = doctor.Error
+	Skipped = doctor.Skipped
+)
 
 // Finding mirrors doctor.Finding (id, message id, status, summary, details,
 // fix, facts) plus the failure ID, so doctor can show probe results with its
