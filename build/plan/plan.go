@@ -9,6 +9,7 @@ import (
 	"path"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/llamactl/llamactl/doctor/snapshot"
@@ -37,7 +38,8 @@ type Engine struct {
 	Semver      string `json:"semver,omitempty"`
 	SHA256      string `json:"sha256,omitempty"` // of the source archive, when downloaded
 	HasGit      bool   `json:"has_git"`
-	// VersionFrom says where the version came from: git, lock, archive-name, unknown.
+	// VersionFrom says where the version came from: git, git-tag, git-shallow,
+	// lock, archive-name, cmake-arg (the user's LLAMA_BUILD_NUMBER), unknown.
 	VersionFrom string `json:"version_from,omitempty"`
 }
 
@@ -154,6 +156,9 @@ func Make(in Input) (Plan, error) {
 	}
 	if !slices.Contains(Backends, in.Backend) {
 		return Plan{}, fmt.Errorf("unknown backend %q: choose one of %s", in.Backend, strings.Join(Backends, ", "))
+	}
+	if in.Engine.BuildNumber == 0 {
+		in.Engine = engineFromArgs(in.Engine, in.CMakeArgs)
 	}
 	pl := &planner{in: in, opt: OptionTable(), win: in.Snapshot.OS.GOOS == "windows"}
 	pl.p = Plan{OS: in.Snapshot.OS.GOOS, Engine: in.Engine, SourceDir: in.SourceDir, BuildDir: in.BuildDir, Generator: "Ninja", Jobs: in.Jobs}
@@ -582,7 +587,7 @@ func (pl *planner) applyChanges(ap *AppliedPatch, p patches.Patch, c patches.Cha
 	for _, kv := range c.Cache {
 		v, ok := expand(kv.Value, ph)
 		if !ok {
-			pl.warn("patch-value-missing", p.ID, kv.Value)
+			pl.missing(p.ID, kv.Value)
 			return false
 		}
 		cache = append(cache, patches.KV{Name: kv.Name, Value: v})
@@ -590,7 +595,7 @@ func (pl *planner) applyChanges(ap *AppliedPatch, p patches.Patch, c patches.Cha
 	for _, kv := range c.Append {
 		v, ok := expand(kv.Value, ph)
 		if !ok {
-			pl.warn("patch-value-missing", p.ID, kv.Value)
+			pl.missing(p.ID, kv.Value)
 			return false
 		}
 		appends = append(appends, patches.KV{Name: kv.Name, Value: v})
@@ -644,4 +649,43 @@ func (pl *planner) olderToolset(limit string) string {
 		return parts[0] + "." + parts[1]
 	}
 	return best
+}
+
+// missing warns that a patch was skipped for want of a value, unless the
+// value is the engine's version, which engine-build-unknown already reports.
+func (pl *planner) missing(id, value string) {
+	if pl.in.Engine.BuildNumber == 0 && (strings.Contains(value, "{build_number}") || strings.Contains(value, "{commit}")) {
+		return
+	}
+	pl.warn("patch-value-missing", id, value)
+}
+
+// engineFromArgs takes the engine's version from the user's
+// LLAMA_BUILD_NUMBER/LLAMA_BUILD_COMMIT when the tree did not tell it (a
+// distribution's source package, a GitHub "Download ZIP"), so options are
+// spelled for that build and the verifier expects it.
+func engineFromArgs(e Engine, args []string) Engine {
+	n, commit := 0, ""
+	for _, a := range args {
+		c, err := ParseCacheArg(a)
+		if err != nil {
+			continue
+		}
+		switch c.Name {
+		case "LLAMA_BUILD_NUMBER":
+			if v, err := strconv.Atoi(c.Value); err == nil && v > 0 {
+				n = v
+			}
+		case "LLAMA_BUILD_COMMIT":
+			commit = c.Value
+		}
+	}
+	if n == 0 {
+		return e
+	}
+	e.BuildNumber, e.VersionFrom = n, "cmake-arg"
+	if e.Commit == "" {
+		e.Commit = commit
+	}
+	return e
 }

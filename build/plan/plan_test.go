@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -416,5 +417,44 @@ func TestDefaultsFollowEngineBuild(t *testing.T) {
 	}
 	if _, ok := cacheValue(p, "LLAMA_BUILD_BORINGSSL"); ok {
 		t.Error("LLAMA_BUILD_BORINGSSL passed to an engine older than b7126")
+	}
+}
+
+// TestUnknownEngineVersion: a tree that does not tell its version (Debian's
+// llama.cpp-0.7.0+dfsg, a "Download ZIP") gets one warning that says how to
+// name the build; the user's LLAMA_BUILD_NUMBER then spells the options.
+func TestUnknownEngineVersion(t *testing.T) {
+	in := loadCase(t, "linux-debian-nvcc11.8-gcc12-nogpu")
+	in.Backend = "cpu"
+	in.Engine = Engine{VersionFrom: "unknown"}
+	p, err := Make(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ids []string
+	for _, w := range p.Warnings {
+		ids = append(ids, w.ID)
+	}
+	if !slices.Equal(ids, []string{"engine-build-unknown"}) || !strings.Contains(p.Warnings[0].Text, "LLAMA_BUILD_NUMBER=N") {
+		t.Errorf("warnings = %+v", p.Warnings)
+	}
+	if _, ok := cacheValue(p, "LLAMA_BUILD_NUMBER"); ok {
+		t.Error("LLAMA_BUILD_NUMBER passed for an unknown engine")
+	}
+
+	in.CMakeArgs = []string{"-DLLAMA_BUILD_NUMBER=3500", "LLAMA_BUILD_COMMIT=Debian"}
+	p, err = Make(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.Engine.BuildNumber != 3500 || p.Engine.Commit != "Debian" || p.Engine.VersionFrom != "cmake-arg" || len(p.Warnings) != 0 {
+		t.Errorf("engine %+v, warnings %+v", p.Engine, p.Warnings)
+	}
+	// Spelled for b3500: llama-cli was an example then.
+	if _, ok := cacheValue(p, "LLAMA_BUILD_EXAMPLES"); ok {
+		t.Error("examples turned off for b3500")
+	}
+	if v, _ := cacheValue(p, "LLAMA_BUILD_NUMBER"); v != "3500" {
+		t.Errorf("LLAMA_BUILD_NUMBER = %q", v)
 	}
 }
