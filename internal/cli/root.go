@@ -3,8 +3,10 @@
 package cli
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
+	"sort"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -19,14 +21,20 @@ func NewRoot(f *cmdutil.Factory) *cobra.Command {
 	root := &cobra.Command{
 		Use:   "llamactl",
 		Short: "Build and run llama.cpp right the first time",
-		Long: `llamactl makes llama.cpp build and run right the first time.
+		Long: `llamactl makes llama.cpp build and run right the first time: it finds what is wrong
+with this machine's GPU toolchain and how to fix it, builds the pinned llama.cpp with
+the right flags, and sizes a GGUF model to this machine's memory.
 
-  llamactl doctor        find what is wrong with this machine's GPU toolchain, and how to fix it
-  llamactl build         download the pinned llama.cpp and compile it with the right flags
-  llamactl run MODEL     size a GGUF model to this machine and start llama.cpp
-  llamactl explain LOG   name the cause and the fix of a failed build or run
+A first session:
+  llamactl doctor               what is wrong here, the exact fix commands, and what a build will use
+  llamactl build --dry-run      the exact cmake commands a build would run (runs nothing)
+  llamactl build                download, compile and verify llama.cpp
+  llamactl run model.gguf       choose -ngl, context, batch and threads, and start llama.cpp
+  llamactl explain build.log    the cause and the fix of a failed build or run
 
-Start with "llamactl doctor". Every command takes --json for scripts.`,
+Every command takes --json: one document with a "schema" version on stdout (docs/json.md).
+Exit codes: 0 fine, 1 something to act on, 2 bad usage or input, 3 a llamactl bug,
+4 build failed, 5 engine failed, 6 lock not satisfied (docs/exit-codes.md).`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 		Version:       buildinfo.Get().Version,
@@ -49,19 +57,128 @@ Start with "llamactl doctor". Every command takes --json for scripts.`,
 		return cmdutil.UsageErrorf("%v\nRun '%s --help' for usage.", err, c.CommandPath())
 	})
 
-	root.AddCommand(newVersionCmd(f))
-	root.AddCommand(newCompletionCmd(f))
+	// --version is cobra's; its default usage text ("version for llamactl") says little.
+	root.Flags().Bool("version", false, "print the version (llamactl version --json has commit and date)")
+
 	for _, c := range domainCommands(f) {
 		root.AddCommand(c)
 	}
+	root.AddCommand(newVersionCmd(f))
+	root.AddCommand(newCompletionCmd(f))
+	groupCommands(root)
+	strictGroups(f, root)
 	return root
+}
+
+// Help groups: the commands of a first session first, in that order, then the
+// ones for looking things up. A command not listed lands in "more".
+var (
+	commandGroups = []*cobra.Group{
+		{ID: "main", Title: "Main commands (in the order of a first session):"},
+		{ID: "more", Title: "Look things up:"},
+		{ID: "other", Title: "Other commands:"},
+	}
+	groupOf = map[string]string{
+		"doctor": "main", "build": "main", "run": "main", "explain": "main",
+		"version": "other", "completion": "other",
+	}
+	// mainOrder is the order of the main group in --help (cobra sorts by name otherwise).
+	mainOrder = []string{"doctor", "build", "run", "explain"}
+)
+
+func groupCommands(root *cobra.Command) {
+	// Sorting is global in cobra; the order of AddCommand is the order we want.
+	cobra.EnableCommandSorting = false
+	root.AddGroup(commandGroups...)
+	root.SetHelpCommandGroupID("other")
+	root.SetCompletionCommandGroupID("other")
+	cmds := root.Commands()
+	rank := map[string]int{}
+	for i, n := range mainOrder {
+		rank[n] = i + 1
+	}
+	key := func(c *cobra.Command) string {
+		if r := rank[c.Name()]; r > 0 {
+			return fmt.Sprintf("0%02d", r)
+		}
+		return "1" + c.Name()
+	}
+	sort.SliceStable(cmds, func(i, j int) bool { return key(cmds[i]) < key(cmds[j]) })
+	root.ResetCommands()
+	for _, c := range cmds {
+		if g, ok := groupOf[c.Name()]; ok {
+			c.GroupID = g
+		} else {
+			c.GroupID = "more"
+		}
+		root.AddCommand(c)
+	}
+}
+
+// strictGroups makes every command that only groups subcommands (matrix,
+// patches) behave like the root: an unknown subcommand is a usage error
+// (exit 2) instead of its help and exit 0, and --json without a subcommand
+// is a usage error instead of help text that a script would try to parse.
+func strictGroups(f *cmdutil.Factory, c *cobra.Command) {
+	for _, sub := range c.Commands() {
+		strictGroups(f, sub)
+	}
+	if !c.HasParent() || !c.HasAvailableSubCommands() {
+		return
+	}
+	next := c.RunE
+	if next == nil && c.Run == nil {
+		next = func(cmd *cobra.Command, _ []string) error { return cmd.Help() }
+	}
+	if next == nil {
+		return // a group with its own Run: leave it alone
+	}
+	c.Args = func(cmd *cobra.Command, args []string) error {
+		if len(args) > 0 {
+			return cmdutil.UsageErrorf("unknown command %q for %q: choose one of %s\nRun '%s --help' for usage.", args[0], cmd.CommandPath(), subcommandNames(cmd), cmd.CommandPath())
+		}
+		return nil
+	}
+	c.RunE = func(cmd *cobra.Command, args []string) error {
+		if f.IO.JSON {
+			return cmdutil.UsageErrorf("%s needs a subcommand for --json: %s\nFor example: %s %s --json", cmd.CommandPath(), subcommandNames(cmd), cmd.CommandPath(), firstSubcommand(cmd))
+		}
+		return next(cmd, args)
+	}
+}
+
+func subcommandNames(c *cobra.Command) string {
+	var names []string
+	for _, s := range c.Commands() {
+		if s.IsAvailableCommand() {
+			names = append(names, s.Name())
+		}
+	}
+	return strings.Join(names, ", ")
+}
+
+func firstSubcommand(c *cobra.Command) string {
+	for _, s := range c.Commands() {
+		if s.IsAvailableCommand() {
+			return strings.SplitN(s.Use, " ", 2)[0] + argHint(s)
+		}
+	}
+	return ""
+}
+
+// argHint returns " ARG..." from a command's Use line, for an example.
+func argHint(c *cobra.Command) string {
+	if i := strings.IndexByte(c.Use, ' '); i >= 0 {
+		return c.Use[i:]
+	}
+	return ""
 }
 
 // Execute runs the CLI with args and returns the process exit code.
 func Execute(f *cmdutil.Factory, args []string) int {
 	root := NewRoot(f)
 	root.SetArgs(args)
-	err := root.Execute()
+	c, err := root.ExecuteC()
 	if err == nil {
 		return cmdutil.ExitOK
 	}
@@ -72,14 +189,31 @@ func Execute(f *cmdutil.Factory, args []string) int {
 		}
 		return ee.Code
 	}
-	// cobra's own argument errors are usage errors.
+	if c == nil {
+		c = root
+	}
+	// cobra's own argument errors are usage errors: say which command, its
+	// usage line, and where its help is.
 	msg := err.Error()
-	if strings.HasPrefix(msg, "unknown command") || strings.Contains(msg, "arg(s)") || strings.HasPrefix(msg, "unknown flag") || strings.Contains(msg, "flag needs an argument") {
-		fmt.Fprintf(f.IO.ErrOut, "llamactl: %s\nRun 'llamactl --help' for usage.\n", msg)
+	if isCobraUsageError(msg) {
+		fmt.Fprintf(f.IO.ErrOut, "llamactl: %s\n", msg)
+		if c.HasParent() && c.Runnable() {
+			fmt.Fprintf(f.IO.ErrOut, "Usage: %s\n", c.UseLine())
+		}
+		fmt.Fprintf(f.IO.ErrOut, "Run '%s --help' for usage.\n", c.CommandPath())
 		return cmdutil.ExitUsage
 	}
 	fmt.Fprintf(f.IO.ErrOut, "llamactl: %s\n", msg)
 	return cmdutil.ExitInternal
+}
+
+func isCobraUsageError(msg string) bool {
+	for _, s := range []string{"unknown command", "arg(s)", "unknown flag", "unknown shorthand flag", "flag needs an argument", "invalid argument", "required flag", "if any flags in the group"} {
+		if strings.Contains(msg, s) {
+			return true
+		}
+	}
+	return false
 }
 
 // VersionDoc is the --json output of `llamactl version`.
@@ -92,7 +226,11 @@ func newVersionCmd(f *cmdutil.Factory) *cobra.Command {
 	return &cobra.Command{
 		Use:   "version",
 		Short: "Print llamactl's version, commit and build date",
-		Args:  cobra.NoArgs,
+		Long: `Print llamactl's version, the commit it was built from, the build date and the Go
+version. Attach this line (or llamactl doctor --report) when you report a problem.`,
+		Example: `  llamactl version
+  llamactl version --json`,
+		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			info := buildinfo.Get()
 			if f.IO.JSON {
@@ -111,13 +249,22 @@ func short(c string) string {
 	return c
 }
 
+// CompletionDoc is the --json output of `llamactl completion SHELL`: the
+// script, for installers that write it somewhere themselves.
+type CompletionDoc struct {
+	Schema int    `json:"schema"`
+	Shell  string `json:"shell"`
+	Script string `json:"script"`
+}
+
 func newCompletionCmd(f *cmdutil.Factory) *cobra.Command {
 	return &cobra.Command{
 		Use:   "completion bash|zsh|fish|powershell",
 		Short: "Print a shell completion script",
-		Long: `Print a completion script for your shell. For example:
-
-  bash:        source <(llamactl completion bash)
+		Long: `Print a completion script for your shell: it completes commands, flags, patch IDs
+and file names. Load it in the current shell, or install it for every new one.
+With --json the script is printed inside a JSON document (schema 1).`,
+		Example: `  bash:        source <(llamactl completion bash)
   zsh:         llamactl completion zsh > "${fpath[1]}/_llamactl"
   fish:        llamactl completion fish | source
   PowerShell:  llamactl completion powershell | Out-String | Invoke-Expression`,
@@ -125,17 +272,28 @@ func newCompletionCmd(f *cmdutil.Factory) *cobra.Command {
 		ValidArgs: []string{"bash", "zsh", "fish", "powershell"},
 		RunE: func(cmd *cobra.Command, args []string) error {
 			root := cmd.Root()
+			var buf bytes.Buffer
+			var err error
 			switch args[0] {
 			case "bash":
-				return root.GenBashCompletionV2(f.IO.Out, true)
+				err = root.GenBashCompletionV2(&buf, true)
 			case "zsh":
-				return root.GenZshCompletion(f.IO.Out)
+				err = root.GenZshCompletion(&buf)
 			case "fish":
-				return root.GenFishCompletion(f.IO.Out, true)
+				err = root.GenFishCompletion(&buf, true)
 			case "powershell":
-				return root.GenPowerShellCompletionWithDesc(f.IO.Out)
+				err = root.GenPowerShellCompletionWithDesc(&buf)
+			default:
+				return cmdutil.UsageErrorf("unknown shell %q: choose bash, zsh, fish or powershell", args[0])
 			}
-			return cmdutil.UsageErrorf("unknown shell %q: choose bash, zsh, fish or powershell", args[0])
+			if err != nil {
+				return err
+			}
+			if f.IO.JSON {
+				return ui.WriteJSON(f.IO.Out, CompletionDoc{Schema: 1, Shell: args[0], Script: buf.String()})
+			}
+			_, err = f.IO.Out.Write(buf.Bytes())
+			return err
 		},
 	}
 }
