@@ -192,6 +192,21 @@ func (s *Server) Wait(ctx context.Context) (proc.Result, error) {
 	}
 }
 
+// post sends a JSON request to one of the server's endpoints ("/completion")
+// and returns the body of its 200 answer; errors name the endpoint.
+func (s *Server) post(ctx context.Context, path string, req any) ([]byte, error) {
+	body, _ := json.Marshal(req)
+	st, resp, err := s.o.HTTP.Do(ctx, http.MethodPost, s.o.BaseURL+path, body)
+	what := strings.TrimPrefix(path, "/")
+	if err != nil {
+		return nil, fmt.Errorf("%s request: %w", what, err)
+	}
+	if st != http.StatusOK {
+		return nil, fmt.Errorf("%s request: HTTP %d: %.200s", what, st, resp)
+	}
+	return resp, nil
+}
+
 // Completion is the answer to one /completion request.
 type Completion struct {
 	Content         string  `json:"content"`
@@ -203,13 +218,9 @@ type Completion struct {
 // Complete asks the server for n tokens (ignoring end-of-sequence so the
 // count is exact).
 func (s *Server) Complete(ctx context.Context, prompt string, n int) (Completion, error) {
-	body, _ := json.Marshal(map[string]any{"prompt": prompt, "n_predict": n, "ignore_eos": true, "cache_prompt": false})
-	st, resp, err := s.o.HTTP.Do(ctx, http.MethodPost, s.o.BaseURL+"/completion", body)
+	resp, err := s.post(ctx, "/completion", map[string]any{"prompt": prompt, "n_predict": n, "ignore_eos": true, "cache_prompt": false})
 	if err != nil {
-		return Completion{}, fmt.Errorf("completion request: %w", err)
-	}
-	if st != http.StatusOK {
-		return Completion{}, fmt.Errorf("completion request: HTTP %d: %.200s", st, resp)
+		return Completion{}, err
 	}
 	var r struct {
 		Content         string `json:"content"`
@@ -233,13 +244,9 @@ type Embedding struct {
 
 // Embed asks an embedding server for the pooled embedding of text.
 func (s *Server) Embed(ctx context.Context, text string) (Embedding, error) {
-	body, _ := json.Marshal(map[string]any{"content": text})
-	st, resp, err := s.o.HTTP.Do(ctx, http.MethodPost, s.o.BaseURL+"/embedding", body)
+	resp, err := s.post(ctx, "/embedding", map[string]any{"content": text})
 	if err != nil {
-		return Embedding{}, fmt.Errorf("embedding request: %w", err)
-	}
-	if st != http.StatusOK {
-		return Embedding{}, fmt.Errorf("embedding request: HTTP %d: %.200s", st, resp)
+		return Embedding{}, err
 	}
 	var r []struct {
 		Embedding [][]float64 `json:"embedding"`

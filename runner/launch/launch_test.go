@@ -1,0 +1,52 @@
+package launch
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"strings"
+	"testing"
+)
+
+// answer is an HTTP that answers every request the same.
+type answer struct {
+	status int
+	body   string
+	err    error
+	got    []string
+}
+
+func (a *answer) Do(_ context.Context, method, url string, body []byte) (int, []byte, error) {
+	a.got = append(a.got, method+" "+url+" "+string(body))
+	return a.status, []byte(a.body), a.err
+}
+
+func TestCompleteAndEmbed(t *testing.T) {
+	a := &answer{status: http.StatusOK, body: `{"content":" world","tokens_predicted":8,"timings":{"prompt_per_second":120.5,"predicted_per_second":33.25}}`}
+	s := &Server{o: Options{HTTP: a, BaseURL: "http://127.0.0.1:8080"}}
+	c, err := s.Complete(context.Background(), "Hello", 8)
+	if err != nil || c != (Completion{Content: " world", TokensPredicted: 8, PromptPerSecond: 120.5, TokensPerSecond: 33.25}) {
+		t.Fatalf("Complete = %+v, %v", c, err)
+	}
+	if want := `POST http://127.0.0.1:8080/completion {"cache_prompt":false,"ignore_eos":true,"n_predict":8,"prompt":"Hello"}`; a.got[0] != want {
+		t.Errorf("request %q, want %q", a.got[0], want)
+	}
+	a.body = `[{"embedding":[[0.5,-0.25,1,2,3]]}]`
+	e, err := s.Embed(context.Background(), "Hello")
+	if err != nil || e.Dimensions != 5 || len(e.Head) != 4 || e.Head[1] != -0.25 {
+		t.Fatalf("Embed = %+v, %v", e, err)
+	}
+}
+
+// Errors name the endpoint and keep the server's answer.
+func TestRequestErrors(t *testing.T) {
+	s := &Server{o: Options{HTTP: &answer{status: http.StatusServiceUnavailable, body: `{"error":"Loading model"}`}, BaseURL: "http://h"}}
+	if _, err := s.Complete(context.Background(), "x", 1); err == nil || err.Error() != `completion request: HTTP 503: {"error":"Loading model"}` {
+		t.Errorf("Complete error = %v", err)
+	}
+	refused := errors.New("connection refused")
+	s.o.HTTP = &answer{err: refused}
+	if _, err := s.Embed(context.Background(), "x"); !errors.Is(err, refused) || !strings.HasPrefix(err.Error(), "embedding request: ") {
+		t.Errorf("Embed error = %v", err)
+	}
+}
