@@ -208,6 +208,45 @@ func TestJSONDocNamesEveryCommand(t *testing.T) {
 	}
 }
 
+// TestRunJSONMatchesIndex plans a generated model with the real llama.cpp
+// engine (LLAMACTL_TEST_ENGINE_DIR) and checks run's document the same way.
+func TestRunJSONMatchesIndex(t *testing.T) {
+	engineDir := os.Getenv("LLAMACTL_TEST_ENGINE_DIR")
+	if engineDir == "" {
+		engineDir = "/var/cache/llamactl-deps/engine/bin"
+	}
+	if _, err := os.Stat(filepath.Join(engineDir, "llama-server")); err != nil {
+		t.Skipf("no llama.cpp engine in %s (scripts/deps.sh installs it): %v", engineDir, err)
+	}
+	rows, _ := readJSONIndex(t)
+	row := rows["llamactl run"]
+	dir := t.TempDir()
+	model := filepath.Join(dir, "m.gguf")
+	gf, err := ggufwrite.Model(ggufwrite.Small(ggufwrite.Config{Arch: "llama"}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := gf.WriteFile(model); err != nil {
+		t.Fatal(err)
+	}
+	f, out, errOut := cmdutil.NewTest(map[string]string{"LLAMACTL_NO_CACHE": "1", "LLAMACTL_CACHE_DIR": dir}, proc.Exec{})
+	if code := Execute(f, []string{"run", model, "--dry-run", "--engine", engineDir, "--json"}); code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	var doc map[string]json.RawMessage
+	if err := json.Unmarshal([]byte(out.String()), &doc); err != nil {
+		t.Fatalf("not JSON: %v", err)
+	}
+	if string(doc["schema"]) != strconv.Itoa(row.schema) {
+		t.Errorf("schema %s, docs/json.md says %d", doc["schema"], row.schema)
+	}
+	for k := range doc {
+		if !row.fields[k] {
+			t.Errorf("top-level field %q is not in docs/json.md's row for llamactl run", k)
+		}
+	}
+}
+
 // TestJSONDocumentsMatchIndex runs every command that works offline and
 // checks its document against docs/json.md: same schema version, and no
 // top-level field the index does not list.
@@ -244,6 +283,8 @@ func TestJSONDocumentsMatchIndex(t *testing.T) {
 		{"llamactl explain", []string{"explain", "--snapshot", snapshot, log}, 1},
 		{"llamactl doctor", []string{"doctor", "--replay", snapshot}, 0},
 		{"llamactl doctor --list-checks", []string{"doctor", "--list-checks"}, 0},
+		{"llamactl build", []string{"build", "--dry-run", "--snapshot", snapshot}, 0},
+		{"llamactl build", []string{"build", "--dry-run", "--snapshot", filepath.Join("..", "..", "testdata", "doctor", "snapshots", "win-amd-rx7900xtx-asks-opencl.json")}, 1}, // blockers: exit 1, still a document
 	}
 	for _, tc := range cases {
 		row, ok := rows[tc.row]
@@ -251,7 +292,7 @@ func TestJSONDocumentsMatchIndex(t *testing.T) {
 			t.Errorf("docs/json.md has no row %q", tc.row)
 			continue
 		}
-		f, out, errOut := cmdutil.NewTest(nil, &proc.Replay{})
+		f, out, errOut := cmdutil.NewTest(map[string]string{"LLAMACTL_CACHE_DIR": dir}, &proc.Replay{})
 		code := Execute(f, append(tc.args, "--json"))
 		if code != tc.exit {
 			t.Errorf("%v: exit %d, want %d (stderr %q)", tc.args, code, tc.exit, errOut)
