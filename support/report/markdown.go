@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+
+	"github.com/llamactl/llamactl/internal/ui"
 )
 
 // check is the part of a doctor finding report.md shows. Doctor's document
@@ -228,10 +230,7 @@ func indent(raw json.RawMessage) string {
 // pretty is indented JSON that keeps < and > readable ("<user>").
 func pretty(v any) string {
 	var b strings.Builder
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "  ")
-	if err := enc.Encode(v); err != nil {
+	if err := ui.WriteJSON(&b, v); err != nil {
 		return fmt.Sprint(v)
 	}
 	return strings.TrimRight(b.String(), "\n")

@@ -13,6 +13,7 @@ import (
 	"errors"
 	"fmt"
 	"github.com/llamactl/llamactl/internal/paths"
+	"github.com/llamactl/llamactl/internal/ui"
 	"io"
 	"io/fs"
 	"os"
@@ -499,10 +500,7 @@ func rewrite(v any, f func(string) string) any {
 
 func marshal(doc *Doc) ([]byte, error) {
 	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetIndent("", "  ")
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(doc); err != nil {
+	if err := ui.WriteJSON(&buf, doc); err != nil {
 		return nil, err
 	}
 	return buf.Bytes(), nil
