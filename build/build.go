@@ -263,6 +263,10 @@ func (r *runner) attempt(ctx context.Context, n int) (string, error) {
 			// Options left in the cache by an earlier plan would survive a
 			// re-configure (a backend switched off stays on): start the cache anew.
 			os.Remove(filepath.Join(p.BuildDir, "CMakeCache.txt"))
+			// So would the earlier plan's outputs: a CPU build after a CUDA one
+			// kept libggml-cuda.so in bin/, listed it, copied it to --out, and
+			// llama-cli loaded it. Ninja relinks from the kept objects.
+			os.RemoveAll(filepath.Join(p.BuildDir, "bin"))
 		}
 		if err := r.configure(ctx, n); err != nil {
 			return "configure", err
@@ -830,6 +834,18 @@ func copyFile(src, dst string) error {
 func copyArtifacts(bin, out string, arts []Artifact) error {
 	if err := os.MkdirAll(out, 0o755); err != nil {
 		return err
+	}
+	// Files an earlier llamactl build put in out (its manifest lists them) and
+	// this build did not make go; nothing else there is touched.
+	if b, err := os.ReadFile(filepath.Join(out, ManifestName)); err == nil {
+		var old Manifest
+		if json.Unmarshal(b, &old) == nil {
+			for _, a := range old.Artifacts {
+				if localLink(a.Path) && !slices.ContainsFunc(arts, func(n Artifact) bool { return n.Path == a.Path }) {
+					os.Remove(filepath.Join(out, a.Path))
+				}
+			}
+		}
 	}
 	for _, a := range arts {
 		dst := filepath.Join(out, a.Path)

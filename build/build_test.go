@@ -373,3 +373,48 @@ func FuzzParseEngineOutput(f *testing.F) {
 		}
 	})
 }
+
+// TestPlanChangeDropsStaleBinaries: a second build in the same build directory
+// with another plan (here without llama-server, as a CPU build after a CUDA
+// one is without libggml-cuda.so) neither lists nor ships the first plan's
+// files, in bin/ or in --out.
+func TestPlanChangeDropsStaleBinaries(t *testing.T) {
+	need(t, "cmake", "ninja", "c++")
+	src := fixtureSource(t)
+	in := input(t, src, "cpu", plan.Selection{})
+	out := filepath.Join(t.TempDir(), "out")
+	if err := os.MkdirAll(out, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	// Not llamactl's: must survive.
+	if err := os.WriteFile(filepath.Join(out, "notes.txt"), []byte("mine"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Run(context.Background(), deps(), in, Options{OutDir: out}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(out, "llama-server")); err != nil {
+		t.Fatalf("first build: %v", err)
+	}
+	in.CMakeArgs = []string{"LLAMA_BUILD_SERVER=OFF"}
+	res, err := Run(context.Background(), deps(), in, Options{OutDir: out})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, a := range res.Artifacts {
+		if a.Path == "llama-server" {
+			t.Error("llama-server of the earlier plan is still an artifact")
+		}
+	}
+	for _, dir := range []string{res.BinDir, out} {
+		if _, err := os.Stat(filepath.Join(dir, "llama-server")); err == nil {
+			t.Errorf("llama-server of the earlier plan is still in %s", dir)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(out, "notes.txt")); err != nil {
+		t.Errorf("a file llamactl did not write was removed from --out: %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(out, "llama-cli")); err != nil {
+		t.Errorf("llama-cli missing from --out: %v", err)
+	}
+}
