@@ -260,7 +260,7 @@ func run(ctx context.Context, o *Options) error {
 				"(Debian's llama.cpp source package, +dfsg, leaves ggml out). Put ggml's source there "+
 				"(upstream's layout: apt-get source ggml, then move the unpacked ggml-* directory to %s), "+
 				"or build against an installed ggml with --cmake-arg LLAMA_USE_SYSTEM_GGML=ON (the installed libggml-dev then decides the backends)",
-				o.Source, sub, filepath.Join(o.Source, filepath.FromSlash(sub)))
+				o.Source, sub, filepath.Join(o.Source, strings.SplitN(sub, "/", 2)[0]))
 		}
 		src = engine.Source{Dir: abs}
 		eng = engine.DetectVersion(ctx, f.Runner, abs, engine.DefaultLock())
