@@ -25,15 +25,6 @@ func runTool(t *testing.T, dir, name string, args ...string) string {
 	return res.Combined()
 }
 
-func need(t *testing.T, tools ...string) {
-	t.Helper()
-	for _, tool := range tools {
-		if _, err := (proc.Exec{}).LookPath(tool); err != nil {
-			t.Skipf("%s is not installed (scripts/deps.sh installs it)", tool)
-		}
-	}
-}
-
 func cudaSource(t *testing.T) string {
 	dir := t.TempDir()
 	if err := os.WriteFile(filepath.Join(dir, "k.cu"), []byte("__global__ void k(float *x) { x[threadIdx.x] = 1.0f; }\n"), 0o644); err != nil {
@@ -60,7 +51,7 @@ func expectIDs(t *testing.T, log string, want ...string) {
 }
 
 func TestLiveNvccWithTooNewGcc(t *testing.T) {
-	need(t, "nvcc", "g++-12")
+	testutil.Need(t, "nvcc", "g++-12")
 	dir := cudaSource(t)
 	out := runTool(t, dir, "nvcc", "-ccbin", "g++-12", "-c", "k.cu", "-o", "k.o")
 	if !contains(out, "unsupported GNU version") {
@@ -70,7 +61,7 @@ func TestLiveNvccWithTooNewGcc(t *testing.T) {
 }
 
 func TestLiveNvccUnknownArch(t *testing.T) {
-	need(t, "nvcc")
+	testutil.Need(t, "nvcc")
 	out := runTool(t, cudaSource(t), "nvcc", "-arch=sm_100", "-c", "k.cu", "-o", "k.o")
 	if !contains(out, "sm_100") {
 		t.Skipf("this nvcc knows sm_100: %s", out)
@@ -79,7 +70,7 @@ func TestLiveNvccUnknownArch(t *testing.T) {
 }
 
 func TestLiveCMakeUnusedBackendOption(t *testing.T) {
-	need(t, "cmake", "cc")
+	testutil.Need(t, "cmake", "cc")
 	dir := t.TempDir()
 	os.WriteFile(filepath.Join(dir, "CMakeLists.txt"), []byte("cmake_minimum_required(VERSION 3.14)\nproject(tiny C)\nadd_executable(tiny main.c)\n"), 0o644)
 	os.WriteFile(filepath.Join(dir, "main.c"), []byte("int main(void){return 0;}\n"), 0o644)

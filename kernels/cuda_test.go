@@ -16,22 +16,12 @@ import (
 
 func needNVCC(t *testing.T) string {
 	t.Helper()
-	p, err := exec.LookPath("nvcc")
-	if err != nil {
-		t.Skip("nvcc not installed (scripts/deps.sh installs Debian's nvidia-cuda-toolkit 11.8)")
-	}
+	p := testutil.Tool(t, "nvcc")
 	out, err := exec.Command(p, "--version").Output()
 	if err != nil || !strings.Contains(string(out), "release 11.8") {
 		t.Skipf("these cases are written for nvcc 11.8; found: %s", out)
 	}
 	return p
-}
-
-func needGXX(t *testing.T, name string) {
-	t.Helper()
-	if _, err := exec.LookPath(name); err != nil {
-		t.Skipf("%s not installed (scripts/deps.sh installs it)", name)
-	}
 }
 
 // realCases run once and are shared by the subtests: each real nvcc
@@ -85,8 +75,7 @@ func stage(t *testing.T, rep CUDAReport, name string) StageResult {
 // TestCUDARealNVCC runs Debian's real nvcc 11.8 (no GPU here).
 func TestCUDARealNVCC(t *testing.T) {
 	nvcc := needNVCC(t)
-	needGXX(t, "g++-11")
-	needGXX(t, "g++-12")
+	testutil.Need(t, "g++-11", "g++-12")
 	reps := runReal(t, nvcc)
 
 	t.Run("sm_89 with g++-11 compiles and links, the run reports cuda-no-device", func(t *testing.T) {
@@ -151,9 +140,7 @@ func TestCUDARealNVCC(t *testing.T) {
 // hangs. The load stage is killed at its deadline and reported, and the
 // stages after it are skipped.
 func TestStageTimeout(t *testing.T) {
-	if _, err := exec.LookPath("sh"); err != nil {
-		t.Skip("no sh")
-	}
+	testutil.Need(t, "sh")
 	dir := t.TempDir()
 	fake := filepath.Join(dir, "nvcc")
 	script := `#!/bin/sh

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/llamactl/llamactl/internal/proc"
+	"github.com/llamactl/llamactl/internal/testutil"
 )
 
 // The matrix against a real CUDA toolkit where one is installed (CI installs
@@ -20,10 +21,7 @@ import (
 // rejects and accept the host compiler Resolve picks. Compiling needs no GPU.
 func TestRealToolchainAgreesWithMatrix(t *testing.T) {
 	var run proc.Runner = proc.Exec{}
-	nvcc, err := run.LookPath("nvcc")
-	if err != nil {
-		t.Skip("nvcc not installed (scripts/deps.sh installs Debian's nvidia-cuda-toolkit as root)")
-	}
+	nvcc := testutil.Tool(t, "nvcc")
 	ctx := context.Background()
 	res, err := run.Run(ctx, proc.Cmd{Name: nvcc, Args: []string{"--version"}, Timeout: 30 * time.Second})
 	if err != nil || res.ExitCode != 0 {

@@ -2,12 +2,13 @@ package proc
 
 import (
 	"context"
-	"os/exec"
 	"slices"
 	"strings"
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/llamactl/llamactl/internal/testutil"
 )
 
 func TestLineWriterSplitsLines(t *testing.T) {
@@ -40,9 +41,7 @@ func TestLineWriterCutsRunawayLine(t *testing.T) {
 
 // Stdout and stderr of a real command written to one LineWriter at once.
 func TestLineWriterBothStreams(t *testing.T) {
-	if _, err := exec.LookPath("sh"); err != nil {
-		t.Skip("no sh")
-	}
+	testutil.Need(t, "sh")
 	var mu sync.Mutex
 	var got []string
 	w := &LineWriter{Fn: func(l string) { mu.Lock(); got = append(got, l); mu.Unlock() }}

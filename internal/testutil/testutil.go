@@ -6,6 +6,7 @@ package testutil
 import (
 	"encoding/json"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -31,6 +32,26 @@ func EngineDir(tb testing.TB, binary string) string {
 		tb.Skipf("no llama.cpp test engine (%s) in %s: run scripts/deps.sh as root, or set %s: %v", binary, dir, EngineDirEnv, err)
 	}
 	return dir
+}
+
+// Tool returns the path of a real tool the test runs (nvcc, g++-12,
+// cmake...), or skips the test when it is not installed: CI installs them
+// with scripts/deps.sh, a developer's machine may lack them.
+func Tool(tb testing.TB, name string) string {
+	tb.Helper()
+	p, err := exec.LookPath(name)
+	if err != nil {
+		tb.Skipf("%s is not installed (scripts/deps.sh installs it as root)", name)
+	}
+	return p
+}
+
+// Need skips the test unless every named tool is installed.
+func Need(tb testing.TB, names ...string) {
+	tb.Helper()
+	for _, n := range names {
+		Tool(tb, n)
+	}
 }
 
 // RepoRoot is the module's root: the nearest folder above the working

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 )
@@ -85,5 +86,27 @@ func TestCheckTextCatalog(t *testing.T) {
 		if len(r.errs) != c.errs {
 			t.Errorf("%s: %d errors %q, want %d", name, len(r.errs), r.errs, c.errs)
 		}
+	}
+}
+
+func TestTool(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("the stand-in tool is a shell script")
+	}
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "fake-nvcc"), []byte("#!/bin/sh\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("PATH", dir)
+	if got := Tool(t, "fake-nvcc"); got != filepath.Join(dir, "fake-nvcc") {
+		t.Errorf("Tool = %q", got)
+	}
+	skipped := true
+	t.Run("absent", func(t *testing.T) {
+		Need(t, "fake-nvcc", "no-such-tool-llamactl")
+		skipped = false
+	})
+	if !skipped {
+		t.Error("Need did not skip without the tool")
 	}
 }
