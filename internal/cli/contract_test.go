@@ -101,6 +101,14 @@ func TestArgumentErrorsShowTheUsageLine(t *testing.T) {
 	if code != cmdutil.ExitUsage || !strings.Contains(errOut, "Usage: llamactl gguf MODEL.gguf") || !strings.Contains(errOut, "Run 'llamactl gguf --help'") {
 		t.Errorf("exit %d, stderr %q", code, errOut)
 	}
+	code, out, errOut := run(t, "--json")
+	if code != cmdutil.ExitUsage || out != "" || !strings.Contains(errOut, "llamactl doctor --json") {
+		t.Errorf("llamactl --json: exit %d, stdout %q, stderr %q", code, out, errOut)
+	}
+	code, out, _ = run(t)
+	if code != 0 || !strings.Contains(out, "A first session") {
+		t.Errorf("llamactl alone: exit %d, %q", code, out)
+	}
 	code, _, errOut = run(t, "no-such-command")
 	if code != cmdutil.ExitUsage || !strings.Contains(errOut, "Run 'llamactl --help'") {
 		t.Errorf("exit %d, stderr %q", code, errOut)

@@ -40,6 +40,14 @@ Exit codes: 0 fine, 1 something to act on, 2 bad usage or input, 3 a llamactl bu
 		Version:       buildinfo.Get().Version,
 	}
 	root.SetVersionTemplate("llamactl {{.Version}}\n")
+	// Alone, llamactl shows its help; with --json a script expects a document,
+	// so say which commands print one instead of printing help text.
+	root.RunE = func(cmd *cobra.Command, args []string) error {
+		if f.IO.JSON {
+			return cmdutil.UsageErrorf("--json needs a command, for example: llamactl doctor --json (every command's document: docs/json.md)")
+		}
+		return cmd.Help()
+	}
 	var noColor bool
 	pf := root.PersistentFlags()
 	pf.BoolVar(&f.IO.JSON, "json", false, "print one JSON document (schema-versioned) instead of text")
