@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/llamactl/llamactl/build/msvcenv"
+	"github.com/llamactl/llamactl/doctor/probe"
 	"github.com/llamactl/llamactl/internal/proc"
 )
 
@@ -72,8 +73,6 @@ type CUDAReport struct {
 // maxOutputTail bounds the output kept per failed stage.
 const maxOutputTail = 4000
 
-var reNVCCRelease = regexp.MustCompile(`release (\d+\.\d+), V(\d+\.\d+\.\d+)`)
-
 // ProbeCUDA compiles, links, loads, runs and verifies the embedded probe
 // with exactly the plan's nvcc, -ccbin and -gencode flags. Each stage has its
 // own timeout; the stages after a failed one are reported as skipped. The
@@ -123,9 +122,7 @@ func probeCUDA(ctx context.Context, r proc.Runner, plan CUDAPlan) CUDAReport {
 	if rep.NVCCVersion == "" {
 		res, err := r.Run(ctx, proc.Cmd{Name: plan.NVCC, Args: []string{"--version"}, Env: plan.Env, Timeout: t.Version})
 		if err == nil {
-			if m := reNVCCRelease.FindStringSubmatch(string(res.Stdout)); m != nil {
-				rep.NVCCVersion = m[2]
-			}
+			rep.NVCCVersion = probe.ParseNvccVersion(string(res.Stdout))
 		}
 	}
 	dir, err := os.MkdirTemp("", "llamactl-probe-")
