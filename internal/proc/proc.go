@@ -45,6 +45,15 @@ func (c Cmd) String() string {
 	return strings.Join(parts, " ")
 }
 
+// deadline is the command's timeout, DefaultTimeout when it gives none; the
+// real runner and the replay both bound a command by it.
+func (c Cmd) deadline() time.Duration {
+	if c.Timeout <= 0 {
+		return DefaultTimeout
+	}
+	return c.Timeout
+}
+
 // Result is what a command did.
 type Result struct {
 	Stdout   []byte        `json:"stdout"`
@@ -104,10 +113,7 @@ func (w *capWriter) Write(p []byte) (int, error) {
 // allows, its process group) at the deadline. A non-zero exit is not an
 // error: it is reported in Result.ExitCode.
 func (Exec) Run(ctx context.Context, c Cmd) (Result, error) {
-	timeout := c.Timeout
-	if timeout <= 0 {
-		timeout = DefaultTimeout
-	}
+	timeout := c.deadline()
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, c.Name, c.Args...)

@@ -40,10 +40,7 @@ func (r *Replay) Run(ctx context.Context, c Cmd) (Result, error) {
 		return Result{ExitCode: -1}, fmt.Errorf("%s: %w", c.Name, ErrNotFound)
 	}
 	if rec.Hang {
-		timeout := c.Timeout
-		if timeout <= 0 {
-			timeout = DefaultTimeout
-		}
+		timeout := c.deadline()
 		ctx, cancel := context.WithTimeout(ctx, timeout)
 		defer cancel()
 		<-ctx.Done()
