@@ -83,7 +83,7 @@ Exit codes: 0 fine, 1 something to act on, 2 bad usage or input, 3 a llamactl bu
 var (
 	commandGroups = []*cobra.Group{
 		{ID: "main", Title: "Main commands (in the order of a first session):"},
-		{ID: "more", Title: "Look things up:"},
+		{ID: "more", Title: "Inspect and look things up:"},
 		{ID: "other", Title: "Other commands:"},
 	}
 	groupOf = map[string]string{

@@ -13,7 +13,7 @@ import (
 func NewCmd(f *cmdutil.Factory) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "matrix",
-		Short: "Query the CUDA compatibility matrix (GPU → CC, toolkit facts, resolve)",
+		Short: "Look up a GPU's compute capability, a CUDA toolkit's needs, or which CUDA to use",
 		Long: `Ask the built-in CUDA compatibility matrix, the facts llamactl builds with.
 
   llamactl matrix gpu "RTX 4060 Laptop GPU"      compute capability of a GPU
