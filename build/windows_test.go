@@ -45,6 +45,11 @@ func (m *windowsMachine) Run(ctx context.Context, c proc.Cmd) (proc.Result, erro
 			// windows-outputs/logs/cuda-link-libpath-cublas-caffe-67.log
 			return out("[41/42] Linking CXX shared library bin\\ggml-cuda.dll\nError9758 error LNK1181: cannot open input file 'cublas.lib'\n", 1)
 		}
+		// The successful build leaves its binaries (a changed plan empties bin/ first).
+		bin := filepath.Join(c.Args[1], "bin")
+		os.MkdirAll(bin, 0o755)
+		os.WriteFile(filepath.Join(bin, "llama-cli.exe"), []byte("MZ"), 0o755)
+		os.WriteFile(filepath.Join(bin, "ggml-cuda.dll"), []byte("MZ"), 0o644)
 		return out("[42/42] Linking CXX executable bin\\llama-cli.exe\n", 0)
 	case c.Name == "cmake" && len(c.Args) > 0 && c.Args[0] == "--version":
 		return out("cmake version 3.30.1\n", 0)
@@ -73,9 +78,6 @@ func TestWindowsCUDABuildHealsLNK1181(t *testing.T) {
 		t.Fatal(err)
 	}
 	buildDir := filepath.Join(t.TempDir(), "build")
-	os.MkdirAll(filepath.Join(buildDir, "bin"), 0o755)
-	os.WriteFile(filepath.Join(buildDir, "bin", "llama-cli.exe"), []byte("MZ"), 0o755)
-	os.WriteFile(filepath.Join(buildDir, "bin", "ggml-cuda.dll"), []byte("MZ"), 0o644)
 	in := plan.Input{Snapshot: &c.Snapshot, Selection: c.Selection, Backend: "auto", SourceDir: t.TempDir(), BuildDir: buildDir, Jobs: 16,
 		Engine: plan.Engine{Ref: "b9049", BuildNumber: 9049, Commit: "2496f9c14", VersionFrom: "lock"}}
 	m := &windowsMachine{vcvars: vcvars}
