@@ -326,3 +326,53 @@ func TestJSONDocumentsMatchIndex(t *testing.T) {
 		}
 	}
 }
+
+// githubAnchor is the id GitHub gives a Markdown heading: lower case, spaces
+// to hyphens, punctuation other than hyphens and underscores dropped.
+func githubAnchor(heading string) string {
+	var b strings.Builder
+	for _, r := range strings.ToLower(strings.TrimSpace(heading)) {
+		switch {
+		case r == ' ':
+			b.WriteByte('-')
+		case r == '-' || r == '_' || (r >= 'a' && r <= 'z') || (r >= '0' && r <= '9') || r > 127:
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+// TestJSONDocLinksResolve keeps docs/json.md's links pointing at headings
+// that exist, so a renamed section on another page shows up here.
+func TestJSONDocLinksResolve(t *testing.T) {
+	_, text := readJSONIndex(t)
+	links := regexp.MustCompile(`\]\(([a-z0-9-]+\.md)?(#[^)]+)?\)`).FindAllStringSubmatch(text, -1)
+	if len(links) < 5 {
+		t.Fatalf("only %d links found", len(links))
+	}
+	for _, l := range links {
+		file, anchor := l[1], strings.TrimPrefix(l[2], "#")
+		page := text
+		if file != "" {
+			b, err := os.ReadFile(filepath.Join("..", "..", "docs", file))
+			if err != nil {
+				t.Errorf("docs/json.md links to %s: %v", file, err)
+				continue
+			}
+			page = string(b)
+		}
+		if anchor == "" {
+			continue
+		}
+		found := false
+		for _, line := range strings.Split(page, "\n") {
+			if h := strings.TrimLeft(line, "#"); len(h) < len(line) && strings.HasPrefix(h, " ") && githubAnchor(h) == anchor {
+				found = true
+				break
+			}
+		}
+		if !found {
+			t.Errorf("docs/json.md links to %s#%s: no such heading", file, anchor)
+		}
+	}
+}
