@@ -1,6 +1,7 @@
 package doctor
 
 import (
+	"github.com/llamactl/llamactl/internal/enginefacts"
 	"strconv"
 	"strings"
 
@@ -105,8 +106,7 @@ func checkOCLPlatforms(s *snapshot.Snapshot) []Finding {
 // llamaOpenCLSupported mirrors ggml-opencl's device filter: Adreno/Qualcomm
 // and Intel GPUs only (doctor.md §5.4).
 func llamaOpenCLSupported(d snapshot.OpenCLDevice) bool {
-	n := strings.ToLower(d.Name + " " + d.Vendor + " " + d.Version)
-	return strings.Contains(n, "adreno") || strings.Contains(n, "qualcomm") || strings.Contains(n, "intel")
+	return enginefacts.OpenCLVendorSupported(d.Name, d.Vendor+" "+d.Version)
 }
 
 func checkOCLCompat(s *snapshot.Snapshot, requested string) []Finding {

@@ -5,9 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"regexp"
-	"strconv"
-	"strings"
+	"github.com/llamactl/llamactl/internal/enginefacts"
 	"time"
 
 	"github.com/llamactl/llamactl/internal/cmdutil"
@@ -94,27 +92,8 @@ func openCLStages(rep opencl.Report, s StageResult) []StageResult {
 	return out
 }
 
-var reOpenCLC = regexp.MustCompile(`OpenCL C (\d+)\.(\d+)`)
-
 // LlamaCppAccepts says whether llama.cpp's OpenCL backend would use a
-// device: a GPU from Qualcomm (Adreno) or Intel with OpenCL C 2.0 or newer
-// (shared/reference/llamacpp-build.md, backend table, OpenCL row: the device
-// filter in ggml-opencl.cpp drops other devices; it needs OpenCL C >= 2.0).
+// device (the rule lives in internal/enginefacts).
 func LlamaCppAccepts(name, vendor, typ, openCLC string) (bool, string) {
-	if !strings.Contains(typ, "GPU") {
-		return false, fmt.Sprintf("it is not a GPU (%s)", typ)
-	}
-	id := strings.ToLower(name + " " + vendor)
-	if !strings.Contains(id, "adreno") && !strings.Contains(id, "qualcomm") && !strings.Contains(id, "intel") {
-		return false, "only Qualcomm Adreno and Intel GPUs are supported"
-	}
-	m := reOpenCLC.FindStringSubmatch(openCLC)
-	if m == nil {
-		return false, fmt.Sprintf("unknown OpenCL C version %q (2.0 or newer is required)", openCLC)
-	}
-	major, _ := strconv.Atoi(m[1])
-	if major < 2 {
-		return false, fmt.Sprintf("OpenCL C %s.%s is older than the required 2.0", m[1], m[2])
-	}
-	return true, fmt.Sprintf("%s GPU with OpenCL C %s.%s", strings.TrimSpace(vendor), m[1], m[2])
+	return enginefacts.OpenCLAccepts(name, vendor, typ, openCLC)
 }
