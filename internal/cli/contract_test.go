@@ -376,3 +376,47 @@ func TestJSONDocLinksResolve(t *testing.T) {
 		}
 	}
 }
+
+// TestBadInputFilesAreUsageErrors hands every file-taking command a missing
+// file, a folder, an empty file and garbage: each must exit 2 with a
+// "llamactl:" message on stderr and nothing on stdout, also with --json.
+func TestBadInputFilesAreUsageErrors(t *testing.T) {
+	dir := t.TempDir()
+	empty := filepath.Join(dir, "empty.json")
+	garbage := filepath.Join(dir, "garbage.json")
+	if err := os.WriteFile(empty, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(garbage, []byte("{garbage\x00\xff"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	log := filepath.Join("..", "..", "testdata", "logs", "here-nvcc118-gcc12.log")
+	for _, bad := range []string{filepath.Join(dir, "missing"), dir, empty, garbage} {
+		for _, args := range [][]string{
+			{"gguf", bad},
+			{"run", bad, "--dry-run"},
+			{"doctor", "--replay", bad},
+			{"explain", "--snapshot", bad, log},
+			{"build", "--dry-run", "--snapshot", bad},
+			{"build", "--dry-run", "--lock", bad},
+		} {
+			for _, withJSON := range []bool{false, true} {
+				a := args
+				if withJSON {
+					a = append(append([]string{}, args...), "--json")
+				}
+				f, out, errOut := cmdutil.NewTest(map[string]string{"LLAMACTL_CACHE_DIR": dir, "LLAMACTL_NO_CACHE": "1"}, &proc.Replay{})
+				code := Execute(f, a)
+				if code != cmdutil.ExitUsage || out.String() != "" || !strings.HasPrefix(errOut.String(), "llamactl: ") {
+					t.Errorf("%v: exit %d, stdout %q, stderr %q; want exit 2, no stdout, a llamactl: message", a, code, out, errOut)
+				}
+			}
+		}
+	}
+	// explain reads any file as a log; only a missing file or a folder is an error.
+	for _, bad := range []string{filepath.Join(dir, "missing"), dir} {
+		if code, _, errOut := run(t, "explain", bad); code != cmdutil.ExitUsage || !strings.HasPrefix(errOut, "llamactl: ") {
+			t.Errorf("explain %s: exit %d, stderr %q", bad, code, errOut)
+		}
+	}
+}
