@@ -456,31 +456,12 @@ func isBackendOption(name string) bool {
 
 var ninjaProgressRE = regexp.MustCompile(`^\[(\d+)/(\d+)\]\s*(.*)$`)
 
-// lineWriter calls fn for each complete line written to it.
-type lineWriter struct {
-	buf []byte
-	fn  func(string)
-}
-
-func (w *lineWriter) Write(p []byte) (int, error) {
-	w.buf = append(w.buf, p...)
-	for {
-		i := bytes.IndexByte(w.buf, '\n')
-		if i < 0 {
-			break
-		}
-		w.fn(strings.TrimRight(string(w.buf[:i]), "\r"))
-		w.buf = w.buf[i+1:]
-	}
-	return len(p), nil
-}
-
 func (r *runner) compile(ctx context.Context, n int) error {
 	r.stage("compile")
 	p := r.res.Plan
 	start := r.deps.Now()
 	noWork := false
-	lw := &lineWriter{fn: func(l string) {
+	lw := &proc.LineWriter{Fn: func(l string) {
 		if strings.Contains(l, "ninja: no work to do") {
 			noWork = true
 		}
