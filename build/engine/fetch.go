@@ -13,6 +13,8 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+
+	"github.com/llamactl/llamactl/internal/paths"
 )
 
 // Doer sends HTTP requests (an *http.Client; tests point it at httptest).
@@ -150,27 +152,7 @@ func (f *Fetcher) recordHash(ref, sum string) error {
 	}
 	h[ref] = sum
 	b, _ := json.MarshalIndent(h, "", "  ")
-	return writeFileAtomic(f.hashesPath(), append(b, '\n'))
-}
-
-func writeFileAtomic(p string, data []byte) error {
-	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-		return err
-	}
-	tmp, err := os.CreateTemp(filepath.Dir(p), ".tmp-*")
-	if err != nil {
-		return err
-	}
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		os.Remove(tmp.Name())
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		os.Remove(tmp.Name())
-		return err
-	}
-	return os.Rename(tmp.Name(), p)
+	return paths.WriteFileAtomic(f.hashesPath(), append(b, '\n'))
 }
 
 func hashFile(p string) (string, error) {
