@@ -220,6 +220,20 @@ func Run(ctx context.Context, o *Options) error {
 	if o.Port < 0 || o.Port > 65535 {
 		return cmdutil.UsageErrorf("--port %d is not a TCP port", o.Port)
 	}
+	for _, n := range []struct {
+		flag string
+		v    int
+	}{{"--batch", o.Batch}, {"--ubatch", o.UBatch}, {"--threads", o.Threads}} {
+		if n.v < 0 {
+			return cmdutil.UsageErrorf("%s %d is negative: give a positive number, or leave it out and llamactl chooses", n.flag, n.v)
+		}
+	}
+	if o.NGL < -1 {
+		return cmdutil.UsageErrorf("--ngl %d is not a layer count: give 0 (CPU only) or more, or -1 to let llamactl choose", o.NGL)
+	}
+	if o.Batch > 0 && o.UBatch > o.Batch {
+		return cmdutil.UsageErrorf("--ubatch %d is larger than --batch %d: llama.cpp processes at most one logical batch at a time; use --ubatch ≤ --batch", o.UBatch, o.Batch)
+	}
 	gf, m, err := openModel(o.Model)
 	if err != nil {
 		return err
@@ -243,7 +257,7 @@ func Run(ctx context.Context, o *Options) error {
 	}
 	eng, err := engine.Probe(ctx, f.Runner, path, source)
 	if err != nil {
-		return cmdutil.Errorf(cmdutil.ExitEngine, "%v", err)
+		return cmdutil.Errorf(cmdutil.ExitEngine, "%s (found by %s) does not answer like llama.cpp's llama-server: %v\nPass --engine with the path of llama-server (or the folder that holds it), or build one with: llamactl build", path, source, err)
 	}
 	edevs, err := eng.ListDevices(ctx, f.Runner)
 	if err != nil {

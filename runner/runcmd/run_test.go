@@ -179,6 +179,11 @@ func TestBadInput(t *testing.T) {
 		{"bad cache type", func(o *Options) { o.CacheType = "q3" }, cmdutil.ExitUsage, "--cache-type"},
 		{"draft vocab mismatch", func(o *Options) { o.Draft = other }, cmdutil.ExitUsage, "vocabulary of 1024 vs 600"},
 		{"no engine", func(o *Options) { o.EnginePath = filepath.Join(dir, "none") }, cmdutil.ExitEngine, "no llama.cpp engine"},
+		{"engine is not llama-server", func(o *Options) { o.EnginePath = text }, cmdutil.ExitEngine, "llamactl build"},
+		{"negative threads", func(o *Options) { o.Threads = -3 }, cmdutil.ExitUsage, "--threads -3 is negative"},
+		{"negative batch", func(o *Options) { o.Batch = -1 }, cmdutil.ExitUsage, "--batch -1 is negative"},
+		{"ngl below -1", func(o *Options) { o.NGL = -2 }, cmdutil.ExitUsage, "--ngl -2"},
+		{"ubatch above batch", func(o *Options) { o.Batch, o.UBatch = 256, 512 }, cmdutil.ExitUsage, "--ubatch 512 is larger than --batch 256"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
