@@ -172,8 +172,9 @@ func Write(o Options) (Result, error) {
 	md := Markdown(doc)
 	files := []file{{"report.json", jsonBytes}, {"report.md", []byte(md)}}
 	if zipOut {
-		for _, k := range sortedKeys(raw) {
-			files = append(files, file{"raw/" + rawName(k), []byte("$ " + k + "\n" + raw[k])})
+		keys := sortedKeys(raw)
+		for i, name := range rawNames(keys) {
+			files = append(files, file{"raw/" + name, []byte("$ " + keys[i] + "\n" + raw[keys[i]])})
 		}
 	}
 	if tamper != nil {
@@ -506,7 +507,9 @@ func marshal(doc *Doc) ([]byte, error) {
 	return buf.Bytes(), nil
 }
 
-var rawNameRe = regexp.MustCompile(`[^A-Za-z0-9._-]+`)
+// rawNameRe matches what a file name in a zip, on Windows and on Linux
+// cannot hold or should not: '+' stays (g++-11 keeps its name).
+var rawNameRe = regexp.MustCompile(`[^A-Za-z0-9._+-]+`)
 
 // rawName turns a command line into a file name.
 func rawName(cmd string) string {
@@ -518,6 +521,24 @@ func rawName(cmd string) string {
 		n = "output"
 	}
 	return n + ".txt"
+}
+
+// rawNames names each command's file, unique even where two command lines
+// map to one name or differ only in case (Windows file systems and most
+// unzip tools fold case): later ones get "-2", "-3"...
+func rawNames(cmds []string) []string {
+	out := make([]string, len(cmds))
+	taken := map[string]bool{}
+	for i, c := range cmds {
+		n := rawName(c)
+		base := strings.TrimSuffix(n, ".txt")
+		for k := 2; taken[strings.ToLower(n)]; k++ {
+			n = fmt.Sprintf("%s-%d.txt", base, k)
+		}
+		taken[strings.ToLower(n)] = true
+		out[i] = n
+	}
+	return out
 }
 
 func sortedKeys(m map[string]string) []string {
@@ -556,14 +577,8 @@ func writeZip(path string, files []file, modified time.Time) error {
 	}
 	defer os.Remove(tmp.Name())
 	zw := zip.NewWriter(tmp)
-	seen := map[string]int{}
-	for _, f := range files {
-		name := f.name
-		if n := seen[name]; n > 0 {
-			name = strings.TrimSuffix(name, ".txt") + fmt.Sprintf("-%d.txt", n)
-		}
-		seen[f.name]++
-		w, err := zw.CreateHeader(&zip.FileHeader{Name: name, Method: zip.Deflate, Modified: modified})
+	for _, f := range files { // names are unique (rawNames)
+		w, err := zw.CreateHeader(&zip.FileHeader{Name: f.name, Method: zip.Deflate, Modified: modified})
 		if err != nil {
 			tmp.Close()
 			return err
