@@ -27,6 +27,7 @@ import (
 	"github.com/llamactl/llamactl/build/msvcenv"
 	"github.com/llamactl/llamactl/build/plan"
 	"github.com/llamactl/llamactl/internal/cmdutil"
+	"github.com/llamactl/llamactl/internal/enginefacts"
 	"github.com/llamactl/llamactl/internal/proc"
 	"github.com/llamactl/llamactl/patches"
 )
@@ -614,23 +615,15 @@ func (r *runner) finish(ctx context.Context) error {
 var backendNames = map[string]string{"cuda": "CUDA", "vulkan": "Vulkan", "hip": "ROCm", "opencl": "OpenCL", "cpu": "CPU"}
 
 var (
-	versionRE = regexp.MustCompile(`(?m)^version:\s+(?:(\d+\.\d+\.\d+(?:-\w+)?)\s+\(build\s+(\d+),\s+commit\s+([0-9a-zA-Z]+)(?:-dirty)?\)|(\d+)\s+\(([0-9a-zA-Z]+)(?:-dirty)?\))`)
-	loadedRE  = regexp.MustCompile(`(?m)load_backend: loaded (\S+) backend from (.+)$`)
-	deviceRE  = regexp.MustCompile(`(?m)^  ([A-Za-z]+)(\d+): (.+)$`)
+	loadedRE = regexp.MustCompile(`(?m)load_backend: loaded (\S+) backend from (.+)$`)
+	deviceRE = regexp.MustCompile(`(?m)^  ([A-Za-z]+)(\d+): (.+)$`)
 )
 
-// ParseVersion reads llama.cpp's "version:" line (both formats, §6.1).
+// ParseVersion reads llama.cpp's "version:" line (both formats, §6.1);
+// the commit is without "-dirty" so it compares with the lock's.
 func ParseVersion(out string) (line string, build int, commit string, ok bool) {
-	m := versionRE.FindStringSubmatch(out)
-	if m == nil {
-		return "", 0, "", false
-	}
-	if m[2] != "" {
-		build, _ = strconv.Atoi(m[2])
-		return m[0], build, m[3], true
-	}
-	build, _ = strconv.Atoi(m[4])
-	return m[0], build, m[5], true
+	v, ok := enginefacts.ParseVersion(out)
+	return v.Line, v.Build, v.Commit, ok
 }
 
 func exeName(goos, name string) string {

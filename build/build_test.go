@@ -266,7 +266,8 @@ func TestParseVersion(t *testing.T) {
 		"version: 9049 (2496f9c14)\nbuilt with Clang 19.1.5 for Windows x86_64":                          {9049, "2496f9c14"},
 		"version: 0.4.0-dev (build 10825, commit 9e0e22059)\nbuilt with Clang 20.1.8 for Windows x86_64": {10825, "9e0e22059"},
 		"version: 0.7.0 (build 11669, commit Debian)":                                                    {11669, "Debian"},
-		"version: 0 (unknown)": {0, "unknown"},
+		"version: 0 (unknown)":           {0, "unknown"},
+		"version: 4589 (a1b2c3d4-dirty)": {4589, "a1b2c3d4"},
 	}
 	for in, want := range cases {
 		_, b, c, ok := ParseVersion(in)

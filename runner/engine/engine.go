@@ -18,6 +18,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/llamactl/llamactl/internal/enginefacts"
 	"github.com/llamactl/llamactl/internal/proc"
 )
 
@@ -129,33 +130,12 @@ func Probe(ctx context.Context, r proc.Runner, path, source string) (*Engine, er
 	return e, nil
 }
 
-// versionRE matches both shapes seen:
-//
-//	version: 9049 (2496f9c14)                      (upstream releases)
-//	version: 0.7.0 (build 11669, commit Debian)    (Debian's llama.cpp-tools)
-var versionRE = regexp.MustCompile(`(?m)^version:\s*(\S+)\s*\(([^)]*)\)`)
-var buildRE = regexp.MustCompile(`build (\d+)`)
-var commitRE = regexp.MustCompile(`commit (\S+)`)
-
-// ParseVersion extracts the version string, the build number and commit.
+// ParseVersion extracts the version string ("0.7.0", or "9049" in the
+// older banner), the build number and the commit (without "-dirty");
+// enginefacts.ParseVersion reads the banner for build's verifier too.
 func ParseVersion(out string) (version string, build int, commit string) {
-	m := versionRE.FindStringSubmatch(out)
-	if m == nil {
-		return "", 0, ""
-	}
-	version = m[1]
-	paren := m[2]
-	if b := buildRE.FindStringSubmatch(paren); b != nil {
-		build, _ = strconv.Atoi(b[1])
-	} else if n, err := strconv.Atoi(version); err == nil {
-		build = n // upstream: the version is the build number
-	}
-	if c := commitRE.FindStringSubmatch(paren); c != nil {
-		commit = strings.TrimSuffix(c[1], ",")
-	} else if !strings.Contains(paren, " ") {
-		commit = paren
-	}
-	return version, build, commit
+	v, _ := enginefacts.ParseVersion(out)
+	return v.Version, v.Build, v.Commit
 }
 
 // Caps are the flags this engine accepts. Unknown builds get what their

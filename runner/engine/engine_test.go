@@ -21,6 +21,10 @@ func TestParseVersion(t *testing.T) {
 	if v != "9049" || b != 9049 || c != "2496f9c14" {
 		t.Errorf("upstream: %q %d %q", v, b, c)
 	}
+	// A tree with local changes: the commit is the hash, as build's verifier reads it.
+	if v, b, c = ParseVersion("version: 4589 (a1b2c3d4-dirty)\n"); v != "4589" || b != 4589 || c != "a1b2c3d4" {
+		t.Errorf("dirty: %q %d %q", v, b, c)
+	}
 	if v, _, _ := ParseVersion("llama-server: command not found"); v != "" {
 		t.Errorf("garbage gave version %q", v)
 	}
