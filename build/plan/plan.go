@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/llamactl/llamactl/doctor/snapshot"
+	"github.com/llamactl/llamactl/internal/enginefacts"
 	"github.com/llamactl/llamactl/patches"
 )
 
@@ -466,8 +467,7 @@ func (pl *planner) opencl() {
 	// llama.cpp's OpenCL backend drops every device but Adreno and Intel (§2, F43).
 	for _, p := range pl.in.Snapshot.OpenCL.Platforms {
 		for _, d := range p.Devices {
-			name := strings.ToLower(d.Name + " " + d.Vendor)
-			if strings.Contains(name, "adreno") || strings.Contains(name, "qualcomm") || strings.Contains(name, "intel") {
+			if enginefacts.OpenCLVendorSupported(d.Name, d.Vendor) {
 				return
 			}
 		}

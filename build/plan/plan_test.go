@@ -458,3 +458,30 @@ func TestUnknownEngineVersion(t *testing.T) {
 		t.Errorf("LLAMA_BUILD_NUMBER = %q", v)
 	}
 }
+
+// The OpenCL plan warns unless a device passes llama.cpp's vendor filter
+// (enginefacts): PoCL's CPU device on this machine does not, an Intel GPU
+// (clinfo recording, Iris Xe) does, an AMD GPU does not.
+func TestOpenCLWarnsWithoutSupportedDevice(t *testing.T) {
+	cases := []struct {
+		dev  snapshot.OpenCLDevice
+		warn bool
+	}{
+		{snapshot.OpenCLDevice{Name: "pthread-skylake-avx512-AMD EPYC", Vendor: "AuthenticAMD", Type: "CPU"}, true},
+		{snapshot.OpenCLDevice{Name: "gfx1100", Vendor: "Advanced Micro Devices, Inc.", Type: "GPU"}, true},
+		{snapshot.OpenCLDevice{Name: "Intel(R) Iris(R) Xe Graphics", Vendor: "Intel(R) Corporation", Type: "GPU"}, false},
+	}
+	for _, c := range cases {
+		in := loadCase(t, "linux-debian-nvcc11.8-gcc12-nogpu")
+		in.Backend = "opencl"
+		in.Snapshot.OpenCL = snapshot.OpenCL{Status: "ok", Platforms: []snapshot.OpenCLPlatform{{Name: "p", Devices: []snapshot.OpenCLDevice{c.dev}}}}
+		p, err := Make(in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		warned := slices.ContainsFunc(p.Warnings, func(n Note) bool { return n.ID == "opencl-no-supported-device" })
+		if warned != c.warn {
+			t.Errorf("%s: warned %v, want %v (%v)", c.dev.Name, warned, c.warn, p.Warnings)
+		}
+	}
+}
