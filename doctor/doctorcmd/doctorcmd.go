@@ -42,12 +42,14 @@ type Options struct {
 	SnapshotOut string
 	Replay      string
 	Checks      []string
-	ListChecks  bool
-	Backend     string
-	Probe       bool
-	Report      string
-	Zip         bool
-	NoRedact    bool
+	// CheckGiven is true when --check was on the command line, even empty.
+	CheckGiven bool
+	ListChecks bool
+	Backend    string
+	Probe      bool
+	Report     string
+	Zip        bool
+	NoRedact   bool
 	// Gather takes the snapshot of this machine (probe.Gather by default).
 	Gather func(ctx context.Context) *snapshot.Snapshot
 	// Kernels runs the --probe kernels (kernels.Run by default).
@@ -56,13 +58,17 @@ type Options struct {
 
 // Doc is the --json document.
 type Doc struct {
-	Schema    int                `json:"schema"`
-	Checks    []doctor.Finding   `json:"checks"`
-	Selection doctor.Selection   `json:"selection"`
-	Summary   Summary            `json:"summary"`
-	Timing    Timing             `json:"timing"`
-	Replayed  string             `json:"replayed,omitempty"` // the file, with --replay
-	Snapshot  *snapshot.Snapshot `json:"snapshot"`
+	Schema    int              `json:"schema"`
+	Checks    []doctor.Finding `json:"checks"`
+	Selection doctor.Selection `json:"selection"`
+	Summary   Summary          `json:"summary"`
+	Timing    Timing           `json:"timing"`
+	Replayed  string           `json:"replayed,omitempty"` // the file, with --replay
+	// Report is what --report wrote: its absolute path and the files in it.
+	Report *report.Result `json:"report,omitempty"`
+	// SnapshotFile is the absolute path --snapshot wrote.
+	SnapshotFile string             `json:"snapshot_file,omitempty"`
+	Snapshot     *snapshot.Snapshot `json:"snapshot"`
 }
 
 // Summary counts findings by status.
@@ -103,6 +109,7 @@ Exit status: 0 when no check found an error (warnings allowed), 1 otherwise.`,
   llamactl doctor --backend opencl             # "I was told to enable OpenCL"`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.CheckGiven = cmd.Flags().Changed("check")
 			return run(cmd.Context(), opts)
 		},
 	}
@@ -143,10 +150,10 @@ func run(ctx context.Context, o *Options) error {
 	if (o.Zip || o.NoRedact) && o.Report == "" {
 		return cmdutil.UsageErrorf("--zip and --no-redact go with --report PATH (for example: llamactl doctor --report report.zip --zip)")
 	}
-	ropts := doctor.Options{Only: o.Checks, Backend: o.Backend}
-	if err := ropts.Validate(); err != nil {
-		return cmdutil.UsageErrorf("%v", err)
+	if err := validateChecks(o); err != nil {
+		return err
 	}
+	ropts := doctor.Options{Only: o.Checks, Backend: o.Backend}
 
 	t0 := time.Now()
 	var s *snapshot.Snapshot
@@ -183,11 +190,14 @@ func run(ctx context.Context, o *Options) error {
 
 	if o.SnapshotOut != "" {
 		if err := writeJSONFile(o.SnapshotOut, s); err != nil {
-			return cmdutil.Errorf(cmdutil.ExitInternal, "could not write the snapshot to %s: %v", o.SnapshotOut, err)
+			return unwritable("snapshot", o.SnapshotOut, err, "llamactl doctor --snapshot "+suggestName(o.SnapshotOut, "machine.json"))
 		}
 	}
 
 	doc := Doc{Schema: Schema, Checks: findings, Selection: sel, Snapshot: s, Replayed: o.Replay}
+	if o.SnapshotOut != "" {
+		doc.SnapshotFile = absPath(o.SnapshotOut)
+	}
 	if doc.Checks == nil {
 		doc.Checks = []doctor.Finding{}
 	}
@@ -222,9 +232,19 @@ func run(ctx context.Context, o *Options) error {
 			if errors.As(err, &leak) {
 				return cmdutil.Errorf(cmdutil.ExitInternal, "%v", err)
 			}
+			var werr *report.WriteError
+			if errors.As(err, &werr) {
+				next := "llamactl doctor --report " + suggestName(o.Report, "llamactl-report")
+				if o.Zip {
+					next = "llamactl doctor --report " + suggestName(o.Report, "llamactl-report.zip") + " --zip"
+				}
+				return unwritable("support report", o.Report, werr.Err, next)
+			}
 			return cmdutil.Errorf(cmdutil.ExitInternal, "could not write the report to %s: %v", o.Report, err)
 		}
+		r.Path = absPath(r.Path)
 		rep = &r
+		doc.Report = rep
 	}
 
 	if f.IO.JSON {
@@ -234,7 +254,7 @@ func run(ctx context.Context, o *Options) error {
 	} else {
 		render(f.IO, doc, len(o.Checks) > 0)
 		if o.SnapshotOut != "" {
-			fmt.Fprintf(f.IO.Out, "\nSnapshot written to %s (replay it anywhere with: llamactl doctor --replay %s)\n", o.SnapshotOut, o.SnapshotOut)
+			fmt.Fprintf(f.IO.Out, "\nSnapshot written to %s (replay it anywhere with: llamactl doctor --replay %s)\n", doc.SnapshotFile, o.SnapshotOut)
 		}
 		if rep != nil {
 			how := "redacted"
@@ -253,6 +273,50 @@ func run(ctx context.Context, o *Options) error {
 		return cmdutil.Exit(cmdutil.ExitFindings)
 	}
 	return nil
+}
+
+// validateChecks refuses an empty --check (it would silently run every
+// check) and an ID that is not in the catalog.
+func validateChecks(o *Options) error {
+	const list = "list the check IDs with: llamactl doctor --list-checks"
+	if o.CheckGiven && len(o.Checks) == 0 {
+		return cmdutil.UsageErrorf("--check needs a check ID (for example --check cuda.host-compiler); %s", list)
+	}
+	for i, id := range o.Checks {
+		id = strings.TrimSpace(id)
+		if id == "" {
+			return cmdutil.UsageErrorf("--check has an empty check ID; %s", list)
+		}
+		o.Checks[i] = id
+	}
+	if err := (doctor.Options{Only: o.Checks}).Validate(); err != nil {
+		return cmdutil.UsageErrorf("%v", err)
+	}
+	return nil
+}
+
+// unwritable is the usage error for an output path the user gave that
+// cannot be written (missing parent, read-only, /proc, a file in the way):
+// the user's input, not a llamactl failure.
+func unwritable(what, path string, err error, next string) error {
+	return cmdutil.UsageErrorf("could not write the %s to %s: %v. Choose a folder you can write to (your home or current folder), for example: %s", what, path, err, next)
+}
+
+// suggestName is the next command's output name: the one the user gave,
+// without its folder, so it lands in the current folder.
+func suggestName(path, def string) string {
+	b := filepath.Base(path)
+	if b == "." || b == string(filepath.Separator) || b == "" {
+		b = def
+	}
+	return b
+}
+
+func absPath(p string) string {
+	if a, err := filepath.Abs(p); err == nil {
+		return a
+	}
+	return p
 }
 
 func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }

@@ -124,3 +124,13 @@ func BenchmarkRealDoctor(b *testing.B) {
 	b.ReportMetric(checks/n, "checks-ms/op")
 	b.ReportMetric(sum/n, "checks-sum-ms/op")
 }
+
+// docs/doctor.md's example document is the CI machine's: its summary counts
+// match a real run here (they drift when checks are added).
+func TestDocsExampleIsCIMachine(t *testing.T) {
+	needCI(t)
+	_, d := realDoctor(t)
+	if want := exampleSummary(t); d.Summary != want {
+		t.Errorf("docs/doctor.md's example says %+v, this machine gives %+v: update the example", want, d.Summary)
+	}
+}

@@ -197,11 +197,25 @@ func Write(o Options) (Result, error) {
 	for _, f := range files {
 		res.Files = append(res.Files, f.name)
 	}
+	write := writeDir
 	if zipOut {
-		return res, writeZip(o.Path, files, doc.GeneratedAt)
+		write = func(p string, fs []file) error { return writeZip(p, fs, doc.GeneratedAt) }
 	}
-	return res, writeDir(o.Path, files)
+	if err := write(o.Path, files); err != nil {
+		return Result{}, &WriteError{Path: o.Path, Err: err}
+	}
+	return res, nil
 }
+
+// WriteError is a bundle that could not be written where the user asked
+// (no such folder, read-only, a file in the way): the caller's input.
+type WriteError struct {
+	Path string
+	Err  error
+}
+
+func (e *WriteError) Error() string { return "write " + e.Path + ": " + e.Err.Error() }
+func (e *WriteError) Unwrap() error { return e.Err }
 
 // tamper lets a test corrupt the output after redaction, as a redaction bug
 // would, to prove the self-check refuses it.
