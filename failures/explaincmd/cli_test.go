@@ -41,16 +41,63 @@ func TestThroughRoot(t *testing.T) {
 		t.Errorf("missing file exit %d, no next command: %q", code, errOut)
 	}
 
-	// An empty log says "0 lines", a one-line log "1 line" (not "1 lines").
+	// A one-line log says "1 line" (not "1 lines").
 	dir := t.TempDir()
-	for name, want := range map[string]string{"": "empty.log, 0 lines)", "x\n": "empty.log, 1 line)"} {
-		path := filepath.Join(dir, "empty.log")
-		if err := os.WriteFile(path, []byte(name), 0o644); err != nil {
+	path := filepath.Join(dir, "one.log")
+	if err := os.WriteFile(path, []byte("x\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	f, out, _ = cmdutil.NewTest(nil, nil)
+	if code := cli.Execute(f, []string{"explain", path}); code != cmdutil.ExitOK || !strings.Contains(out.String(), "one.log, 1 line)") {
+		t.Errorf("exit %d, want \"1 line\" in %q", code, out)
+	}
+}
+
+// A binary file (this test binary: it holds the DLL names failures look
+// for) and an empty log are refused with exit 2, a message from
+// failures/data and nothing on stdout, with and without --json.
+func TestBinaryAndEmptyInput(t *testing.T) {
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	empty := filepath.Join(dir, "empty.log")
+	blank := filepath.Join(dir, "blank.log")
+	utf16 := filepath.Join(dir, "ps.log")
+	for p, b := range map[string]string{empty: "", blank: "\r\n\r\n", utf16: "\xff\xfee\x00r\x00r\x00o\x00r\x00\n\x00"} {
+		if err := os.WriteFile(p, []byte(b), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		f, out, _ = cmdutil.NewTest(nil, nil)
-		if code := cli.Execute(f, []string{"explain", path}); code != cmdutil.ExitOK || !strings.Contains(out.String(), want) {
-			t.Errorf("exit %d, want %q in %q", code, want, out)
+	}
+	cases := []struct {
+		args []string
+		in   string
+		want string
+	}{
+		{[]string{exe}, "", "is not a text log"},
+		{[]string{"-"}, "\x7fELF\x02\x01\x01\x00\x00\x00", "stdin is not a text log"},
+		{[]string{empty}, "", "empty.log is empty: there is nothing to explain"},
+		{[]string{blank}, "", "blank.log is empty"},
+		{[]string{"-"}, "", "stdin is empty"},
+	}
+	for _, c := range cases {
+		for _, js := range []bool{false, true} {
+			args := append([]string{"explain"}, c.args...)
+			if js {
+				args = append(args, "--json")
+			}
+			f, out, errOut := cmdutil.NewTest(nil, nil)
+			f.IO.In = strings.NewReader(c.in)
+			code := cli.Execute(f, args)
+			if code != cmdutil.ExitUsage || out.Len() != 0 || !strings.Contains(errOut.String(), c.want) || !strings.Contains(errOut.String(), "llamactl explain") {
+				t.Errorf("%v: exit %d, stdout %q, stderr %q; want 2, nothing, %q and a next command", args, code, out, errOut, c.want)
+			}
 		}
+	}
+	// A UTF-16 log with its BOM is a log.
+	f, _, errOut := cmdutil.NewTest(nil, nil)
+	if code := cli.Execute(f, []string{"explain", utf16}); code != cmdutil.ExitOK {
+		t.Errorf("UTF-16 log: exit %d %q", code, errOut)
 	}
 }

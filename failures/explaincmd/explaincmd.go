@@ -152,6 +152,11 @@ func Run(ctx context.Context, o *Options) error {
 	if err != nil {
 		return err
 	}
+	in, serr := failures.Sniff(in)
+	if serr != nil {
+		closeIn()
+		return refuse(kb, name, serr)
+	}
 	d, rerr := kb.Diagnose(in)
 	closeIn()
 	if rerr != nil {
@@ -201,6 +206,22 @@ func open(o *Options) (io.Reader, string, func(), error) {
 		return nil, "", nil, cmdutil.UsageErrorf("cannot read %s: %v\nPass the log file of the failed build or run, or pipe it: cmake --build build 2>&1 | llamactl explain", o.File, err)
 	}
 	return rc, o.File, func() { rc.Close() }, nil
+}
+
+// refuse turns what failures.Sniff found into a usage error: nothing to
+// explain in an empty log, and a binary file is not a log (its strings
+// would "match" failures).
+func refuse(kb *failures.KB, name string, err error) error {
+	key := ""
+	switch {
+	case errors.Is(err, failures.ErrEmpty):
+		key = "empty_log"
+	case errors.Is(err, failures.ErrBinary):
+		key = "binary_input"
+	default:
+		return cmdutil.UsageErrorf("cannot read %s: %v", name, err)
+	}
+	return cmdutil.UsageErrorf("%s", strings.ReplaceAll(kb.Message(key), "{input}", name))
 }
 
 func render(io *ui.IOStreams, kb *failures.KB, name string, d failures.Diagnosis) {
