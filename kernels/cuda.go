@@ -223,7 +223,7 @@ func probeCUDA(ctx context.Context, r proc.Runner, plan CUDAPlan) CUDAReport {
 	if !s.OK {
 		return finish(s)
 	}
-	s.Detail = fmt.Sprintf("%d device(s)", len(rep.Devices))
+	s.Detail = detail("cuda-devices", map[string]string{"devices": count("device", len(rep.Devices))})
 	rep.Stages = append(rep.Stages, s)
 
 	// Every device runs the kernel: a machine with GPUs of different

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"regexp"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -39,6 +40,14 @@ type tables struct {
 	archs    map[string]archRow
 	rules    []rule
 	messages map[string]Message
+	counts   map[string]pluralForms
+	details  map[string]string
+}
+
+// pluralForms is a counted noun in CLDR plural categories.
+type pluralForms struct {
+	One   string `json:"one"`
+	Other string `json:"other"`
 }
 
 var loadTables = sync.OnceValue(func() *tables {
@@ -50,7 +59,9 @@ var loadTables = sync.OnceValue(func() *tables {
 		Rules []rule `json:"rules"`
 	}
 	var m struct {
-		Messages map[string]Message `json:"messages"`
+		Messages map[string]Message     `json:"messages"`
+		Counts   map[string]pluralForms `json:"counts"`
+		Details  map[string]string      `json:"details"`
 	}
 	mustJSON("data/arch.json", &a)
 	mustJSON("data/classify.json", &c)
@@ -62,7 +73,7 @@ var loadTables = sync.OnceValue(func() *tables {
 		r.re = regexp.MustCompile(r.Pattern)
 		t.rules = append(t.rules, r)
 	}
-	t.messages = m.Messages
+	t.messages, t.counts, t.details = m.Messages, m.Counts, m.Details
 	return t
 })
 
@@ -157,4 +168,26 @@ func render(key string, facts map[string]string) Message {
 		out.Commands = append(out.Commands, r.Replace(c))
 	}
 	return out
+}
+
+// count says "1 device" / "3 devices" from data/messages.json's counts.
+func count(noun string, n int) string {
+	f, ok := loadTables().counts[noun]
+	text := f.Other
+	if n == 1 && f.One != "" {
+		text = f.One
+	}
+	if !ok || text == "" {
+		text = "{count} " + noun // visible in review, like render's unknown keys
+	}
+	return strings.ReplaceAll(text, "{count}", strconv.Itoa(n))
+}
+
+// detail fills a stage detail of data/messages.json.
+func detail(key string, facts map[string]string) string {
+	t, ok := loadTables().details[key]
+	if !ok {
+		return key
+	}
+	return placeholder.MapReplacer(facts).Replace(t)
 }

@@ -58,7 +58,8 @@ func openCLStages(rep opencl.Report, s StageResult) []StageResult {
 		for _, p := range rep.Platforms {
 			n += len(p.Devices)
 		}
-		s.Detail = fmt.Sprintf("%d platform(s), %d device(s) through %s", len(rep.Platforms), n, rep.Loader)
+		s.Detail = detail("opencl-ok", map[string]string{
+			"platforms": count("platform", len(rep.Platforms)), "devices": count("device", n), "loader": rep.Loader})
 	case opencl.StatusNoPlatforms:
 		s.FailureID, s.Detail = "opencl-no-platform", rep.Error
 	case opencl.StatusNoLoader:
