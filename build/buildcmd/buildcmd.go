@@ -44,6 +44,8 @@ type Options struct {
 	CMakeArgs                              []string
 	Jobs                                   int
 	DryRun, Heal, AllowUnsupported, Check  bool
+	// Portable builds binaries for other machines (always so with --lock).
+	Portable bool
 }
 
 // Doc is the --json document of `llamactl build` (schema 1, docs/build.md).
@@ -91,6 +93,7 @@ Examples:
   llamactl build --out dist                build and copy the binaries + manifest.json to dist
   llamactl build --source ~/src/llama.cpp  build an existing checkout as is
   llamactl build --backend vulkan --heal   build Vulkan; on a known failure apply the fix and retry
+  llamactl build --portable --out dist     binaries for other machines (CPU code not tuned to this one)
   llamactl build --lock llamactl.lock.toml --check   CI: fail if this machine no longer satisfies the lock`,
 		Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, args []string) error {
@@ -113,8 +116,21 @@ Examples:
 	fl.StringVar(&opts.CUDAArch, "cuda-arch", "", "CMAKE_CUDA_ARCHITECTURES to build (default: doctor's selection, e.g. 89-real)")
 	fl.StringVar(&opts.LockPath, "lock", "", "CI lock file (TOML or JSON): engine ref + sha256, backend, CUDA constraint, architectures, flags")
 	fl.BoolVar(&opts.Check, "check", false, "with --lock: only check that this machine still satisfies the lock (exit 6 if not)")
+	fl.BoolVar(&opts.Portable, "portable", false, "binaries for other machines: CPU code not tuned to this one (GGML_NATIVE=OFF; always so with --lock)")
 	fl.StringVar(&opts.SnapshotPath, "snapshot", "", "plan for a recorded machine (doctor --json snapshot) instead of this one")
 	return cmd
+}
+
+// portable says why the binaries must run on other machines, or "": a
+// build from a lock file is CI's, whose binaries are shipped elsewhere.
+func portable(o *Options) string {
+	switch {
+	case o.LockPath != "":
+		return "building from the lock file " + filepath.Base(o.LockPath) + " (CI)"
+	case o.Portable:
+		return "--portable"
+	}
+	return ""
 }
 
 func cacheDir(o *Options) string {
@@ -322,7 +338,7 @@ func run(ctx context.Context, o *Options) error {
 	}
 	in := plan.Input{Snapshot: snap, Selection: sel, Engine: eng, Backend: o.Backend, SourceDir: src.Dir, BuildDir: buildDir,
 		CMakeArgs: o.CMakeArgs, Jobs: o.Jobs, Compiler: o.Compiler, AllowUnsupportedCompiler: o.AllowUnsupported,
-		Launcher: launcher(f.Runner)}
+		Launcher: launcher(f.Runner), Portable: portable(o)}
 
 	if o.DryRun {
 		p, err := plan.Make(in)

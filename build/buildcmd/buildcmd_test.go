@@ -317,3 +317,41 @@ func TestSourceWithoutGGML(t *testing.T) {
 		t.Errorf("dry run does not pass LLAMA_USE_SYSTEM_GGML on:\n%s", out.String())
 	}
 }
+
+// A CI build from --lock, and --portable, plan GGML_NATIVE=OFF so the
+// binaries run on other CPUs; a plain local build keeps llama.cpp's native
+// default.
+func TestPortableAndLockTurnNativeOff(t *testing.T) {
+	snap := filepath.Join(plans, "linux-debian-cpu-local.json")
+	lock := writeLock(t, "[engine]\nref = \"b9591\"\n[build]\nbackend = \"cpu\"\n")
+	cases := []struct {
+		name   string
+		mut    func(*Options)
+		native bool
+		why    string
+	}{
+		{"local", func(o *Options) {}, true, "--portable for binaries you copy elsewhere"},
+		{"portable", func(o *Options) { o.Portable = true }, false, "GGML_NATIVE=OFF because --portable"},
+		{"lock", func(o *Options) { o.LockPath = lock }, false, "GGML_NATIVE=OFF because building from the lock file llamactl.lock.toml (CI)"},
+	}
+	for _, c := range cases {
+		o, out, _ := newOpts(t, nil, nil)
+		o.DryRun, o.SnapshotPath, o.Backend = true, snap, "cpu"
+		o.F.IO.JSON = true
+		c.mut(o)
+		if err := run(context.Background(), o); err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		var doc Doc
+		if err := json.Unmarshal([]byte(out.String()), &doc); err != nil || doc.Plan == nil {
+			t.Fatalf("%s: %v %s", c.name, err, out)
+		}
+		args := strings.Join(doc.Plan.Configure.Args, " ")
+		if off := strings.Contains(args, "-DGGML_NATIVE=OFF"); off == c.native || strings.Contains(args, "-DGGML_NATIVE=ON") {
+			t.Errorf("%s: configure %s", c.name, args)
+		}
+		if !strings.Contains(strings.Join(doc.Plan.Reasons, "\n"), c.why) {
+			t.Errorf("%s: reasons %q lack %q", c.name, doc.Plan.Reasons, c.why)
+		}
+	}
+}

@@ -65,6 +65,10 @@ type Input struct {
 	Registry *patches.Registry
 	// Launcher is a ccache/sccache path found on this machine, or "".
 	Launcher string
+	// Portable says why the binaries must run on other machines
+	// ("--portable", "building from the lock file ci.lock.toml"); "" builds
+	// for this machine.
+	Portable string
 }
 
 // EnvVar is one environment change applied to cmake and ninja only.
@@ -258,6 +262,9 @@ func (pl *planner) make() error {
 	case "opencl":
 		pl.opencl()
 	}
+	if in.Portable != "" {
+		pl.set(pl.nameAt("GGML_NATIVE"), "OFF")
+	}
 	pl.launcher(backend)
 	pl.network()
 	pl.patches()
@@ -292,6 +299,8 @@ func (pl *planner) make() error {
 			}
 		}
 	}
+
+	pl.native()
 
 	pl.p.Configure = Command{Program: "cmake", Args: append([]string{"-S", in.SourceDir, "-B", in.BuildDir, "-G", "Ninja"}, cacheStrings(pl.p.Cache)...)}
 	pl.p.Build = Command{Program: "cmake", Args: []string{"--build", in.BuildDir, "--config", in.BuildType, "-j", fmt.Sprint(in.Jobs)}}
@@ -411,6 +420,26 @@ func (pl *planner) cuda() {
 		if gpus == 0 && archs == "" {
 			pl.warn("cuda-no-gpu-default-archs")
 		}
+	}
+}
+
+// native says why the CPU code (ggml-cpu, in every build) is or is not
+// tuned to this machine, once the user's options are in. llama.cpp's
+// default GGML_NATIVE=ON compiles for this processor (-march=native): the
+// fastest build here, and an "illegal instruction" crash on an older or
+// different CPU, so binaries that leave the machine are built with it OFF
+// (llamacpp-build.md §1.2, §7 item 2).
+func (pl *planner) native() {
+	name := pl.nameAt("GGML_NATIVE")
+	v, set := pl.get(name)
+	on := !set || isOn(v)
+	switch {
+	case pl.in.Portable != "" && on:
+		pl.warn("native-on-not-portable", name+"="+v, pl.in.Portable)
+	case pl.in.Portable != "":
+		pl.p.Reasons = append(pl.p.Reasons, message("native-off-portable", name, pl.in.Portable).Text)
+	case on:
+		pl.p.Reasons = append(pl.p.Reasons, message("native-on-local", name).Text)
 	}
 }
 

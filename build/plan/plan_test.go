@@ -3,6 +3,7 @@ package plan
 import (
 	"encoding/json"
 	"flag"
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -25,6 +26,7 @@ type caseFile struct {
 		Jobs      int      `json:"jobs"`
 		Engine    Engine   `json:"engine"`
 		CMakeArgs []string `json:"cmake_args"`
+		Portable  string   `json:"portable"`
 	} `json:"input"`
 	Selection Selection         `json:"selection"`
 	Snapshot  snapshot.Snapshot `json:"snapshot"`
@@ -41,7 +43,7 @@ func loadCase(t *testing.T, name string) Input {
 		t.Fatalf("%s: %v", name, err)
 	}
 	return Input{Snapshot: &c.Snapshot, Selection: c.Selection, Engine: c.Input.Engine, Backend: c.Input.Backend,
-		SourceDir: c.Input.SourceDir, BuildDir: c.Input.BuildDir, Jobs: c.Input.Jobs, CMakeArgs: c.Input.CMakeArgs}
+		SourceDir: c.Input.SourceDir, BuildDir: c.Input.BuildDir, Jobs: c.Input.Jobs, CMakeArgs: c.Input.CMakeArgs, Portable: c.Input.Portable}
 }
 
 func golden(t *testing.T, name, got string) {
@@ -71,6 +73,8 @@ func TestGoldenPlans(t *testing.T) {
 		{name: "win-vs2022-17.10-cuda12.3-older-toolset"},
 		{name: "win-amd-rx7900xtx-vulkan"},
 		{name: "linux-debian-nvcc11.8-gcc12-nogpu"},
+		{name: "linux-debian-cpu-local"},
+		{name: "linux-debian-cpu-ci-lock"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -483,5 +487,62 @@ func TestOpenCLWarnsWithoutSupportedDevice(t *testing.T) {
 		if warned != c.warn {
 			t.Errorf("%s: warned %v, want %v (%v)", c.dev.Name, warned, c.warn, p.Warnings)
 		}
+	}
+}
+
+// GGML_NATIVE (LLAMA_NATIVE before b3240) is llama.cpp's default ON for a
+// build that stays on this machine and OFF for binaries that leave it
+// (--portable, --lock); the user's --cmake-arg still wins, with a warning.
+func TestNativeFollowsPortability(t *testing.T) {
+	cases := []struct {
+		name      string
+		build     int
+		portable  string
+		args      []string
+		option    string // the option the plan sets, "" for none
+		value     string
+		reason    string // message ID among the reasons, "" for none
+		warnNotPt bool
+	}{
+		{name: "local", build: 9591, reason: "native-on-local"},
+		{name: "portable", build: 9591, portable: "--portable", option: "GGML_NATIVE", value: "OFF", reason: "native-off-portable"},
+		{name: "lock, unknown engine", build: 0, portable: "building from the lock file ci.toml", option: "GGML_NATIVE", value: "OFF", reason: "native-off-portable"},
+		{name: "portable, old engine", build: 3000, portable: "--portable", option: "LLAMA_NATIVE", value: "OFF", reason: "native-off-portable"},
+		{name: "portable, user ON", build: 9591, portable: "--portable", args: []string{"GGML_NATIVE=ON"}, option: "GGML_NATIVE", value: "ON", warnNotPt: true},
+		{name: "portable, old engine, user ON translated", build: 3000, portable: "--portable", args: []string{"-DGGML_NATIVE=ON"}, option: "LLAMA_NATIVE", value: "ON", warnNotPt: true},
+		{name: "local, user OFF", build: 9591, args: []string{"GGML_NATIVE=OFF"}, option: "GGML_NATIVE", value: "OFF"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			in := loadCase(t, "linux-debian-cpu-local")
+			in.Engine = Engine{BuildNumber: c.build, Ref: "", VersionFrom: "unknown"}
+			if c.build > 0 {
+				in.Engine.Ref, in.Engine.VersionFrom = fmt.Sprintf("b%d", c.build), "archive-name"
+			}
+			in.Portable, in.CMakeArgs = c.portable, c.args
+			p, err := Make(in)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, n := range []string{"GGML_NATIVE", "LLAMA_NATIVE"} {
+				v, ok := cacheValue(p, n)
+				if want := n == c.option; ok != want || (ok && v != c.value) {
+					t.Errorf("%s = %q (set %v), want set %v to %q\n%v", n, v, ok, want, c.value, p.Cache)
+				}
+			}
+			for _, id := range []string{"native-on-local", "native-off-portable"} {
+				has := slices.Contains(p.Reasons, message(id, c.option, c.portable).Text)
+				if id == "native-on-local" {
+					has = slices.Contains(p.Reasons, message(id, "GGML_NATIVE").Text)
+				}
+				if has != (id == c.reason) {
+					t.Errorf("reason %s present %v; reasons %q", id, has, p.Reasons)
+				}
+			}
+			warned := slices.ContainsFunc(p.Warnings, func(n Note) bool { return n.ID == "native-on-not-portable" })
+			if warned != c.warnNotPt {
+				t.Errorf("native-on-not-portable warned %v, want %v: %v", warned, c.warnNotPt, p.Warnings)
+			}
+		})
 	}
 }
