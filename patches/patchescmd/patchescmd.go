@@ -46,7 +46,12 @@ an MSVC toolset choice or a source diff), when each applies, and why.
 	cmd.AddCommand(&cobra.Command{
 		Use:   "list",
 		Short: "List every patch with what triggers it",
-		Args:  cobra.NoArgs,
+		Long: `List every known build fix: its ID, what it does, and when llamactl build applies
+it: "automatic" (always, when the machine needs it) or "--heal on <failure ID>"
+(after a failed build whose log shows that failure; see llamactl explain).`,
+		Example: `  llamactl patches list
+  llamactl patches list --json | jq -r '.patches[].id'`,
+		Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, args []string) error {
 			return listRun(&Options{IO: f.IO, Registry: patches.Default()})
 		},
@@ -54,7 +59,13 @@ an MSVC toolset choice or a source diff), when each applies, and why.
 	cmd.AddCommand(&cobra.Command{
 		Use:   "show ID",
 		Short: "Show one patch: why, when and what it changes",
-		Args:  cobra.ExactArgs(1),
+		Long: `Show one patch: why it exists, when it applies (operating system, CUDA and
+compiler versions, the failure IDs that trigger it with --heal), what it changes
+(CMake entries, flags, an MSVC toolset, or a source diff, printed in full) and
+its source. The IDs are those of llamactl patches list.`,
+		Example: `  llamactl patches show msvc-stl-cuda
+  llamactl patches show cuda-stream-t --json`,
+		Args: cobra.ExactArgs(1),
 		ValidArgsFunction: func(c *cobra.Command, args []string, _ string) ([]string, cobra.ShellCompDirective) {
 			return patches.Default().IDs(), cobra.ShellCompDirectiveNoFileComp
 		},

@@ -59,3 +59,30 @@ func TestShowUnknown(t *testing.T) {
 		t.Fatalf("exit %d, want %d", code, cmdutil.ExitUsage)
 	}
 }
+
+// list and show explain themselves, and every example in their help runs.
+func TestHelpExamplesRun(t *testing.T) {
+	f, _, _ := cmdutil.NewTest(nil, nil)
+	for _, c := range NewCmd(f).Commands() {
+		if strings.TrimSpace(c.Long) == "" || strings.TrimSpace(c.Example) == "" {
+			t.Errorf("patches %s: no Long text or Example", c.Name())
+		}
+		n := 0
+		for _, line := range strings.Split(c.Example, "\n") {
+			line, _, _ = strings.Cut(line, "|") // the shell part after a pipe is not ours
+			fields := strings.Fields(line)
+			if len(fields) < 3 || fields[0] != "llamactl" || fields[1] != "patches" {
+				t.Errorf("patches %s: example %q is not a llamactl patches command", c.Name(), line)
+				continue
+			}
+			n++
+			out, errOut, code := run(t, fields[2:]...)
+			if code != 0 || out == "" {
+				t.Errorf("example %q: exit %d, stderr %q", line, code, errOut)
+			}
+		}
+		if n == 0 {
+			t.Errorf("patches %s: no example", c.Name())
+		}
+	}
+}
