@@ -235,6 +235,11 @@ func TestExtractRefusesUnsafeEntries(t *testing.T) {
 		"absolute symlink":  {{name: "top/link", link: "/etc", typ: tar.TypeSymlink}},
 		"write via symlink": {{name: "top/dir", link: ".", typ: tar.TypeSymlink}, {name: "top/dir/x", body: "x", typ: tar.TypeReg}},
 		"hard link":         {{name: "top/h", link: "/etc/passwd", typ: tar.TypeLink}},
+		// c/.. looks inside lexically but is the tree's parent once c -> ".",
+		// whichever of the two links comes first.
+		"link through link": {{name: "top/c", link: ".", typ: tar.TypeSymlink}, {name: "top/d", link: "c/..", typ: tar.TypeSymlink}},
+		"link before link":  {{name: "top/d", link: "c/..", typ: tar.TypeSymlink}, {name: "top/c", link: ".", typ: tar.TypeSymlink}},
+		"dir via symlink":   {{name: "top/dir", link: ".", typ: tar.TypeSymlink}, {name: "top/dir/sub/", typ: tar.TypeDir}},
 	}
 	for name, entries := range cases {
 		t.Run(name, func(t *testing.T) {
@@ -257,6 +262,54 @@ func TestExtractRefusesUnsafeEntries(t *testing.T) {
 		entry{name: "top/b/link", link: "../a/file", typ: tar.TypeSymlink})), dst)
 	if err != nil {
 		t.Fatalf("inside link refused: %v", err)
+	}
+}
+
+// A decompression bomb stops at the byte cap and an inode bomb at the entry
+// cap (small caps here; the package ones are 2 GiB and 100k entries).
+func TestExtractCapsBytesAndEntries(t *testing.T) {
+	tarX := func(data []byte, maxBytes int64, maxEntries int) error {
+		gz, err := gzip.NewReader(bytes.NewReader(data))
+		if err != nil {
+			t.Fatal(err)
+		}
+		x := &extractor{dst: t.TempDir(), maxBytes: maxBytes, maxEntries: maxEntries}
+		return x.tarGz(tar.NewReader(gz))
+	}
+	big := tarOf(t, entry{name: "top/a", body: strings.Repeat("x", 600), typ: tar.TypeReg}, entry{name: "top/b", body: strings.Repeat("x", 600), typ: tar.TypeReg})
+	if err := tarX(big, 1000, 10); !errors.Is(err, ErrUnsafeArchive) || !strings.Contains(err.Error(), "1000 bytes") {
+		t.Errorf("byte cap: err = %v", err)
+	}
+	if err := tarX(big, 1200, 10); err != nil {
+		t.Errorf("exactly at the byte cap: %v", err)
+	}
+	var many []entry
+	for i := 0; i < 6; i++ {
+		many = append(many, entry{name: "top/f" + strings.Repeat("x", i), typ: tar.TypeReg})
+	}
+	if err := tarX(tarOf(t, many...), 1000, 5); !errors.Is(err, ErrUnsafeArchive) || !strings.Contains(err.Error(), "5 entries") {
+		t.Errorf("entry cap: err = %v", err)
+	}
+	if err := tarX(tarOf(t, many...), 1000, 6); err != nil {
+		t.Errorf("exactly at the entry cap: %v", err)
+	}
+
+	var buf bytes.Buffer
+	zw := zip.NewWriter(&buf)
+	for i := 0; i < 3; i++ {
+		w, _ := zw.Create("top/f" + strings.Repeat("x", i))
+		w.Write([]byte("yy"))
+	}
+	zw.Close()
+	zr, err := zip.NewReader(bytes.NewReader(buf.Bytes()), int64(buf.Len()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := (&extractor{dst: t.TempDir(), maxBytes: 100, maxEntries: 2}).zip(zr); !errors.Is(err, ErrUnsafeArchive) {
+		t.Errorf("zip entry cap: err = %v", err)
+	}
+	if err := (&extractor{dst: t.TempDir(), maxBytes: 5, maxEntries: 10}).zip(zr); !errors.Is(err, ErrUnsafeArchive) {
+		t.Errorf("zip byte cap: err = %v", err)
 	}
 }
 

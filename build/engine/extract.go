@@ -17,9 +17,13 @@ import (
 // land outside the target: absolute paths, "..", links leading out.
 var ErrUnsafeArchive = errors.New("unsafe archive entry")
 
-// maxExtractBytes bounds what one archive may unpack to (llama.cpp's source
-// is ~30 MB; this stops a decompression bomb).
-const maxExtractBytes = 2 << 30
+// Limits on what one archive may unpack to: llama.cpp's source is ~30 MB in a
+// few thousand entries, so these only stop a decompression bomb (huge files,
+// or millions of empty ones exhausting inodes).
+const (
+	maxExtractBytes   = 2 << 30
+	maxExtractEntries = 100_000
+)
 
 // entryPath validates an archive name and returns it relative to the tree,
 // with the single top-level directory GitHub archives have stripped.
@@ -50,8 +54,21 @@ func entryPath(name string, strip bool) (string, error) {
 // linkInside says whether a link at rel pointing to target stays in the tree.
 func linkInside(rel, target string) bool {
 	t := strings.ReplaceAll(target, "\\", "/")
-	if strings.HasPrefix(t, "/") || (len(t) > 1 && t[1] == ':') {
+	if strings.HasPrefix(t, "/") || (len(t) > 1 && t[1] == ':') || strings.ContainsRune(t, 0) {
 		return false
+	}
+	// The check below is lexical, and "c/.." is the tree's parent when c is
+	// itself a link to "." (made before or after this one). So ".." may only
+	// lead the target: then each link resolves from the real directory it
+	// was made in, and stays inside.
+	named := false
+	for _, part := range strings.Split(t, "/") {
+		switch {
+		case part == ".." && named:
+			return false
+		case part != ".." && part != "." && part != "":
+			named = true
+		}
 	}
 	joined := path.Clean(path.Join(path.Dir(rel), t))
 	return joined != ".." && !strings.HasPrefix(joined, "../")
@@ -60,6 +77,31 @@ func linkInside(rel, target string) bool {
 type extractor struct {
 	dst     string
 	written int64
+	entries int
+	// Caps; zero means the package limits (tests set small ones).
+	maxBytes   int64
+	maxEntries int
+}
+
+func newExtractor(dst string) *extractor {
+	return &extractor{dst: dst, maxBytes: maxExtractBytes, maxEntries: maxExtractEntries}
+}
+
+// count refuses an archive with more entries than the cap.
+func (x *extractor) count() error {
+	x.entries++
+	if x.entries > x.maxEntries {
+		return fmt.Errorf("%w: archive has more than %d entries", ErrUnsafeArchive, x.maxEntries)
+	}
+	return nil
+}
+
+// dir creates a directory entry, never through a link.
+func (x *extractor) dir(rel string) error {
+	if err := x.checkParents(rel + "/x"); err != nil {
+		return err
+	}
+	return os.MkdirAll(filepath.Join(x.dst, filepath.FromSlash(rel)), 0o755)
 }
 
 func (x *extractor) file(rel string, mode os.FileMode, r io.Reader) error {
@@ -74,13 +116,13 @@ func (x *extractor) file(rel string, mode os.FileMode, r io.Reader) error {
 	if err != nil {
 		return err
 	}
-	n, err := io.Copy(f, io.LimitReader(r, maxExtractBytes-x.written+1))
+	n, err := io.Copy(f, io.LimitReader(r, x.maxBytes-x.written+1))
 	x.written += n
 	if cerr := f.Close(); err == nil {
 		err = cerr
 	}
-	if err == nil && x.written > maxExtractBytes {
-		err = fmt.Errorf("%w: archive unpacks to more than %d bytes", ErrUnsafeArchive, int64(maxExtractBytes))
+	if err == nil && x.written > x.maxBytes {
+		err = fmt.Errorf("%w: archive unpacks to more than %d bytes", ErrUnsafeArchive, x.maxBytes)
 	}
 	return err
 }
@@ -116,6 +158,7 @@ func (x *extractor) link(rel, target string) error {
 	if err := x.checkParents(rel); err != nil {
 		return err
 	}
+
 	p := filepath.Join(x.dst, filepath.FromSlash(rel))
 	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 		return err
@@ -132,7 +175,11 @@ func ExtractTarGz(r io.Reader, dst string) error {
 	}
 	defer gz.Close()
 	tr := tar.NewReader(gz)
-	x := &extractor{dst: dst}
+	x := newExtractor(dst)
+	return x.tarGz(tr)
+}
+
+func (x *extractor) tarGz(tr *tar.Reader) error {
 	for {
 		h, err := tr.Next()
 		if err == io.EOF {
@@ -151,12 +198,12 @@ func ExtractTarGz(r io.Reader, dst string) error {
 		if rel == "" {
 			continue
 		}
+		if err := x.count(); err != nil {
+			return err
+		}
 		switch h.Typeflag {
 		case tar.TypeDir:
-			if err := x.checkParents(rel + "/x"); err != nil {
-				return err
-			}
-			if err := os.MkdirAll(filepath.Join(dst, filepath.FromSlash(rel)), 0o755); err != nil {
+			if err := x.dir(rel); err != nil {
 				return err
 			}
 		case tar.TypeReg:
@@ -181,7 +228,10 @@ func ExtractZip(r io.ReaderAt, size int64, dst string) error {
 	if err != nil {
 		return fmt.Errorf("corrupt archive: %w", err)
 	}
-	x := &extractor{dst: dst}
+	return newExtractor(dst).zip(zr)
+}
+
+func (x *extractor) zip(zr *zip.Reader) error {
 	for _, f := range zr.File {
 		rel, err := entryPath(f.Name, true)
 		if err != nil {
@@ -190,10 +240,13 @@ func ExtractZip(r io.ReaderAt, size int64, dst string) error {
 		if rel == "" {
 			continue
 		}
+		if err := x.count(); err != nil {
+			return err
+		}
 		mode := f.Mode()
 		switch {
 		case mode.IsDir():
-			if err := os.MkdirAll(filepath.Join(dst, filepath.FromSlash(rel)), 0o755); err != nil {
+			if err := x.dir(rel); err != nil {
 				return err
 			}
 		case mode&os.ModeSymlink != 0:
