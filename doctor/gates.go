@@ -10,10 +10,11 @@ import (
 	"github.com/llamactl/llamactl/matrix"
 )
 
-// gates.json holds the version gates the checks apply beyond the toolkit
-// table (driver floors, MSVC/STL coupling, glibc, CMake), each with its
-// source. The per-toolkit facts (targets, host compiler limits) come from
-// the compatibility matrix (matrix.Default()), so the two cannot drift.
+// gates.json holds the version gates the checks apply beyond the
+// compatibility matrix (glibc, CMake, the lowest compute capability), each
+// with its source. The per-toolkit facts (targets, host compiler limits),
+// the driver floors and the MSVC STL's CUDA check come from the matrix
+// (matrix.Default()), so doctor and `llamactl matrix` cannot drift.
 //
 //go:embed data/gates.json
 var gatesJSON []byte
@@ -29,15 +30,6 @@ type toolkitRow struct {
 }
 
 type gateFile struct {
-	DriverFloor []struct {
-		CUDAMajor int    `json:"cuda_major"`
-		MinDriver string `json:"min_driver"`
-	} `json:"driver_floor"`
-	MSVCSTL []struct {
-		ClMin   string `json:"cl_min"`
-		CUDAMin string `json:"cuda_min"`
-		Source  string `json:"source"`
-	} `json:"msvc_stl"`
 	GlibcMath struct {
 		GlibcMin  string `json:"glibc_min"`
 		CUDAMin   string `json:"cuda_min"`
@@ -103,22 +95,26 @@ func toolkitFacts(version string) (toolkitRow, bool) {
 	return toolkitRow{}, false
 }
 
-// driverFloor is the minimum driver for a CUDA major (minor-version compatibility).
+// driverFloor is the minimum driver branch for a CUDA major
+// (minor-version compatibility, matrix/data/rules.json families); "" when
+// the matrix has no rule for that major.
 func driverFloor(cudaMajor int) string {
-	for _, f := range g().DriverFloor {
-		if f.CUDAMajor == cudaMajor {
-			return f.MinDriver
-		}
+	if f := matrix.Default().Family(cudaMajor); f != nil && f.BranchFloor > 0 {
+		return strconv.Itoa(f.BranchFloor)
 	}
 	return ""
 }
 
-// stlMinCUDA is the oldest CUDA the MSVC STL of cl version accepts ("" when no gate).
+// stlMinCUDA is the oldest CUDA the MSVC STL of cl version accepts ("" when
+// no gate): the STL rule (matrix/data/rules.json stl, error STL1002) with
+// the highest _MSC_VER floor at or below cl's. A cl newer than every rule
+// keeps the newest rule, since the STL never relaxes its check.
 func stlMinCUDA(cl string) string {
-	need := ""
-	for _, r := range g().MSVCSTL {
-		if cmpVer(cl, r.ClMin) >= 0 {
-			need = r.CUDAMin
+	msc := mscVer(cl)
+	need, best := "", 0
+	for _, r := range matrix.Default().STL {
+		if r.MSCVerMin <= msc && r.MSCVerMin >= best {
+			need, best = r.RequiresCUDA, r.MSCVerMin
 		}
 	}
 	return need

@@ -50,3 +50,39 @@ func TestToolkitFactsComeFromTheMatrix(t *testing.T) {
 		t.Errorf("cudaRangeFor(8.9) = %s..%s", lo, hi)
 	}
 }
+
+// Driver floors and the STL1002 gate come from the matrix's rules.json; the
+// expected values are those of shared/reference/cuda-matrix.md §1 (Driver:
+// minor-version compatibility; Host compilers: the STL table).
+func TestDriverFloorAndSTLComeFromTheMatrix(t *testing.T) {
+	var raw map[string]json.RawMessage
+	if err := json.Unmarshal(gatesJSON, &raw); err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range []string{"driver_floor", "msvc_stl"} {
+		if _, ok := raw[k]; ok {
+			t.Errorf("gates.json has its own %s again; matrix/data/rules.json is the source", k)
+		}
+	}
+	for major, want := range map[int]string{11: "450", 12: "525", 13: "580", 10: "", 14: ""} {
+		if got := driverFloor(major); got != want {
+			t.Errorf("driverFloor(%d) = %q, want %q", major, got, want)
+		}
+	}
+	for cl, want := range map[string]string{
+		"19.29.30133": "",     // VS 2019: no STL1002 gate
+		"19.33.31629": "10.1", // VS 2022 17.3
+		"19.40.33807": "11.6", // VS 2022 17.10: STL still accepts CUDA 11.8 (STL#4941)
+		"19.41.34123": "12.4", // VS 2022 17.11 (STL#4475)
+		"19.44.35207": "12.4", // VS 2022 17.14
+		"19.50.35717": "12.4", // MSVC Build Tools 14.50
+		"19.51.36014": "13.2", // MSVC Build Tools 14.51
+		"19.52.0":     "13.3", // STL main (uncertain in the data)
+		"19.60.0":     "13.3", // newer than every rule: the newest rule holds
+		"garbage":     "",
+	} {
+		if got := stlMinCUDA(cl); got != want {
+			t.Errorf("stlMinCUDA(%s) = %q, want %q", cl, got, want)
+		}
+	}
+}
