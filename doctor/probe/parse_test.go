@@ -126,6 +126,10 @@ func TestParseVswhere(t *testing.T) {
 	if insts, _ := ParseVswhere("\xff\xfe garbage"); len(insts) != 0 {
 		t.Errorf("garbage: %+v", insts)
 	}
+	// valid JSON, but an entry without installationPath is no instance
+	if insts, ok := ParseVswhere(`[{}, {"displayName": "x"}]`); !ok || len(insts) != 0 {
+		t.Errorf("pathless entries: %v %+v", ok, insts)
+	}
 }
 
 func TestParseSMI(t *testing.T) {

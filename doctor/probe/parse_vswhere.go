@@ -37,6 +37,11 @@ func ParseVswhere(out string) (insts []snapshot.MSVCInstall, ok bool) {
 	}
 	if err == nil {
 		for _, v := range arr {
+			if v.InstallationPath == "" {
+				// Nothing to look in: an entry without a path (`[{}]`,
+				// found by FuzzParseVswhere) is no instance.
+				continue
+			}
 			insts = append(insts, snapshot.MSVCInstall{
 				InstanceID: v.InstanceID, DisplayName: v.DisplayName, Path: v.InstallationPath,
 				InstallVersion: v.InstallationVersion, ProductVersion: v.Catalog.ProductDisplayVersion,
