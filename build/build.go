@@ -195,6 +195,10 @@ func (r *runner) run(ctx context.Context) error {
 			break
 		}
 		r.res.Failed = stage
+		if ctx.Err() != nil {
+			// Interrupted: the killed compile is not a failure to diagnose or heal.
+			return interrupted(r.res.Plan.BuildDir)
+		}
 		if stage != "configure" && stage != "compile" {
 			return err
 		}
@@ -210,7 +214,19 @@ func (r *runner) run(ctx context.Context) error {
 		r.res.Diagnoses = nil
 		r.res.Failed = ""
 	}
-	return r.finish(ctx)
+	if err := r.finish(ctx); err != nil {
+		if ctx.Err() != nil {
+			return interrupted(r.res.Plan.BuildDir)
+		}
+		return err
+	}
+	return nil
+}
+
+// interrupted is the error of a build stopped by Ctrl-C or SIGTERM; ninja
+// keeps what it compiled, so the same command continues from there.
+func interrupted(buildDir string) error {
+	return cmdutil.Errorf(cmdutil.ExitSignal, "build interrupted: cmake, ninja and the compilers were stopped. %s keeps what was compiled; run the same llamactl build command again to continue", buildDir)
 }
 
 // attempt runs patch → environment → configure → compile once.

@@ -8,13 +8,14 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/llamactl/llamactl/internal/paths"
 	"net/http"
 	"os"
+	"os/signal"
 	"path/filepath"
 	"regexp"
 	"runtime"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -27,9 +28,11 @@ import (
 	"github.com/llamactl/llamactl/doctor/snapshot"
 	"github.com/llamactl/llamactl/internal/buildinfo"
 	"github.com/llamactl/llamactl/internal/cmdutil"
+	"github.com/llamactl/llamactl/internal/paths"
 	"github.com/llamactl/llamactl/internal/proc"
 	"github.com/llamactl/llamactl/internal/ui"
 	"github.com/llamactl/llamactl/patches"
+	"github.com/llamactl/llamactl/runner/launch"
 )
 
 // Options holds the injected world and the parsed flags.
@@ -46,6 +49,9 @@ type Options struct {
 	DryRun, Heal, AllowUnsupported, Check  bool
 	// Portable builds binaries for other machines (always so with --lock).
 	Portable bool
+	// Interrupt returns a context cancelled on Ctrl-C / SIGTERM; cancelling
+	// it kills cmake's process group (ninja and the compilers with it).
+	Interrupt func(context.Context) (context.Context, func())
 }
 
 // Doc is the --json document of `llamactl build` (schema 1, docs/build.md).
@@ -370,6 +376,16 @@ func run(ctx context.Context, o *Options) error {
 			}
 		}
 	}
+	if o.Interrupt == nil {
+		o.Interrupt = func(ctx context.Context) (context.Context, func()) {
+			return signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
+		}
+	}
+	// Without this, Ctrl-C would end llamactl and leave ninja (in its own
+	// process group, so the terminal's SIGINT misses it) compiling on.
+	ctx, stop := o.Interrupt(ctx)
+	defer stop()
+	defer launch.GuardChildren()() // Windows: the compilers die with llamactl
 	res, err := build.Run(ctx, d, in, build.Options{Heal: o.Heal, OutDir: o.OutDir})
 	doc.Result = res
 	if err == nil && res != nil {

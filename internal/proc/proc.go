@@ -133,6 +133,12 @@ func (Exec) Run(ctx context.Context, c Cmd) (Result, error) {
 		res.ExitCode = -1
 		return res, fmt.Errorf("%s: %w after %s", c.String(), ErrTimeout, timeout)
 	}
+	if ctx.Err() == context.Canceled {
+		// The caller gave up (Ctrl-C): the process group was killed, so the
+		// exit status is the kill's, not the program's.
+		res.ExitCode = -1
+		return res, fmt.Errorf("%s: stopped: %w", c.String(), context.Canceled)
+	}
 	if err != nil {
 		var ee *exec.ExitError
 		if errors.As(err, &ee) {

@@ -30,13 +30,57 @@ func TestExecKillsHangingTreeAtDeadline(t *testing.T) {
 	}
 	// A child that spawns a grandchild holding the pipe: both must die.
 	start := time.Now()
-	res, err := Exec{}.Run(context.Background(), Cmd{Name: "/bin/sh", Args: []string{"-c", "sleep 30 & sleep 30"}, Timeout: 300 * time.Millisecond})
+	res, err := Exec{}.Run(context.Background(), Cmd{Name: "/bin/sh", Args: []string{"-c", "sleep 30 & echo $!; sleep 30"}, Timeout: 300 * time.Millisecond})
 	if !errors.Is(err, ErrTimeout) || !res.TimedOut {
 		t.Fatalf("want timeout, got err=%v res=%+v", err, res)
 	}
 	if d := time.Since(start); d > 5*time.Second {
 		t.Fatalf("took %s to give up on a hanging command", d)
 	}
+	// Returning in time proves little (WaitDelay gives up on the pipes):
+	// the grandchild itself must be gone.
+	grandchildGone(t, strings.TrimSpace(string(res.Stdout)))
+}
+
+// A cancelled context (Ctrl-C) kills the tree too and says so.
+func TestExecKillsTreeOnCancel(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("uses /bin/sh")
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
+	defer cancel()
+	res, err := Exec{}.Run(ctx, Cmd{Name: "/bin/sh", Args: []string{"-c", "sleep 30 & echo $!; sleep 30"}, Timeout: time.Minute})
+	if !errors.Is(err, context.DeadlineExceeded) && !errors.Is(err, context.Canceled) && !errors.Is(err, ErrTimeout) {
+		t.Fatalf("err = %v, want the cancellation", err)
+	}
+	grandchildGone(t, strings.TrimSpace(string(res.Stdout)))
+
+	ctx, cancel = context.WithCancel(context.Background())
+	time.AfterFunc(200*time.Millisecond, cancel)
+	res, err = Exec{}.Run(ctx, Cmd{Name: "/bin/sh", Args: []string{"-c", "sleep 30 & echo $!; sleep 30"}, Timeout: time.Minute})
+	if !errors.Is(err, context.Canceled) || res.ExitCode != -1 {
+		t.Fatalf("err = %v, exit %d; want context.Canceled, -1", err, res.ExitCode)
+	}
+	grandchildGone(t, strings.TrimSpace(string(res.Stdout)))
+}
+
+func grandchildGone(t *testing.T, pid string) {
+	t.Helper()
+	if pid == "" {
+		t.Fatal("the child printed no pid")
+	}
+	stat := filepath.Join("/proc", pid, "stat")
+	if _, err := os.Stat("/proc/self/stat"); err != nil {
+		t.Skip("needs /proc to look for the grandchild")
+	}
+	for i := 0; i < 100; i++ {
+		b, err := os.ReadFile(stat)
+		if err != nil || strings.Contains(string(b), ") Z ") {
+			return
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	t.Errorf("grandchild %s outlived its killed parent", pid)
 }
 
 func TestExecNotFound(t *testing.T) {
