@@ -12,6 +12,7 @@ import (
 	"io"
 	"os/exec"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -93,6 +94,10 @@ func (Exec) LookPath(name string) (string, error) {
 type capWriter struct {
 	buf bytes.Buffer
 	tee io.Writer
+	// teeMu is shared by a command's stdout and stderr writers: os/exec
+	// copies the two pipes in two goroutines, and callers often pass one
+	// writer (a log) for both.
+	teeMu *sync.Mutex
 }
 
 func (w *capWriter) Write(p []byte) (int, error) {
@@ -104,7 +109,9 @@ func (w *capWriter) Write(p []byte) (int, error) {
 		}
 	}
 	if w.tee != nil {
+		w.teeMu.Lock()
 		_, _ = w.tee.Write(p)
+		w.teeMu.Unlock()
 	}
 	return len(p), nil
 }
@@ -122,8 +129,9 @@ func (Exec) Run(ctx context.Context, c Cmd) (Result, error) {
 	cmd.Stdin = c.Stdin
 	setProcessGroup(cmd)
 	cmd.WaitDelay = 2 * time.Second // do not wait forever on grandchildren holding pipes
-	out := &capWriter{tee: c.Stdout}
-	errw := &capWriter{tee: c.Stderr}
+	teeMu := &sync.Mutex{}
+	out := &capWriter{tee: c.Stdout, teeMu: teeMu}
+	errw := &capWriter{tee: c.Stderr, teeMu: teeMu}
 	cmd.Stdout, cmd.Stderr = out, errw
 	start := time.Now()
 	err := cmd.Run()

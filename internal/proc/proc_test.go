@@ -141,3 +141,23 @@ func TestCmdStringQuotes(t *testing.T) {
 		t.Fatalf("got %s want %s", got, want)
 	}
 }
+
+// One writer for both streams (a build log) is written from two goroutines;
+// Exec serializes them, so nothing is lost (and -race stays quiet).
+func TestExecSharedTeeWriter(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("uses /bin/sh")
+	}
+	var log strings.Builder
+	script := "i=0; while [ $i -lt 2000 ]; do echo out$i; echo err$i >&2; i=$((i+1)); done"
+	res, err := Exec{}.Run(context.Background(), Cmd{Name: "/bin/sh", Args: []string{"-c", script}, Stdout: &log, Stderr: &log, Timeout: time.Minute})
+	if err != nil || res.ExitCode != 0 {
+		t.Fatalf("err = %v, exit %d", err, res.ExitCode)
+	}
+	if got, want := log.Len(), len(res.Stdout)+len(res.Stderr); got != want {
+		t.Errorf("shared log has %d bytes, the streams %d", got, want)
+	}
+	if n := strings.Count(log.String(), "\n"); n != 4000 {
+		t.Errorf("shared log has %d lines, want 4000", n)
+	}
+}
