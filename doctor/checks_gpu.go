@@ -116,9 +116,13 @@ func checkOCLCompat(s *snapshot.Snapshot, requested string) []Finding {
 	var unsupported, supported []string
 	for _, d := range gpus {
 		if llamaOpenCLSupported(d) {
-			if d.OpenCLCVersion != "" && cmpVer(strings.TrimPrefix(strings.TrimSpace(strings.TrimPrefix(d.OpenCLCVersion, "OpenCL C")), " "), "2.0") < 0 {
-				unsupported = append(unsupported, d.Name+" ("+d.OpenCLCVersion+" < 2.0)")
-				continue
+			// The OpenCL C floor is llama.cpp's, kept once in enginefacts;
+			// an unrecorded version is given the benefit of the doubt.
+			if d.OpenCLCVersion != "" {
+				if ok, why := enginefacts.OpenCLAccepts(d.Name, d.Vendor+" "+d.Version, "GPU", d.OpenCLCVersion); !ok {
+					unsupported = append(unsupported, d.Name+" ("+why+")")
+					continue
+				}
 			}
 			supported = append(supported, d.Name)
 		} else {

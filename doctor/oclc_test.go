@@ -1,0 +1,32 @@
+package doctor
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/llamactl/llamactl/doctor/snapshot"
+)
+
+// llama.cpp's OpenCL backend needs OpenCL C 2.0 (doctor.md §5.4); the floor
+// is enginefacts', so doctor and the kernels probe apply the same one.
+func TestOCLCompatOpenCLCFloor(t *testing.T) {
+	for _, c := range []struct {
+		oclc, want string
+	}{
+		{"OpenCL C 3.0 ", "ocl.llama-compat/ok"},
+		{"OpenCL C 1.2 ", "ocl.llama-compat/requested-alt-vulkan"},
+		{"", "ocl.llama-compat/ok"}, // not recorded: not held against the device
+	} {
+		s := &snapshot.Snapshot{OS: snapshot.OSInfo{GOOS: "windows"},
+			OpenCL: snapshot.OpenCL{Status: "ok", Platforms: []snapshot.OpenCLPlatform{{Name: "Intel(R) OpenCL Graphics", Vendor: "Intel(R) Corporation",
+				Devices: []snapshot.OpenCLDevice{{Name: "Intel(R) Iris(R) Xe Graphics", Vendor: "Intel(R) Corporation", Type: "GPU", OpenCLCVersion: c.oclc}}}}}}
+		fs := checkOCLCompat(s, "opencl")
+		if len(fs) != 1 || fs[0].Message != c.want {
+			t.Errorf("%q: %+v, want %s", c.oclc, fs, c.want)
+			continue
+		}
+		if c.want != "ocl.llama-compat/ok" && !strings.Contains(fs[0].Summary, "older than the required 2.0") {
+			t.Errorf("%q: the summary does not say why: %s", c.oclc, fs[0].Summary)
+		}
+	}
+}
