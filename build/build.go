@@ -114,6 +114,7 @@ type Result struct {
 	Verify     *Verification     `json:"verify,omitempty"`
 	Artifacts  []Artifact        `json:"artifacts,omitempty"`
 	BinDir     string            `json:"bin_dir,omitempty"`
+	OutDir     string            `json:"out_dir,omitempty"` // absolute; --out, where the binaries were copied
 	Manifest   string            `json:"manifest,omitempty"`
 	Failed     string            `json:"failed_stage,omitempty"`
 }
@@ -142,6 +143,15 @@ func Run(ctx context.Context, deps Deps, in plan.Input, opts Options) (*Result, 
 	}
 	if opts.BuildTimeout <= 0 {
 		opts.BuildTimeout = 4 * time.Hour
+	}
+	if opts.OutDir != "" {
+		// Absolute, so the manifest path in the result and last-build.json
+		// does not depend on the folder llamactl ran in.
+		abs, err := filepath.Abs(opts.OutDir)
+		if err != nil {
+			return &Result{}, cmdutil.UsageErrorf("--out %s: %v", opts.OutDir, err)
+		}
+		opts.OutDir = abs
 	}
 	r := &runner{deps: deps, opts: opts, in: in, res: &Result{}}
 	err := r.run(ctx)
@@ -616,6 +626,7 @@ func (r *runner) finish(ctx context.Context) error {
 			return cmdutil.Errorf(cmdutil.ExitInternal, "copying the binaries to %s: %v", r.opts.OutDir, err)
 		}
 		dest = r.opts.OutDir
+		r.res.OutDir = dest
 	}
 	m := r.manifest()
 	b, _ := json.MarshalIndent(m, "", "  ")

@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io/fs"
 	"net/http"
 	"os"
 	"os/signal"
@@ -150,7 +151,7 @@ func loadSnapshot(ctx context.Context, o *Options) (*snapshot.Snapshot, error) {
 	if o.SnapshotPath != "" {
 		b, err := os.ReadFile(o.SnapshotPath)
 		if err != nil {
-			return nil, cmdutil.UsageErrorf("--snapshot: %v", err)
+			return nil, cmdutil.UsageErrorf("--snapshot %s: %s. Record a machine with: llamactl doctor --snapshot %s (on that machine), then pass that file", o.SnapshotPath, fileProblem(err), o.SnapshotPath)
 		}
 		var doc struct {
 			Schema   int                `json:"schema"`
@@ -175,6 +176,35 @@ func loadSnapshot(ctx context.Context, o *Options) (*snapshot.Snapshot, error) {
 		return o.Gather(ctx), nil
 	}
 	return probe.Gather(ctx, probe.System(o.F)), nil
+}
+
+// fileProblem says in words why an input file could not be read.
+func fileProblem(err error) string {
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return "no such file"
+	case errors.Is(err, fs.ErrPermission):
+		return "permission denied"
+	}
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err.Error() // the path is already named
+	}
+	return err.Error()
+}
+
+// lockError explains an unreadable or invalid --lock file and how to get
+// a good one.
+func lockError(path string, err error) error {
+	if errors.Is(err, fs.ErrNotExist) || errors.Is(err, fs.ErrPermission) || isDirErr(err) {
+		return cmdutil.UsageErrorf("--lock %s: %s. Write a lock file as docs/ci.md shows ([engine] ref, [build] backend...) and rerun: llamactl build --lock %s --check", path, fileProblem(err), path)
+	}
+	return cmdutil.UsageErrorf("--lock: %v. Fix the file (keys and format: docs/ci.md) and rerun: llamactl build --lock %s --check", err, path)
+}
+
+func isDirErr(err error) bool {
+	var pe *fs.PathError
+	return errors.As(err, &pe) && strings.Contains(pe.Err.Error(), "is a directory")
 }
 
 // selection converts doctor's selection into the planner's input.
@@ -216,7 +246,7 @@ func run(ctx context.Context, o *Options) error {
 	if o.LockPath != "" {
 		l, err := ReadLockFile(o.LockPath)
 		if err != nil {
-			return cmdutil.UsageErrorf("--lock: %v", err)
+			return lockError(o.LockPath, err)
 		}
 		lock = l
 		if o.Ref == "" && o.Source == "" {
@@ -234,6 +264,15 @@ func run(ctx context.Context, o *Options) error {
 	snap, err := loadSnapshot(ctx, o)
 	if err != nil {
 		return err
+	}
+	// The MSVC flags mean nothing elsewhere; accepting them silently would
+	// let a user believe they changed the build.
+	if snap.OS.GOOS != "windows" {
+		for _, fl := range []struct{ name, val string }{{"--msvc-toolset", o.MSVCToolset}, {"--compiler", o.Compiler}} {
+			if fl.val != "" {
+				return cmdutil.UsageErrorf("%s %s applies to Windows builds only (MSVC); this machine is %s, where the host compiler is the system gcc/g++: drop the flag, or plan for a Windows machine with --snapshot FILE", fl.name, fl.val, snap.OS.GOOS)
+			}
+		}
 	}
 	req := o.Backend
 	if req == "auto" {
@@ -391,8 +430,8 @@ func run(ctx context.Context, o *Options) error {
 	if err == nil && res != nil {
 		// Leave a record so `llamactl run` finds these binaries next.
 		bin := res.BinDir
-		if o.OutDir != "" {
-			bin = o.OutDir
+		if res.OutDir != "" {
+			bin = res.OutDir
 		}
 		if abs, aerr := filepath.Abs(bin); aerr == nil {
 			bin = abs
@@ -491,6 +530,9 @@ func finish(o *Options, doc *Doc, err error) error {
 		return nil
 	}
 	printText(f, doc)
+	if doc.Lock != nil && !doc.Lock.Satisfied && cmdutil.ExitCode(err) == cmdutil.ExitCheck {
+		return cmdutil.Exit(cmdutil.ExitCheck) // printText listed the problems; once is enough
+	}
 	return err
 }
 
@@ -556,7 +598,11 @@ func printText(f *cmdutil.Factory, doc *Doc) {
 		for _, ap := range p.Patches {
 			pr.Line(ui.Info, "patch "+ap.ID+": "+ap.Title)
 		}
-		pr.Printf("\nBinaries: %s\nManifest: %s\nLog:      %s\n", r.BinDir, r.Manifest, r.LogPath)
+		bin := r.BinDir
+		if r.OutDir != "" {
+			bin = r.OutDir // what the user asked for and will ship, not the build folder
+		}
+		pr.Printf("\nBinaries: %s\nManifest: %s\nLog:      %s\n", bin, r.Manifest, r.LogPath)
 	} else if r.LogPath != "" {
 		pr.Printf("\nLog: %s\n", r.LogPath)
 	}

@@ -6,6 +6,7 @@ import (
 	"compress/gzip"
 	"context"
 	"encoding/json"
+	"errors"
 	"github.com/llamactl/llamactl/internal/paths"
 	runengine "github.com/llamactl/llamactl/runner/engine"
 	"io/fs"
@@ -101,6 +102,54 @@ func TestUsageErrors(t *testing.T) {
 	}
 }
 
+// A usage error says what is wrong and the command to run next, not a raw
+// Go error.
+func TestUsageErrorsNameTheNextStep(t *testing.T) {
+	linux := filepath.Join(plans, "linux-debian-cpu-local.json")
+	cases := []struct {
+		name string
+		mut  func(*Options)
+		want []string
+	}{
+		{"missing lock", func(o *Options) { o.LockPath = "missing.toml" },
+			[]string{"--lock missing.toml: no such file", "docs/ci.md", "llamactl build --lock missing.toml --check"}},
+		{"lock is a folder", func(o *Options) { o.LockPath = t.TempDir() },
+			[]string{"is a directory", "llamactl build --lock"}},
+		{"missing snapshot", func(o *Options) { o.SnapshotPath = "missing.json"; o.DryRun = true },
+			[]string{"--snapshot missing.json: no such file", "llamactl doctor --snapshot"}},
+		{"msvc toolset on linux", func(o *Options) { o.SnapshotPath = linux; o.DryRun = true; o.MSVCToolset = "14.39" },
+			[]string{"--msvc-toolset 14.39 applies to Windows builds only", "this machine is linux", "drop the flag"}},
+		{"clang-cl on linux", func(o *Options) { o.SnapshotPath = linux; o.DryRun = true; o.Compiler = "clang-cl" },
+			[]string{"--compiler clang-cl applies to Windows builds only"}},
+	}
+	for _, c := range cases {
+		o, out, _ := newOpts(t, nil, nil)
+		c.mut(o)
+		err := run(context.Background(), o)
+		if code := cmdutil.ExitCode(err); code != cmdutil.ExitUsage {
+			t.Errorf("%s: exit %d (%v), want %d", c.name, code, err, cmdutil.ExitUsage)
+			continue
+		}
+		for _, w := range c.want {
+			if !strings.Contains(err.Error(), w) {
+				t.Errorf("%s: %q does not say %q", c.name, err, w)
+			}
+		}
+		if strings.Contains(err.Error(), "open ") {
+			t.Errorf("%s: raw Go error: %v", c.name, err)
+		}
+		if out.Len() != 0 {
+			t.Errorf("%s: wrote to stdout: %s", c.name, out)
+		}
+	}
+	// On a recorded Windows machine the toolset is a real choice.
+	o, _, _ := newOpts(t, nil, nil)
+	o.SnapshotPath, o.DryRun, o.MSVCToolset = filepath.Join(plans, "win-vs2022-17.10-cuda12.3-older-toolset.json"), true, "14.39"
+	if err := run(context.Background(), o); err != nil {
+		t.Errorf("--msvc-toolset on a Windows snapshot: %v", err)
+	}
+}
+
 func writeLock(t *testing.T, body string) string {
 	p := filepath.Join(t.TempDir(), "llamactl.lock.toml")
 	if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
@@ -125,8 +174,20 @@ func TestCheckLock(t *testing.T) {
 	o, out, _ = newOpts(t, nil, nil)
 	o.LockPath, o.Check, o.SnapshotPath = bad, true, snap
 	err := run(context.Background(), o)
-	if cmdutil.ExitCode(err) != cmdutil.ExitCheck || !strings.Contains(err.Error(), "11.8.89") {
-		t.Fatalf("unsatisfied lock: exit %d, %v", cmdutil.ExitCode(err), err)
+	if cmdutil.ExitCode(err) != cmdutil.ExitCheck || strings.Count(out.String(), "11.8.89") != 1 {
+		t.Fatalf("unsatisfied lock: exit %d, %v\n%s", cmdutil.ExitCode(err), err, out)
+	}
+	// The text lists the problem; the error must not print it a second time.
+	var ee *cmdutil.ExitError
+	if !errors.As(err, &ee) || !ee.Silent {
+		t.Errorf("the failure is printed twice: %v", err)
+	}
+	o, out, _ = newOpts(t, nil, nil)
+	o.LockPath, o.Check, o.SnapshotPath, o.F.IO.JSON = bad, true, snap, true
+	err = run(context.Background(), o)
+	var doc Doc
+	if cmdutil.ExitCode(err) != cmdutil.ExitCheck || json.Unmarshal([]byte(out.String()), &doc) != nil || doc.Error == nil || !strings.Contains(doc.Error.Message, "11.8.89") {
+		t.Errorf("--json unsatisfied lock: exit %d, %s", cmdutil.ExitCode(err), out)
 	}
 
 	for _, body := range []string{"[engine]\nref = \"master\"\n[build]\nbackend = \"cuda\"\n", "[engine]\nref = \"b1\"\n[build]\nbackend = \"gpu\"\n", "[engine]\nref = \"b1\"\nsha = \"x\"\n[build]\nbackend = \"cpu\"\n", "[engine]\nref = \"b1\"\n[build]\nbackend = \"cuda\"\ncuda = \"~12\"\n"} {
@@ -263,6 +324,23 @@ func TestBuildDownloadedEngineEndToEnd(t *testing.T) {
 	json.Unmarshal([]byte(out2.String()), &doc2)
 	if doc2.Result == nil || !doc2.Result.NoOp || !doc2.Source.Cached || requests != 1 {
 		t.Errorf("second run: no-op %v, cached %v, %d downloads", doc2.Result != nil && doc2.Result.NoOp, doc2.Source != nil && doc2.Source.Cached, requests)
+	}
+
+	// A relative --out: the summary names it (not the build folder) and
+	// last-build.json records both paths absolute.
+	snapPath, _ := filepath.Abs(o.SnapshotPath)
+	t.Chdir(filepath.Dir(o.OutDir))
+	o3, out3, _ := newOpts(t, env, proc.Exec{})
+	o3.CacheDir, o3.Backend, o3.SnapshotPath, o3.HTTP, o3.OutDir = cache, "cpu", snapPath, srv.Client(), "dist"
+	if err := run(context.Background(), o3); err != nil {
+		t.Fatalf("third build: %v", err)
+	}
+	if !strings.Contains(out3.String(), "Binaries: "+o.OutDir+"\n") || !strings.Contains(out3.String(), "Manifest: "+filepath.Join(o.OutDir, "manifest.json")) {
+		t.Errorf("summary does not name --out:\n%s", out3)
+	}
+	rec, _ = os.ReadFile(filepath.Join(cache, paths.LastBuildName))
+	if err := json.Unmarshal(rec, &lb); err != nil || lb.BinDir != o.OutDir || lb.Manifest != filepath.Join(o.OutDir, "manifest.json") {
+		t.Errorf("last-build record after a relative --out: %s (%v)", rec, err)
 	}
 }
 
