@@ -1,6 +1,7 @@
 package doctor
 
 import (
+	"fmt"
 	"strconv"
 	"strings"
 
@@ -173,8 +174,12 @@ func checkClVersionFor(s *snapshot.Snapshot, tk *snapshot.CUDAToolkit, id string
 		}
 		return []Finding{emit(s, id, "msvc-too-new", "cl", cl, "vs", vs, "version", tk.Version, "need", orUnknown(need)).with(details...)}
 	}
+	// host_config.h has a floor too: CUDA 13.x rejects VS 2017 (_MSC_VER < 1920).
+	if msc := mscVer(cl); row.MSCVerMin > 0 && msc > 0 && msc < row.MSCVerMin {
+		return []Finding{emit(s, id, "msvc-too-old", "cl", cl, "vs", vs, "version", tk.Version, "min", clOf(row.MSCVerMin))}
+	}
 	if len(details) > 0 {
-		return []Finding{emit(s, id, "stl-too-new", "cl", cl, "vs", vs, "version", tk.Version).with(details...)}
+		return []Finding{emit(s, id, "stl-too-new", "cl", cl, "vs", vs, "version", tk.Version, "need", stlMinCUDA(cl)).with(details...)}
 	}
 	return []Finding{emit(s, id, "ok", "cl", cl, "version", tk.Version)}
 }
@@ -244,6 +249,9 @@ func checkGit(s *snapshot.Snapshot) []Finding {
 	}
 	return []Finding{emit(s, "build.git", "ok", "version", t.Version, "path", t.Path)}
 }
+
+// clOf turns _MSC_VER 1920 into cl "19.20".
+func clOf(msc int) string { return fmt.Sprintf("%d.%02d", msc/100, msc%100) }
 
 // minCUDAForCl is the oldest CUDA (major.minor) whose nvcc and STL gates accept cl.
 func minCUDAForCl(cl string) string {

@@ -24,6 +24,7 @@ var gatesJSON []byte
 type toolkitRow struct {
 	CUDA          string // "12.4"
 	GCCMax        int    // newest gcc major nvcc accepts; 0 when the matrix does not know
+	MSCVerMin     int    // oldest _MSC_VER nvcc accepts; 0 when unknown
 	MSCVerMaxExcl int    // _MSC_VER nvcc rejects from; 0 when unknown
 	SM            []int  // real targets
 	Release       string // the matrix release read ("12.4.1")
@@ -67,6 +68,9 @@ func matrixRows(m *matrix.Matrix) []toolkitRow {
 		r := toolkitRow{CUDA: mv, SM: t.SM, Release: t.Version}
 		if n, _, ok := m.GCCMaxMajor(t); ok {
 			r.GCCMax = n
+		}
+		if t.MSCVerMin != nil {
+			r.MSCVerMin = *t.MSCVerMin
 		}
 		if t.MSCVerMaxExclusive != nil {
 			r.MSCVerMaxExcl = *t.MSCVerMaxExclusive
