@@ -23,12 +23,12 @@ func scriptDeps(t *testing.T, dir string, self string) Deps {
 	env := map[string]string{"PATH": dir}
 	return Deps{
 		GOOS: "linux", GOARCH: "amd64",
-		Runner:         proc.Exec{},
-		FS:             OSFS{},
-		Getenv:         func(k string) string { return env[k] },
-		Environ:        func() []string { return []string{"PATH=" + dir} },
-		Now:            time.Now,
-		Self:           self,
+		Runner:  proc.Exec{},
+		FS:      OSFS{},
+		Getenv:  func(k string) string { return env[k] },
+		Environ: func() []string { return []string{"PATH=" + dir} },
+		Now:     time.Now,
+		Self:    self,
 		// Generous: tools that answer must get to answer on a loaded
 		// 2-core machine (300ms was overrun by a bare printf script).
 		// TestHangingToolIsBounded sets short deadlines itself.
