@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/llamactl/llamactl/doctor/probe"
@@ -75,5 +76,44 @@ func TestRecordingsEndToEnd(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// Project rule: a fake replays real recorded output, and a constructed
+// fixture says so. Every snapshot scenario and recorded machine states its
+// provenance at the start of its description, and a recording whose
+// command outputs are inline (not a recorded fixture file) says they are
+// written by hand.
+func TestFixturesStateProvenance(t *testing.T) {
+	files, _ := filepath.Glob("../testdata/doctor/snapshots/*.json")
+	recs, _ := filepath.Glob("../testdata/doctor/recordings/*/scenario.json")
+	if len(files) == 0 || len(recs) == 0 {
+		t.Fatal("no fixtures found")
+	}
+	for _, f := range append(files, recs...) {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var d struct {
+			Description string `json:"description"`
+			Commands    map[string]struct {
+				Stdout     string `json:"stdout"`
+				Stderr     string `json:"stderr"`
+				StdoutFile string `json:"stdout_file"`
+			} `json:"commands"`
+		}
+		if err := json.Unmarshal(b, &d); err != nil {
+			t.Fatalf("%s: %v", f, err)
+		}
+		recorded := strings.HasPrefix(d.Description, "Recorded") || strings.Contains(d.Description, "recorded by TestRecordThisMachine")
+		if !recorded && !strings.HasPrefix(d.Description, "Constructed") {
+			t.Errorf("%s: the description must start with 'Constructed' or 'Recorded': %.80q", f, d.Description)
+		}
+		for cmd, c := range d.Commands {
+			if !recorded && c.StdoutFile == "" && (c.Stdout != "" || c.Stderr != "") && !strings.Contains(d.Description, "`"+cmd+"`") {
+				t.Errorf("%s: the inline output of %q is not named as written by hand", f, cmd)
+			}
+		}
 	}
 }
