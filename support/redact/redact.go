@@ -192,6 +192,12 @@ func New(k Known) *Redactor {
 		r.addHost(h)
 	}
 	for name, v := range k.Secrets {
+		// cmd.exe's `set X="v"` and .env files keep quotes and spaces the
+		// tools that print the value drop: look for the bare value too.
+		if bare := strings.Trim(v, " \t\r\n\"'"); bare != v && secretLike(bare) {
+			r.secrets = append(r.secrets, bare)
+			r.names[bare] = name
+		}
 		if secretLike(v) {
 			r.secrets = append(r.secrets, v)
 			r.names[v] = name
@@ -483,15 +489,20 @@ func (r *Redactor) replaceWord(s, w, kind string, fold bool) string {
 
 // replaceShort replaces an 8.3 short form of a user folder (JOHNSM~1).
 func (r *Redactor) replaceShort(s, short, user string) string {
-	re := r.shortRe[short]
-	if re == nil {
-		re = regexp.MustCompile(`(?i)\b` + regexp.QuoteMeta(short) + `~\d\b`)
-		r.shortRe[short] = re
-	}
-	return re.ReplaceAllStringFunc(s, func(string) string {
+	return r.shortPattern(short).ReplaceAllStringFunc(s, func(string) string {
 		r.count("user")
 		return r.replacement("user", strings.ToLower(user))
 	})
+}
+
+// shortPattern matches the 8.3 forms of a short stem: JOHNSM~1, johnsm~12.
+func (r *Redactor) shortPattern(short string) *regexp.Regexp {
+	re := r.shortRe[short]
+	if re == nil {
+		re = regexp.MustCompile(`(?i)\b` + regexp.QuoteMeta(short) + `~\d+\b`)
+		r.shortRe[short] = re
+	}
+	return re
 }
 
 // shortName is the 8.3 stem Windows makes for a long folder name: the first
@@ -606,6 +617,11 @@ func (r *Redactor) Leaks(where, text string) []Leak {
 	for _, u := range r.users {
 		if hasWord(text, lower, u) {
 			out = append(out, Leak{Kind: "the user name", Where: where})
+			break
+		}
+		// The 8.3 form (C:\Users\JOHNSM~1) names the user as well.
+		if short := shortName(u); short != "" && r.shortPattern(short).MatchString(text) {
+			out = append(out, Leak{Kind: "the user name (8.3 short form)", Where: where})
 			break
 		}
 	}

@@ -259,3 +259,19 @@ func TestShortSecretValuesAreNotReplacedEverywhere(t *testing.T) {
 		t.Errorf("%v", env)
 	}
 }
+
+// The self-check knows what String replaces: the 8.3 form of the user's
+// folder, a secret without the quotes cmd.exe kept, curl's -u user:password.
+func TestLeaksSeesShortNamesAndBareSecrets(t *testing.T) {
+	env := map[string]string{"USERNAME": "John Smith", "MY_SERVICE_TOKEN": `"q7Rk2LmN8pQ4vW1z"`}
+	r := New(FromEnv(env))
+	for _, text := range []string{`TEMP=C:\Users\JOHNSM~1\AppData`, `C:\Users\johnsm~12\x`, "token q7Rk2LmN8pQ4vW1z here", "curl -u admin:k9Jd7Hs6 http://x"} {
+		if len(r.Leaks("raw", text)) == 0 {
+			t.Errorf("self-check misses %q", text)
+		}
+		out := r.String(text)
+		if len(r.Leaks("raw", out)) != 0 || strings.Contains(out, "q7Rk") || strings.Contains(out, "k9Jd") || strings.Contains(strings.ToUpper(out), "JOHNSM~") {
+			t.Errorf("String(%q) = %q still leaks", text, out)
+		}
+	}
+}
