@@ -93,7 +93,10 @@ func TestLargeLogStreams(t *testing.T) {
 	if len(d.Findings) != 1 || d.Findings[0].ID != "nvcc-arch-too-new" {
 		t.Fatalf("%+v", d.Findings)
 	}
-	if peak > 12<<20 {
+	switch {
+	case raceEnabled:
+		t.Logf("heap peak %d MiB not checked under -race", peak>>20)
+	case peak > 12<<20:
 		t.Errorf("heap peaked at %d MiB for a %d MiB log: not streaming", peak>>20, size>>20)
 	}
 }

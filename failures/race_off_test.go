@@ -1,0 +1,5 @@
+//go:build !race
+
+package failures
+
+const raceEnabled = false
