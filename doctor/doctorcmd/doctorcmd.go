@@ -385,6 +385,9 @@ func writeJSONFile(path string, v any) error {
 	return os.WriteFile(path, b.Bytes(), 0o644)
 }
 
+// snapshotHint is the next step after any unusable --replay input.
+const snapshotHint = "Create one with 'llamactl doctor --snapshot machine.json' on the machine to diagnose."
+
 // LoadSnapshot reads a snapshot file: a bare snapshot, a doctor --json
 // document or a support report.json (both carry a "snapshot" field), or a
 // report zip holding one of those. Bad input is a usage error that says what
@@ -395,19 +398,19 @@ func LoadSnapshot(path string) (*snapshot.Snapshot, error) {
 	}
 	fh, err := os.Open(path)
 	if err != nil {
-		return nil, cmdutil.UsageErrorf("cannot read %s: %v", path, errors.Unwrap(err))
+		return nil, cmdutil.UsageErrorf("cannot read %s: %v. %s", path, errors.Unwrap(err), snapshotHint)
 	}
 	defer fh.Close()
 	b, err := io.ReadAll(io.LimitReader(fh, maxReplayBytes+1))
 	if err != nil {
-		return nil, cmdutil.UsageErrorf("cannot read %s: %v", path, err)
+		return nil, cmdutil.UsageErrorf("cannot read %s: %v. %s", path, err, snapshotHint)
 	}
 	if len(b) > maxReplayBytes {
-		return nil, cmdutil.UsageErrorf("%s is larger than %d MiB: not a snapshot", path, maxReplayBytes>>20)
+		return nil, cmdutil.UsageErrorf("%s is larger than %d MiB: not a snapshot. %s", path, maxReplayBytes>>20, snapshotHint)
 	}
 	if bytes.HasPrefix(b, []byte("PK\x03\x04")) {
 		if b, err = fromZip(b); err != nil {
-			return nil, cmdutil.UsageErrorf("%s: %v", path, err)
+			return nil, cmdutil.UsageErrorf("%s: %v. %s", path, err, snapshotHint)
 		}
 	}
 	return ParseSnapshot(b, path)
@@ -415,7 +418,7 @@ func LoadSnapshot(path string) (*snapshot.Snapshot, error) {
 
 // ParseSnapshot decodes snapshot JSON (see LoadSnapshot); name is for messages.
 func ParseSnapshot(b []byte, name string) (*snapshot.Snapshot, error) {
-	hint := "Create one with 'llamactl doctor --snapshot machine.json' on the machine to diagnose."
+	hint := snapshotHint
 	var probeDoc map[string]json.RawMessage
 	if err := json.Unmarshal(b, &probeDoc); err != nil {
 		return nil, cmdutil.UsageErrorf("%s is not a snapshot (invalid JSON: %v). %s", name, err, hint)

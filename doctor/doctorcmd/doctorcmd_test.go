@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -154,6 +155,10 @@ func TestBadInput(t *testing.T) {
 			code, _, errOut := execute(t, append([]string{"doctor"}, c.args...)...)
 			if code != cmdutil.ExitUsage || !strings.Contains(errOut, c.want) {
 				t.Errorf("exit %d, stderr %q; want 2 and %q", code, errOut, c.want)
+			}
+			// An unusable --replay file names the next command.
+			if slices.Contains([]string{"not json", "no os", "wrong types", "missing file", "bad zip"}, name) && !strings.Contains(errOut, "llamactl doctor --snapshot") {
+				t.Errorf("stderr %q names no next command", errOut)
 			}
 		})
 	}
