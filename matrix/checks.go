@@ -48,10 +48,13 @@ func (r *resolver) checkGPUs(e *evaluation) {
 		}
 		switch {
 		case sm > hi:
-			first := r.firstWith(func(c *ToolkitFacts) bool { return c.HasSM(target(c, g.sm)) })
+			fix := r.m.Text("gpu-arch-too-new.fix-none", "sm", sm)
+			if first := r.oldestWith(func(c *ToolkitFacts) bool { return c.HasSM(target(c, g.sm)) }); first != nil {
+				fix = r.m.Text("gpu-arch-too-new.fix", "first", first.MinorVersion())
+			}
 			e.fails = append(e.fails, Blocker{ID: BlockGPUTooNew,
 				Message: r.m.Text("gpu-arch-too-new.message", "gpu", g.label, "minor", t.MinorVersion(), "sm", hi),
-				Fix:     r.m.Text("gpu-arch-too-new.fix", "first", first)})
+				Fix:     fix})
 		case sm < lo:
 			last := r.newestWith(func(c *ToolkitFacts) bool { return c.HasSM(target(c, g.sm)) })
 			fix := r.m.Text("gpu-arch-too-old.fix-none")

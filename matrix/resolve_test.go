@@ -64,6 +64,8 @@ func TestResolveScenarios(t *testing.T) {
 		// --- GPU architecture windows (pitfalls 3, 4, 7)
 		{"RTX 5090 + CUDA 12.6: too new for 12.6", Query{GPUs: []GPUQuery{gpu("NVIDIA GeForce RTX 5090")}, Toolkits: []string{"12.6.85"}},
 			expect{blockers: []string{BlockGPUTooNew}, fixHas: []string{"CUDA ≥ 12.8"}, rejected: []string{"12.6"}, acceptable: []string{"12.8", "12.9"}}},
+		{"CC 99.9 (a typo, or a GPU newer than the data): say how to check it", Query{GPUs: []GPUQuery{{CC: "99.9"}}},
+			expect{blockers: []string{BlockGPUTooNew}, fixHas: []string{"nvidia-smi --query-gpu=name,compute_cap"}}},
 		{"RTX 5070 Ti + CUDA 12.8.93 + driver 576.80 (recorded machine)", Query{OS: "windows", Driver: "576.80", GPUs: []GPUQuery{gpu("NVIDIA GeForce RTX 5070 Ti")}, Toolkits: []string{"12.8.93"}},
 			expect{ok: true, recommended: "12.8.93", archs: "120-real", reasonHas: []string{"full feature set", "120a-real"}}},
 		{"GTX 1080 Ti + CUDA 13: use 12.x", Query{GPUs: []GPUQuery{gpu("NVIDIA GeForce GTX 1080 Ti")}, Toolkits: []string{"13.0.88"}},
