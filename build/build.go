@@ -638,9 +638,6 @@ func (r *runner) finish(ctx context.Context) error {
 	return nil
 }
 
-// backendNames are the names llama.cpp's backends register under.
-var backendNames = map[string]string{"cuda": "CUDA", "vulkan": "Vulkan", "hip": "ROCm", "opencl": "OpenCL", "cpu": "CPU"}
-
 var (
 	loadedRE = regexp.MustCompile(`(?m)load_backend: loaded (\S+) backend from (.+)$`)
 	deviceRE = regexp.MustCompile(`(?m)^  ([A-Za-z]+)(\d+): (.+)$`)
@@ -704,7 +701,7 @@ func (r *runner) verify(ctx context.Context, bin string) (*Verification, error) 
 	for _, m := range deviceRE.FindAllStringSubmatch(out, -1) {
 		v.Devices = append(v.Devices, m[1]+m[2]+": "+m[3])
 	}
-	want := backendNames[p.Backend]
+	want := enginefacts.BackendRegName(p.Backend)
 	if p.Backend == "cpu" {
 		v.OK = true
 		return v, nil
