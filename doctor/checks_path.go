@@ -1,8 +1,10 @@
 package doctor
 
 import (
+	"path"
 	"strings"
 
+	"github.com/llamactl/llamactl/doctor/probe"
 	"github.com/llamactl/llamactl/doctor/snapshot"
 )
 
@@ -49,17 +51,27 @@ func checkPathTools(s *snapshot.Snapshot) []Finding {
 	return out
 }
 
-// strayDLLs are llama.cpp/ggml DLLs that another distribution left on PATH (doctor.md §7.1).
-var strayDLLs = []string{"ggml.dll", "ggml-base.dll", "ggml-cpu.dll", "ggml-cuda.dll", "llama.dll"}
+// isStrayDLL says whether a DLL name is one of llama.cpp's/ggml's that
+// another distribution can leave on PATH (doctor.md §7.1): the same
+// patterns the probe searches PATH for, so ggml-vulkan.dll or
+// ggml-hip.dll count as well as ggml-cuda.dll.
+func isStrayDLL(name string) bool {
+	for _, g := range probe.StrayDLLGlobs() {
+		if ok, _ := path.Match(strings.ToLower(g), strings.ToLower(name)); ok {
+			return true
+		}
+	}
+	return false
+}
 
 func checkGGMLStray(s *snapshot.Snapshot) []Finding {
 	if s.Windows == nil || s.Windows.DLLs == nil {
 		return []Finding{skip("path.ggml-stray", "not-recorded", "what", "the DLL search")}
 	}
 	var found []string
-	for _, d := range strayDLLs {
-		for _, c := range s.Windows.DLLs[d] {
-			found = append(found, c)
+	for _, d := range sortedKeys(s.Windows.DLLs) {
+		if isStrayDLL(d) {
+			found = append(found, s.Windows.DLLs[d]...)
 		}
 	}
 	if len(found) > 0 {

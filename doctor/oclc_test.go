@@ -30,3 +30,20 @@ func TestOCLCompatOpenCLCFloor(t *testing.T) {
 		}
 	}
 }
+
+// Stray llama.cpp DLLs are whatever the probe's patterns find on PATH, not
+// a shorter list of names: a leftover Vulkan or HIP build counts too.
+func TestGGMLStrayUsesTheProbePatterns(t *testing.T) {
+	s := &snapshot.Snapshot{OS: snapshot.OSInfo{GOOS: "windows"}, Windows: &snapshot.Windows{DLLs: map[string][]string{
+		"cudart64_12.dll": {`C:\CUDA\bin\cudart64_12.dll`},
+		"ggml-vulkan.dll": {`C:\old-llama\ggml-vulkan.dll`},
+	}}}
+	fs := checkGGMLStray(s)
+	if len(fs) != 1 || fs[0].Message != "path.ggml-stray/found" || !strings.Contains(fs[0].Summary, `C:\old-llama`) {
+		t.Errorf("%+v", fs)
+	}
+	s.Windows.DLLs = map[string][]string{"cudart64_12.dll": {`C:\CUDA\bin\cudart64_12.dll`}}
+	if fs := checkGGMLStray(s); len(fs) != 1 || fs[0].Message != "path.ggml-stray/ok" {
+		t.Errorf("no stray DLL: %+v", fs)
+	}
+}

@@ -72,3 +72,10 @@ func mustFacts() factsFile {
 func EnvAllowlist() (names, prefixes []string) {
 	return append([]string(nil), facts.EnvAllowlist.Names...), append([]string(nil), facts.EnvAllowlist.Prefixes...)
 }
+
+// StrayDLLGlobs are the llama.cpp/ggml DLL name patterns searched on PATH
+// (facts.json windows_dlls.globs); snapshots record each hit under its
+// lower-case file name.
+func StrayDLLGlobs() []string {
+	return append([]string(nil), facts.WindowsDLLs.Globs...)
+}
