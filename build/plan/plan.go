@@ -7,6 +7,7 @@ package plan
 import (
 	"fmt"
 	"path"
+	"regexp"
 	"slices"
 	"sort"
 	"strconv"
@@ -680,13 +681,24 @@ func (pl *planner) olderToolset(limit string) string {
 	return best
 }
 
+var placeholderRE = regexp.MustCompile(`\{[a-z_]+\}`)
+
 // missing warns that a patch was skipped for want of a value, unless the
 // value is the engine's version, which engine-build-unknown already reports.
 func (pl *planner) missing(id, value string) {
 	if pl.in.Engine.BuildNumber == 0 && (strings.Contains(value, "{build_number}") || strings.Contains(value, "{commit}")) {
 		return
 	}
-	pl.warn("patch-value-missing", id, value)
+	// Name what is missing in words, not as the raw "{placeholder}".
+	what := value
+	ph := pl.placeholders()
+	for _, k := range placeholderRE.FindAllString(value, -1) {
+		if _, ok := messageTable()["value-"+strings.Trim(k, "{}")]; ok && ph[k] == "" {
+			what = message("value-" + strings.Trim(k, "{}")).Text
+			break
+		}
+	}
+	pl.warn("patch-value-missing", id, what)
 }
 
 // engineFromArgs takes the engine's version from the user's

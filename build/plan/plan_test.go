@@ -463,6 +463,27 @@ func TestUnknownEngineVersion(t *testing.T) {
 	}
 }
 
+// A patch skipped for want of a value says in words what is missing and
+// how to supply it, never the raw "{commit}" placeholder.
+func TestPatchValueMissingSaysWhat(t *testing.T) {
+	in := loadCase(t, "linux-debian-nvcc11.8-gcc12-nogpu")
+	in.Backend = "cpu"
+	in.Engine = Engine{BuildNumber: 9591, VersionFrom: "archive-name"} // no commit known
+	p, err := Make(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var text string
+	for _, w := range p.Warnings {
+		if w.ID == "patch-value-missing" {
+			text = w.Text
+		}
+	}
+	if text == "" || strings.Contains(text, "{") || !strings.Contains(text, "build-info") || !strings.Contains(text, "LLAMA_BUILD_COMMIT=") {
+		t.Errorf("warning = %q (all: %+v)", text, p.Warnings)
+	}
+}
+
 // The OpenCL plan warns unless a device passes llama.cpp's vendor filter
 // (enginefacts): PoCL's CPU device on this machine does not, an Intel GPU
 // (clinfo recording, Iris Xe) does, an AMD GPU does not.
