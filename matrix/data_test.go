@@ -215,13 +215,13 @@ func TestDataFilesOneFactPerLine(t *testing.T) {
 // through the public API. Deliberate corrections are listed here.
 type refFile struct {
 	CUDA []struct {
-		Version    string `json:"version"`
-		DriverL    string `json:"min_driver_linux"`
-		DriverW    string `json:"min_driver_windows"`
-		SM         []int  `json:"sm_list"`
-		Deprecated []int  `json:"deprecated_sm"`
-		GCCEnf     *int   `json:"gcc_max_enforced_major"`
-		GCCMax     *string
+		Version    string  `json:"version"`
+		DriverL    string  `json:"min_driver_linux"`
+		DriverW    string  `json:"min_driver_windows"`
+		SM         []int   `json:"sm_list"`
+		Deprecated []int   `json:"deprecated_sm"`
+		GCCEnf     *int    `json:"gcc_max_enforced_major"`
+		GCCMax     *string `json:"gcc_max"`
 		MSC        *struct {
 			Min int `json:"min_inclusive"`
 			Max int `json:"max_exclusive"`
@@ -272,6 +272,9 @@ func TestEveryReferenceToolkitRow(t *testing.T) {
 			}
 			if (rt.GCCEnf == nil) != (tk.GCCMaxEnforced == nil) || rt.GCCEnf != nil && *rt.GCCEnf != *tk.GCCMaxEnforced {
 				t.Errorf("gcc enforced max differs from the reference")
+			}
+			if (rt.GCCMax == nil) != (tk.GCCMax == nil) || rt.GCCMax != nil && *rt.GCCMax != *tk.GCCMax {
+				t.Errorf("documented gcc max differs from the reference")
 			}
 			if tk.Uncertain != rt.Uncertain {
 				t.Errorf("uncertain flag lost")
