@@ -563,7 +563,7 @@ func readTail(p string, n int64) ([]byte, error) {
 			return nil, err
 		}
 	}
-	return io.ReadAll(f)
+	return io.ReadAll(io.LimitReader(f, n)) // bounded even if the log still grows
 }
 
 // heal re-plans with the diagnosed failure IDs as symptoms and returns the
