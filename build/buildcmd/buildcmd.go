@@ -310,7 +310,7 @@ func run(ctx context.Context, o *Options) error {
 	if o.Source != "" {
 		info, err := os.Stat(o.Source)
 		if err != nil || !info.IsDir() {
-			return cmdutil.UsageErrorf("--source %s is not a directory", o.Source)
+			return cmdutil.UsageErrorf("--source %s is not a folder: point it at a llama.cpp checkout (git clone https://github.com/ggml-org/llama.cpp), or drop --source and llamactl downloads the pinned release", o.Source)
 		}
 		if _, err := os.Stat(filepath.Join(o.Source, "CMakeLists.txt")); err != nil {
 			return cmdutil.UsageErrorf("--source %s has no CMakeLists.txt: point it at the root of a llama.cpp checkout", o.Source)

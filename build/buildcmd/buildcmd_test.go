@@ -119,6 +119,8 @@ func TestUsageErrorsNameTheNextStep(t *testing.T) {
 			[]string{"--snapshot missing.json: no such file", "llamactl doctor --snapshot"}},
 		{"msvc toolset on linux", func(o *Options) { o.SnapshotPath = linux; o.DryRun = true; o.MSVCToolset = "14.39" },
 			[]string{"--msvc-toolset 14.39 applies to Windows builds only", "this machine is linux", "drop the flag"}},
+		{"missing source", func(o *Options) { o.Source = "/nonexistent/llama.cpp" },
+			[]string{"--source /nonexistent/llama.cpp is not a folder", "git clone", "drop --source"}},
 		{"clang-cl on linux", func(o *Options) { o.SnapshotPath = linux; o.DryRun = true; o.Compiler = "clang-cl" },
 			[]string{"--compiler clang-cl applies to Windows builds only"}},
 	}

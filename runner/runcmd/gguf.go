@@ -55,7 +55,10 @@ func openModel(path string) (*gguf.File, gguf.Model, error) {
 			errors.Is(err, gguf.ErrLimit), errors.Is(err, gguf.ErrCorrupt):
 			return nil, gguf.Model{}, cmdutil.UsageErrorf("%v\nllamactl needs a complete GGUF model (download it again, or convert it with llama.cpp's convert_hf_to_gguf.py)", err)
 		}
-		return nil, gguf.Model{}, cmdutil.UsageErrorf("cannot read %s: %v", path, err)
+		if info, serr := os.Stat(path); serr == nil && info.IsDir() {
+			return nil, gguf.Model{}, cmdutil.UsageErrorf("%s is a folder: pass the path of the .gguf model file in it (for a split model, its first part: ...-00001-of-0000N.gguf)", path)
+		}
+		return nil, gguf.Model{}, cmdutil.UsageErrorf("cannot read %s: %v\nCheck that the file is readable by you, or pass another .gguf model file", path, err)
 	}
 	m, err := gf.Model()
 	if err != nil {
