@@ -1,6 +1,7 @@
 package doctor
 
 import (
+	"context"
 	"strings"
 	"testing"
 
@@ -33,5 +34,21 @@ func TestClVersionGates(t *testing.T) {
 		if fs[0].Status == Error && (fs[0].Fix == nil || fs[0].Fix.Text == "" || strings.Contains(fs[0].Fix.Text, "{")) {
 			t.Errorf("%s: an error without a filled fix: %+v", c.name, fs[0].Fix)
 		}
+	}
+}
+
+// The selection and cuda.select apply the same floor: VS 2017 with CUDA
+// 13.0 installed is blocked, and a 12.x that accepts cl 19.16 is advised.
+func TestSelectionRespectsTheMSVCFloor(t *testing.T) {
+	s := &snapshot.Snapshot{OS: snapshot.OSInfo{GOOS: "windows"},
+		NVIDIA:   snapshot.NVIDIA{NVMLStatus: "ok", DriverVersion: "591.86", CUDADriverAPI: "13.1", GPUs: []snapshot.GPU{{Index: 0, Name: "NVIDIA GeForce RTX 4090", ComputeCapability: "8.9", TotalMiB: 24564}}},
+		MSVC:     []snapshot.MSVCInstall{{DisplayName: "Visual Studio Build Tools 2017", InstallVersion: "15.9", Path: `C:\VS`, HasVCTools: true, ClVersion: "19.16.27054"}},
+		Toolkits: []snapshot.CUDAToolkit{{Version: "13.0.88", Root: `C:\CUDA`, NVCC: `C:\CUDA\bin\nvcc.exe`}}}
+	fs := Run(context.Background(), s, Options{Only: []string{"cuda.select"}})
+	if len(fs) != 1 || fs[0].Message != "cuda.select/blocked" || !strings.Contains(strings.Join(fs[0].Details, " "), "too old") {
+		t.Errorf("cuda.select: %+v", fs)
+	}
+	if sel := Select(s); sel.Backend != "cuda" || verMajor(sel.CUDA) != 12 {
+		t.Errorf("selection %s %s, want a CUDA 12.x to install: %v", sel.Backend, sel.CUDA, sel.Reasons)
 	}
 }

@@ -288,6 +288,9 @@ func toolkitProblems(s *snapshot.Snapshot, tk *snapshot.CUDAToolkit, nv []snapsh
 			if known && row.MSCVerMaxExcl > 0 && mscVer(cl) >= row.MSCVerMaxExcl && olderToolset(m, row.MSCVerMaxExcl, tk.Version) == "" {
 				out = append(out, reasonText("msvc-too-new", "version", tk.Version, "cl", cl))
 			}
+			if msc := mscVer(cl); known && row.MSCVerMin > 0 && msc > 0 && msc < row.MSCVerMin {
+				out = append(out, reasonText("msvc-too-old", "version", tk.Version, "cl", cl, "min", clOf(row.MSCVerMin)))
+			}
 		}
 	} else if def, sibs := gxx(s); known && def != nil && row.GCCMax > 0 && def.Major > row.GCCMax {
 		ok := false
@@ -347,6 +350,9 @@ func recommendCUDA(s *snapshot.Snapshot, nv []snapshot.GPU, tk *snapshot.CUDAToo
 			if m := latestMSVC(s); m != nil {
 				cl := clVersionOf(m)
 				if r.MSCVerMaxExcl > 0 && mscVer(cl) >= r.MSCVerMaxExcl {
+					ok = false
+				}
+				if msc := mscVer(cl); r.MSCVerMin > 0 && msc > 0 && msc < r.MSCVerMin {
 					ok = false
 				}
 				if need := stlMinCUDA(cl); need != "" && cmpVer(r.CUDA, need) < 0 {
