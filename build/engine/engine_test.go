@@ -420,3 +420,27 @@ func FuzzExtractTarGz(f *testing.F) {
 		}
 	})
 }
+
+func FuzzExtractZip(f *testing.F) {
+	var buf bytes.Buffer
+	zw := zip.NewWriter(&buf)
+	w, _ := zw.Create("llama.cpp-b1/CMakeLists.txt")
+	w.Write([]byte("project(x)\n"))
+	zw.Create("llama.cpp-b1/ggml/")
+	h := &zip.FileHeader{Name: "llama.cpp-b1/link"}
+	h.SetMode(os.ModeSymlink | 0o777)
+	lw, _ := zw.CreateHeader(h)
+	lw.Write([]byte("CMakeLists.txt"))
+	zw.Close()
+	f.Add(buf.Bytes())
+	f.Fuzz(func(t *testing.T, data []byte) {
+		parent := t.TempDir()
+		dst := filepath.Join(parent, "tree")
+		os.Mkdir(dst, 0o755)
+		_ = ExtractZip(bytes.NewReader(data), int64(len(data)), dst)
+		entries, _ := os.ReadDir(parent)
+		if len(entries) != 1 {
+			t.Fatalf("extraction wrote outside the tree: %v", entries)
+		}
+	})
+}
