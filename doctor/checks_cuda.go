@@ -239,14 +239,32 @@ func checkVSIntegration(s *snapshot.Snapshot) []Finding {
 		"root", strings.TrimRight(tk.Root, `\`), "vs", strings.TrimRight(m.Path, `\`))}
 }
 
-// runtimeDLLs are the DLLs ggml-cuda.dll imports for a CUDA major (doctor.md §7.1).
-func runtimeDLLs(major int) []string {
-	m := strconv.Itoa(major)
-	rt := "cudart64_" + m + ".dll"
-	if major == 11 {
-		rt = "cudart64_110.dll" // CUDA 11.x names its runtime after 11.0
+// runtimeDLLs are the DLLs ggml-cuda.dll imports for a CUDA major and the
+// toolkit folder they live in (gates.json cuda_runtime_dlls, doctor.md
+// §3.1, §7.1). A major newer than the table is assumed to keep the newest
+// row's layout and naming (cudart64_<major>.dll).
+func runtimeDLLs(major int) (dlls []string, dir string) {
+	rows := g().CUDARuntimeDLLs
+	if len(rows) == 0 {
+		return nil, ""
 	}
-	return []string{rt, "cublas64_" + m + ".dll", "cublasLt64_" + m + ".dll"}
+	newest := rows[0]
+	for _, r := range rows {
+		if r.CUDAMajor == major {
+			return r.DLLs, r.DLLDir
+		}
+		if r.CUDAMajor > newest.CUDAMajor {
+			newest = r
+		}
+	}
+	if major < newest.CUDAMajor {
+		return nil, ""
+	}
+	from, to := "64_"+strconv.Itoa(newest.CUDAMajor), "64_"+strconv.Itoa(major)
+	for _, d := range newest.DLLs {
+		dlls = append(dlls, strings.Replace(d, from, to, 1))
+	}
+	return dlls, newest.DLLDir
 }
 
 // gatherSearches are the DLLs doctor/probe resolved on Windows before it
@@ -263,9 +281,10 @@ func checkRuntimeDLLs(s *snapshot.Snapshot) []Finding {
 	major := verMajor(tk.Version)
 	root := strings.TrimRight(tk.Root, `\`)
 	var out []Finding
-	if major >= 13 {
+	dlls, dllDir := runtimeDLLs(major)
+	if dllDir != "" && dllDir != "bin" {
 		// CUDA 13 moved the runtime DLLs to bin\x64 (doctor.md §3.1).
-		x64 := root + `\bin\x64`
+		x64 := root + `\` + dllDir
 		onPath := false
 		for _, d := range pathDirs(s) {
 			if samePath(s, d, x64) {
@@ -283,7 +302,7 @@ func checkRuntimeDLLs(s *snapshot.Snapshot) []Finding {
 		return out
 	}
 	recorded := 0
-	for _, dll := range runtimeDLLs(major) {
+	for _, dll := range dlls {
 		cands, ok := s.Windows.DLLs[dll]
 		if !ok {
 			cands, ok = s.Windows.DLLs[strings.ToLower(dll)]

@@ -36,6 +36,11 @@ type gateFile struct {
 		CUDAMin   string `json:"cuda_min"`
 		FailureID string `json:"failure_id"`
 	} `json:"glibc_math"`
+	CUDARuntimeDLLs []struct {
+		CUDAMajor int      `json:"cuda_major"`
+		DLLs      []string `json:"dlls"`
+		DLLDir    string   `json:"dll_dir"` // under the toolkit root
+	} `json:"cuda_runtime_dlls"`
 	CMakeMinNative string       `json:"cmake_min_native"`
 	CUDAMinNative  string       `json:"cuda_min_native"`
 	MinCC          string       `json:"min_cc"`

@@ -86,3 +86,28 @@ func TestDriverFloorAndSTLComeFromTheMatrix(t *testing.T) {
 		}
 	}
 }
+
+// The CUDA runtime DLL names and folder per major are data (gates.json),
+// with CUDA 11's cudart64_110.dll and CUDA 13's bin\x64.
+func TestRuntimeDLLsFromData(t *testing.T) {
+	for _, c := range []struct {
+		major int
+		first string
+		dir   string
+	}{
+		{10, "", ""},
+		{11, "cudart64_110.dll", "bin"},
+		{12, "cudart64_12.dll", "bin"},
+		{13, "cudart64_13.dll", `bin\x64`},
+		{14, "cudart64_14.dll", `bin\x64`}, // newer than the table: the newest layout
+	} {
+		dlls, dir := runtimeDLLs(c.major)
+		first := ""
+		if len(dlls) > 0 {
+			first = dlls[0]
+		}
+		if first != c.first || dir != c.dir || (c.first != "" && len(dlls) != 3) {
+			t.Errorf("runtimeDLLs(%d) = %v %q, want %s... %q", c.major, dlls, dir, c.first, c.dir)
+		}
+	}
+}
