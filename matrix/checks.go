@@ -32,7 +32,7 @@ func (r *resolver) checkGPUs(e *evaluation) {
 		sm := target(t, g.sm)
 		if t.HasSM(sm) {
 			r.add(e, r.m.Text("reason.gpu-sass", "gpu", g.label, "minor", t.MinorVersion(), "sm", sm))
-			if sm >= 120 && sm < 130 {
+			if r.m.ArchRewrite.Applies(sm) {
 				// cuda-matrix.md pitfall 8: FP4 needs the arch-specific 12Xa target.
 				r.add(e, r.m.Text("reason.blackwell-a", "sm", sm))
 			}
@@ -284,7 +284,7 @@ func (r *resolver) msvcFails(t *ToolkitFacts, msc int) ([]Blocker, string) {
 			b.Message = r.m.Text("msvc-too-new.stl-too", "message", b.Message, "need", stl.RequiresCUDA)
 		} else {
 			b.LastResortFix = r.m.Text("msvc-too-new.last-resort")
-			if msc >= 1950 {
+			if c := r.m.CompilerCrash; c.MSCVerMin > 0 && msc >= c.MSCVerMin && t.below(c.CUDABelow) {
 				// cuda-matrix.md pitfall 1: two reports of cudafe++ crashing with VS 2026 and 13.0/13.1.
 				b.LastResortFix += r.m.Text("msvc-too-new.last-resort-vs2026")
 			}

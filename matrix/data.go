@@ -114,6 +114,27 @@ type STLRule struct {
 	Source       string `json:"source"`
 }
 
+// ArchRewrite is llama.cpp's own rewrite of plain targets to their
+// arch-specific variant (12X -> 12Xa for Blackwell FP4).
+type ArchRewrite struct {
+	SMMin  int    `json:"sm_min"`
+	SMMax  int    `json:"sm_max"` // inclusive
+	Suffix string `json:"suffix"`
+	Source string `json:"source"`
+}
+
+// Applies says whether llama.cpp rewrites sm to its arch-specific variant.
+func (a ArchRewrite) Applies(sm int) bool { return a.Suffix != "" && sm >= a.SMMin && sm <= a.SMMax }
+
+// CompilerCrash is a known crash when nvcc's host-compiler check is
+// bypassed (-allow-unsupported-compiler) with MSVC from MSCVerMin on a
+// CUDA older than CUDABelow.
+type CompilerCrash struct {
+	MSCVerMin int    `json:"msc_ver_min"`
+	CUDABelow string `json:"cuda_below"`
+	Source    string `json:"source"`
+}
+
 // VisualStudio maps a _MSC_VER range to the product name users know.
 type VisualStudio struct {
 	MSCVerMin int    `json:"msc_ver_min"`
@@ -130,7 +151,10 @@ type Matrix struct {
 	Families     []Family
 	STL          []STLRule
 	VisualStudio []VisualStudio
-	Sources      map[string]string
+	// ArchRewrite and CompilerCrash are rules.json's single-fact rules.
+	ArchRewrite   ArchRewrite
+	CompilerCrash CompilerCrash
+	Sources       map[string]string
 
 	gpuKeys []gpuKey          // normalized names for LookupGPU
 	texts   map[string]string // data/text.en.json
@@ -186,6 +210,8 @@ func Load(fsys fileSystem) (*Matrix, error) {
 		Families     []Family       `json:"families"`
 		STL          []STLRule      `json:"stl"`
 		VisualStudio []VisualStudio `json:"visual_studio"`
+		ArchRewrite  ArchRewrite    `json:"engine_arch_rewrite"`
+		Crash        CompilerCrash  `json:"unsupported_compiler_crash"`
 	}
 	var so struct {
 		DataVersion string            `json:"data_version"`
@@ -214,6 +240,7 @@ func Load(fsys fileSystem) (*Matrix, error) {
 	m := &Matrix{
 		DataVersion: tk.DataVersion, Toolkits: tk.Toolkits, GPUs: gp.GPUs,
 		Families: ru.Families, STL: ru.STL, VisualStudio: ru.VisualStudio, Sources: so.Sources,
+		ArchRewrite: ru.ArchRewrite, CompilerCrash: ru.Crash,
 		texts: tx.Text,
 	}
 	for _, dv := range []string{gp.DataVersion, ru.DataVersion, so.DataVersion, tx.DataVersion} {
@@ -233,4 +260,11 @@ func Load(fsys fileSystem) (*Matrix, error) {
 	}
 	m.indexGPUs()
 	return m, nil
+}
+
+// below says whether the release is older than version v ("13.2"); an
+// unparsable v counts as no bound.
+func (t *ToolkitFacts) below(v string) bool {
+	w, ok := parseVersion(v)
+	return !ok || t.v.cmp(w) < 0
 }

@@ -351,3 +351,31 @@ func TestResolveConcurrent(t *testing.T) {
 		}
 	}
 }
+
+// The two single-fact rules of rules.json: llama.cpp's 12X -> 12Xa rewrite
+// and the cudafe++ crash reports with VS 2026 on CUDA 13.0/13.1.
+func TestSingleFactRules(t *testing.T) {
+	m := Default()
+	for sm, want := range map[int]bool{100: false, 110: false, 119: false, 120: true, 121: true, 129: true, 130: false} {
+		if got := m.ArchRewrite.Applies(sm); got != want {
+			t.Errorf("ArchRewrite.Applies(%d) = %v, want %v", sm, got, want)
+		}
+	}
+	if m.ArchRewrite.Source == "" || m.CompilerCrash.Source == "" {
+		t.Error("a rule without a source")
+	}
+	crash := func(q Query) bool {
+		for _, b := range m.Resolve(q).Blockers {
+			if strings.Contains(b.LastResortFix, "cudafe++") {
+				return true
+			}
+		}
+		return false
+	}
+	if !crash(Query{OS: "windows", MSVC: "19.50", Toolkits: []string{"13.0.88"}}) {
+		t.Error("VS 2026 + CUDA 13.0: the cudafe++ crash reports are not mentioned")
+	}
+	if crash(Query{OS: "windows", MSVC: "19.44", Toolkits: []string{"12.3.107"}}) {
+		t.Error("VS 2022 17.14 + CUDA 12.3: the VS 2026 crash note does not apply")
+	}
+}
