@@ -62,6 +62,27 @@ type Options struct {
 	Lineages []Lineage       `json:"lineages"`
 	Network  []NetworkOption `json:"network"`
 	Defaults []Default       `json:"defaults"`
+	// Requirements are dependencies llama.cpp made mandatory from a build on.
+	Requirements []Requirement `json:"requirements"`
+}
+
+// Requirement is a dependency llama.cpp needs from build From on.
+type Requirement struct {
+	ID     string `json:"id"`
+	From   int    `json:"from"`
+	Why    string `json:"why"`
+	Source string `json:"source"`
+}
+
+// Required says whether requirement id applies to build (an unknown build,
+// 0, is taken as recent); false for an unknown id.
+func (o *Options) Required(id string, build int) bool {
+	for _, r := range o.Requirements {
+		if r.ID == id {
+			return build == 0 || build >= r.From
+		}
+	}
+	return false
 }
 
 var (

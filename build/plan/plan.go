@@ -460,8 +460,7 @@ func (pl *planner) vulkan() {
 	if v.Glslc == "" {
 		pl.blocker("vulkan-glslc-missing", message("fix-vulkan-sdk-"+osKey).Text)
 	}
-	// SPIRV-Headers became a hard requirement at b9198 (llamacpp-build.md §2).
-	if !v.SPIRVHeaders && (pl.in.Engine.BuildNumber == 0 || pl.in.Engine.BuildNumber >= 9198) && v.SDK == "" {
+	if !v.SPIRVHeaders && pl.opt.Required("vulkan-spirv-headers", pl.in.Engine.BuildNumber) && v.SDK == "" {
 		pl.blocker("vulkan-spirv-headers-missing", message("fix-spirv-headers-"+osKey).Text)
 	}
 	if v.SDK != "" {

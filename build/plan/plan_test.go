@@ -229,6 +229,34 @@ func TestVulkanWithoutGlslcIsBlocked(t *testing.T) {
 	}
 }
 
+// SPIRV-Headers block a Vulkan build only from the build options.json says
+// (b9198) on, and for an engine of unknown version.
+func TestSPIRVHeadersRequiredFromData(t *testing.T) {
+	r := OptionTable().Requirements
+	if len(r) == 0 || r[0].Source == "" || r[0].From == 0 {
+		t.Fatalf("requirements = %+v", r)
+	}
+	for _, c := range []struct {
+		build   int
+		blocked bool
+	}{{r[0].From - 1, false}, {r[0].From, true}, {0, true}} {
+		in := loadCase(t, "win-amd-rx7900xtx-vulkan")
+		in.Snapshot.Vulkan = snapshot.Vulkan{Glslc: `C:\tools\glslc.exe`}
+		in.Engine.BuildNumber = c.build
+		p, err := Make(in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := false
+		for _, b := range p.Blockers {
+			got = got || b.ID == "vulkan-spirv-headers-missing"
+		}
+		if got != c.blocked {
+			t.Errorf("build %d: SPIRV-Headers blocker %v, want %v (%v)", c.build, got, c.blocked, p.Blockers)
+		}
+	}
+}
+
 func TestUserArgsTranslatedOrRefused(t *testing.T) {
 	in := loadCase(t, "linux-debian-nvcc11.8-gcc12-nogpu")
 	in.CMakeArgs = []string{"-DLLAMA_CUBLAS=ON", "CUDA_ARCHITECTURES=86", "-DGGML_CUDA_FA_ALL_QUANTS:BOOL=ON"}
