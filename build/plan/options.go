@@ -74,15 +74,21 @@ type Requirement struct {
 	Source string `json:"source"`
 }
 
+// Requirement returns requirement id.
+func (o *Options) Requirement(id string) (Requirement, bool) {
+	for _, r := range o.Requirements {
+		if r.ID == id {
+			return r, true
+		}
+	}
+	return Requirement{}, false
+}
+
 // Required says whether requirement id applies to build (an unknown build,
 // 0, is taken as recent); false for an unknown id.
 func (o *Options) Required(id string, build int) bool {
-	for _, r := range o.Requirements {
-		if r.ID == id {
-			return build == 0 || build >= r.From
-		}
-	}
-	return false
+	r, ok := o.Requirement(id)
+	return ok && (build == 0 || build >= r.From)
 }
 
 var (

@@ -461,7 +461,8 @@ func (pl *planner) vulkan() {
 		pl.blocker("vulkan-glslc-missing", message("fix-vulkan-sdk-"+osKey).Text)
 	}
 	if !v.SPIRVHeaders && pl.opt.Required("vulkan-spirv-headers", pl.in.Engine.BuildNumber) && v.SDK == "" {
-		pl.blocker("vulkan-spirv-headers-missing", message("fix-spirv-headers-"+osKey).Text)
+		req, _ := pl.opt.Requirement("vulkan-spirv-headers")
+		pl.blocker("vulkan-spirv-headers-missing", fmt.Sprint(req.From), message("fix-spirv-headers-"+osKey).Text)
 	}
 	if v.SDK != "" {
 		pl.p.Reasons = append(pl.p.Reasons, "Vulkan SDK at "+v.SDK)

@@ -251,6 +251,11 @@ func TestSPIRVHeadersRequiredFromData(t *testing.T) {
 		for _, b := range p.Blockers {
 			got = got || b.ID == "vulkan-spirv-headers-missing"
 		}
+		for _, b := range p.Blockers {
+			if b.ID == "vulkan-spirv-headers-missing" && !strings.Contains(b.Text, fmt.Sprintf("since b%d", r[0].From)) {
+				t.Errorf("blocker text %q", b.Text)
+			}
+		}
 		if got != c.blocked {
 			t.Errorf("build %d: SPIRV-Headers blocker %v, want %v (%v)", c.build, got, c.blocked, p.Blockers)
 		}
