@@ -151,7 +151,7 @@ func TestGathererPanicAndHangBecomeProbeErrors(t *testing.T) {
 	d.Host = blockHost{}
 	start := time.Now()
 	s = Gather(context.Background(), d)
-	if time.Since(start) > 4*time.Second {
+	if time.Since(start) > 20*time.Second { // it blocks forever; loose for loaded machines
 		t.Errorf("a blocked gatherer held Gather for %s", time.Since(start))
 	}
 	found := false

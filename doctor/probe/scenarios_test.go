@@ -268,8 +268,10 @@ func TestScenarioR610Header(t *testing.T) {
 func TestScenarioSMIHangIsBounded(t *testing.T) {
 	start := time.Now()
 	s := replay(t, "win-nvidia-smi-hangs")
-	if d := time.Since(start); d > 5*time.Second {
-		t.Errorf("gather took %s with a hanging nvidia-smi", d)
+	// The recorded nvidia-smi never returns: finishing at all proves the
+	// deadline; the bound is loose so a loaded machine does not fail it.
+	if d := time.Since(start); d > 20*time.Second {
+		t.Errorf("gather took %s with an nvidia-smi that never returns", d)
 	}
 	if s.NVIDIA.SMIStatus != SMITimeout {
 		t.Errorf("smi status = %q", s.NVIDIA.SMIStatus)
