@@ -381,6 +381,13 @@ func run(ctx context.Context, o *Options) error {
 			buildDir = filepath.Join(cache, "build", safeName.ReplaceAllString(pin.Ref+"-"+backend, "_"))
 		}
 	}
+	if snap.OS.GOOS == runtime.GOOS {
+		// Absolute, so the log, bin_dir and manifest paths it reports (and
+		// last-build.json) hold from any folder.
+		if abs, err := filepath.Abs(buildDir); err == nil {
+			buildDir = abs
+		}
+	}
 	in := plan.Input{Snapshot: snap, Selection: sel, Engine: eng, Backend: o.Backend, SourceDir: src.Dir, BuildDir: buildDir,
 		CMakeArgs: o.CMakeArgs, Jobs: o.Jobs, Compiler: o.Compiler, AllowUnsupportedCompiler: o.AllowUnsupported,
 		Launcher: launcher(f.Runner), Portable: portable(o)}

@@ -15,6 +15,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -58,6 +59,27 @@ func TestDryRunRecordedWindowsSnapshot(t *testing.T) {
 		if doc.Scripts[sh] == "" {
 			t.Errorf("no %s script", sh)
 		}
+	}
+}
+
+// A relative --build-dir on this machine becomes absolute, so the paths a
+// build reports (log, bin_dir, manifest, last-build.json) hold anywhere.
+func TestRelativeBuildDirIsAbsolute(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("the recorded snapshot is a Linux machine's")
+	}
+	o, out, _ := newOpts(t, nil, nil)
+	o.DryRun, o.BuildDir, o.Backend, o.F.IO.JSON = true, "rel-build", "cpu", true
+	o.SnapshotPath = filepath.Join(plans, "linux-debian-cpu-local.json")
+	if err := run(context.Background(), o); err != nil {
+		t.Fatalf("dry run: %v", err)
+	}
+	var doc Doc
+	if err := json.Unmarshal([]byte(out.String()), &doc); err != nil || doc.Plan == nil {
+		t.Fatalf("doc: %v\n%s", err, out)
+	}
+	if wd, _ := os.Getwd(); doc.Plan.BuildDir != filepath.Join(wd, "rel-build") {
+		t.Errorf("build dir %q, want it absolute", doc.Plan.BuildDir)
 	}
 }
 
