@@ -352,11 +352,11 @@ func readBuild(path string) Build {
 	}
 	b.Manifest = data
 	logPath := ""
-	if s, ok := m["log"].(string); ok && s != "" {
-		logPath = s
-		if !filepath.IsAbs(logPath) {
-			logPath = filepath.Join(filepath.Dir(path), logPath)
-		}
+	// llamactl's own manifests name no log (its log lies beside them); a
+	// "log" field is followed only to a file in the manifest's folder, so a
+	// planted manifest cannot pull /etc/shadow or ~/.ssh into a bundle.
+	if s, ok := m["log"].(string); ok && s != "" && filepath.IsLocal(s) && !strings.ContainsAny(s, `/\`) {
+		logPath = filepath.Join(filepath.Dir(path), s)
 	} else if logs, _ := filepath.Glob(filepath.Join(filepath.Dir(path), "*.log")); len(logs) > 0 {
 		sort.Strings(logs)
 		logPath = logs[len(logs)-1]

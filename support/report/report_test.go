@@ -90,6 +90,9 @@ func writeBuild(t *testing.T, dir string) string {
 	if err := os.WriteFile(filepath.Join(bd, "build.log"), []byte(log.String()), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	// Constructed, not a recorded llamactl manifest (those name no log and
+	// carry no host): it plants personal data in fields a manifest might
+	// hold, and names its log like a foreign tool's manifest would.
 	m := `{"schema":1,"llama_cpp":"b9312","source":"C:\\Users\\Jane Doe\\llama.cpp","host":"JANE-LAPTOP","log":"build.log"}`
 	p := filepath.Join(bd, "manifest.json")
 	if err := os.WriteFile(p, []byte(m), 0o644); err != nil {
@@ -399,5 +402,30 @@ func TestZipIntoExistingFolder(t *testing.T) {
 	}
 	if files := readZip(t, want); files["report.json"] == "" {
 		t.Error("no report.json in the zip")
+	}
+}
+
+// A manifest's "log" field never leads outside its folder: a planted
+// manifest must not pull another file into a bundle meant for an issue.
+func TestManifestLogStaysInItsFolder(t *testing.T) {
+	dir := t.TempDir()
+	secret := filepath.Join(t.TempDir(), "id_rsa")
+	if err := os.WriteFile(secret, []byte("PRIVATE-KEY-MATERIAL\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, log := range []string{secret, "../" + filepath.Base(filepath.Dir(secret)) + "/id_rsa", "sub/../../x"} {
+		b, _ := json.Marshal(map[string]any{"schema": 1, "log": log})
+		p := filepath.Join(dir, "manifest.json")
+		if err := os.WriteFile(p, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if got := readBuild(p); strings.Contains(got.LogTail, "PRIVATE-KEY") || got.Error != "" {
+			t.Errorf("log %q: tail %q, error %q", log, got.LogTail, got.Error)
+		}
+	}
+	// The log beside the manifest is still read.
+	os.WriteFile(filepath.Join(dir, "llamactl-build.log"), []byte("ninja: build stopped: subcommand failed.\n"), 0o644)
+	if got := readBuild(filepath.Join(dir, "manifest.json")); !strings.Contains(got.LogTail, "ninja: build stopped") {
+		t.Errorf("beside log not read: %+v", got)
 	}
 }
