@@ -134,9 +134,9 @@ func checkHostDisk(s *snapshot.Snapshot) []Finding {
 	}
 	free := gib(s.OS.DiskFreeMiB)
 	switch {
-	case s.OS.DiskFreeMiB < 4*1024: // a CUDA build tree alone takes a few GiB
+	case s.OS.DiskFreeMiB < g().Thresholds.DiskFullMiB: // a CUDA build tree alone takes a few GiB
 		return []Finding{emit(s, "host.disk", "full", "free", free)}
-	case s.OS.DiskFreeMiB < 20*1024:
+	case s.OS.DiskFreeMiB < g().Thresholds.DiskLowMiB:
 		return []Finding{emit(s, "host.disk", "low", "free", free)}
 	}
 	return []Finding{emit(s, "host.disk", "ok", "free", free)}

@@ -162,7 +162,8 @@ func checkVRAM(s *snapshot.Snapshot) []Finding {
 			continue
 		}
 		idx := strconv.Itoa(gpu.Index)
-		if gpu.FreeMiB < 1024 || gpu.FreeMiB*4 < gpu.TotalMiB {
+		th := g().Thresholds
+		if gpu.FreeMiB < th.VRAMLowMiB || float64(gpu.FreeMiB) < th.VRAMLowFraction*float64(gpu.TotalMiB) {
 			out = append(out, emit(s, "nv.vram", "low", "index", idx, "name", gpu.Name, "free", gib(gpu.FreeMiB), "total", gib(gpu.TotalMiB)))
 			continue
 		}

@@ -184,7 +184,7 @@ func checkPathHygiene(s *snapshot.Snapshot) []Finding {
 		out = append(out, emit(s, "path.hygiene", "odd", "count", itoa(len(odd))).with(odd...))
 	}
 	// cmd.exe and vcvarsall choke on very long PATH values (doctor.md §7.3).
-	if isWindows(s) && total > 4000 {
+	if isWindows(s) && total > g().Thresholds.WindowsPathLong {
 		out = append(out, emit(s, "path.hygiene", "long", "len", itoa(total)))
 	}
 	if len(missing) > 0 {

@@ -41,6 +41,13 @@ type gateFile struct {
 		DLLs      []string `json:"dlls"`
 		DLLDir    string   `json:"dll_dir"` // under the toolkit root
 	} `json:"cuda_runtime_dlls"`
+	Thresholds struct {
+		DiskFullMiB     uint64  `json:"disk_full_mib"`
+		DiskLowMiB      uint64  `json:"disk_low_mib"`
+		VRAMLowMiB      uint64  `json:"vram_low_mib"`
+		VRAMLowFraction float64 `json:"vram_low_fraction"`
+		WindowsPathLong int     `json:"windows_path_long_chars"`
+	} `json:"thresholds"`
 	CMakeMinNative string       `json:"cmake_min_native"`
 	CUDAMinNative  string       `json:"cuda_min_native"`
 	MinCC          string       `json:"min_cc"`

@@ -111,3 +111,26 @@ func TestRuntimeDLLsFromData(t *testing.T) {
 		}
 	}
 }
+
+// The heuristic thresholds are data; their edges behave as documented.
+func TestThresholdsFromData(t *testing.T) {
+	th := g().Thresholds
+	if th.DiskFullMiB == 0 || th.DiskLowMiB <= th.DiskFullMiB || th.VRAMLowMiB == 0 || th.VRAMLowFraction <= 0 || th.WindowsPathLong == 0 {
+		t.Fatalf("gates.json thresholds missing or inconsistent: %+v", th)
+	}
+	for free, want := range map[uint64]string{th.DiskFullMiB - 1: "host.disk/full", th.DiskFullMiB: "host.disk/low", th.DiskLowMiB: "host.disk/ok"} {
+		s := &snapshot.Snapshot{OS: snapshot.OSInfo{GOOS: "linux", DiskFreeMiB: free}}
+		if fs := checkHostDisk(s); len(fs) != 1 || fs[0].Message != want {
+			t.Errorf("disk free %d MiB: %+v, want %s", free, fs, want)
+		}
+	}
+	gpu := func(free uint64) *snapshot.Snapshot {
+		return &snapshot.Snapshot{OS: snapshot.OSInfo{GOOS: "linux"}, NVIDIA: snapshot.NVIDIA{NVMLStatus: "ok", DriverVersion: "560.35.03",
+			GPUs: []snapshot.GPU{{Name: "NVIDIA GeForce RTX 4090", ComputeCapability: "8.9", TotalMiB: 24564, FreeMiB: free}}}}
+	}
+	for free, want := range map[uint64]string{th.VRAMLowMiB - 1: "nv.vram/low", 24564 / 5: "nv.vram/low", 24564 / 2: "nv.vram/ok"} {
+		if fs := checkVRAM(gpu(free)); len(fs) != 1 || fs[0].Message != want {
+			t.Errorf("VRAM free %d MiB: %+v, want %s", free, fs, want)
+		}
+	}
+}
