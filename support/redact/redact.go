@@ -72,12 +72,17 @@ type Known struct {
 	Users   []string
 	Hosts   []string
 	Secrets map[string]string // name (e.g. HF_TOKEN) -> value
+	// Private are the environment's other variables outside the allowlist:
+	// their values are nobody's business, so "NAME=value" (a `set` or `env`
+	// dump in a raw output) becomes "NAME=<redacted>", as in the report's
+	// environment table.
+	Private map[string]string
 }
 
 // FromEnv collects the user names, host names and secret values found in an
 // environment.
 func FromEnv(env map[string]string) Known {
-	k := Known{Secrets: map[string]string{}}
+	k := Known{Secrets: map[string]string{}, Private: map[string]string{}}
 	for _, n := range ruleset.UserVars {
 		if v := lookup(env, n); v != "" {
 			k.Users = append(k.Users, v)
@@ -102,6 +107,9 @@ func FromEnv(env map[string]string) Known {
 		if SecretName(name) {
 			k.Secrets[name] = v
 			continue
+		}
+		if !EnvAllowed(name) {
+			k.Private[name] = v
 		}
 		// A token-looking value under an innocent name is still a secret.
 		for _, t := range ruleset.Tokens {
@@ -176,6 +184,7 @@ type Redactor struct {
 	users   []string // known user names, longest first
 	hosts   []string
 	secrets []string // secret values, longest first
+	private []string // NAME=value of variables outside the allowlist, longest first
 	names   map[string]string
 	counts  map[string]int
 	seq     map[string]map[string]string // kind -> original -> replacement
@@ -211,6 +220,12 @@ func New(k Known) *Redactor {
 		}
 	}
 	sort.Slice(r.secrets, func(i, j int) bool { return len(r.secrets[i]) > len(r.secrets[j]) })
+	for name, v := range k.Private {
+		if strings.TrimSpace(v) != "" {
+			r.private = append(r.private, name+"="+v)
+		}
+	}
+	sort.Slice(r.private, func(i, j int) bool { return len(r.private[i]) > len(r.private[j]) })
 	return r
 }
 
@@ -361,6 +376,13 @@ func (r *Redactor) String(s string) string {
 		if strings.Contains(s, v) {
 			r.count("secret")
 			s = strings.ReplaceAll(s, v, Secret)
+		}
+	}
+	for _, kv := range r.private {
+		if strings.Contains(s, kv) {
+			r.count("env")
+			name, _, _ := strings.Cut(kv, "=")
+			s = strings.ReplaceAll(s, kv, name+"="+Redacted)
 		}
 	}
 	for _, t := range ruleset.Tokens {

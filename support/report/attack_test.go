@@ -21,6 +21,7 @@ func TestRedactionAttacks(t *testing.T) {
 	)
 	p := filepath.Join(t.TempDir(), "r.zip")
 	o := options(t, p, true)
+	o.Env["DATABASE_HOST"] = "prod-db7.fabrikam.internal" // not allowlisted: private
 	o.Env["PIP_INDEX_URL"] = "https://deploy:" + pipPass + "@pypi.corp.example/simple"
 	o.Env["MY_SERVICE_TOKEN"] = `"` + quoted + `"` // cmd.exe `set X="..."` keeps the quotes
 	o.Snapshot.Env["PIP_INDEX_URL"] = o.Env["PIP_INDEX_URL"]
@@ -29,7 +30,7 @@ func TestRedactionAttacks(t *testing.T) {
 	o.Snapshot.Raw["pip config list"] = "global.index-url='https://deploy:" + pipPass + "@pypi.corp.example/simple'\n"
 	o.Snapshot.Raw["curl -u admin:"+cmdSecret+" http://10.1.2.3/"] = "ok\n"
 	o.Snapshot.Raw["huggingface-cli whoami"] = "using token " + quoted + " from the environment\n"
-	o.Snapshot.Raw["set"] = "MY_SERVICE_TOKEN=" + quoted + "\nTEMP=C:\\Users\\JANEDO~2\\AppData\\Local\\Temp\n"
+	o.Snapshot.Raw["set"] = "DATABASE_HOST=prod-db7.fabrikam.internal\nMY_SERVICE_TOKEN=" + quoted + "\nTEMP=C:\\Users\\JANEDO~2\\AppData\\Local\\Temp\n"
 	if _, err := Write(o); err != nil {
 		t.Fatalf("write: %v", err)
 	}
@@ -38,7 +39,7 @@ func TestRedactionAttacks(t *testing.T) {
 		t.Fatalf("bundle has only %d files", len(files))
 	}
 	for name, body := range files {
-		for _, s := range []string{urlPass, glToken, pipPass, quoted, cmdSecret, "JANEDO~2", "deploy:"} {
+		for _, s := range []string{urlPass, glToken, pipPass, quoted, cmdSecret, "JANEDO~2", "deploy:", "prod-db7"} {
 			if strings.Contains(body, s) {
 				t.Errorf("%s leaks %q", name, s)
 			}
