@@ -21,7 +21,7 @@ func checkCUDAInventory(s *snapshot.Snapshot) []Finding {
 	if len(s.Toolkits) == 0 {
 		if len(nvidiaGPUs(s)) > 0 {
 			sel := Select(s)
-			return []Finding{emit(s, "cuda.inventory", "none-with-gpu", "version", orUnknown(majorMinor(sel.CUDA)))}
+			return []Finding{emit(s, "cuda.inventory", "none-with-gpu", "version", orUnknown(sel.CUDA))}
 		}
 		return []Finding{emit(s, "cuda.inventory", "none")}
 	}
@@ -145,7 +145,13 @@ func checkArchSupport(s *snapshot.Snapshot) []Finding {
 		case lo != "" && cmpVer(majorMinor(tk.Version), lo) < 0:
 			out = append(out, emit(s, "cuda.arch-support", "toolkit-too-old", "version", tk.Version, "name", gpu.Name, "cc", gpu.ComputeCapability, "min", lo))
 		default:
-			out = append(out, emit(s, "cuda.arch-support", "toolkit-too-new", "version", tk.Version, "name", gpu.Name, "cc", gpu.ComputeCapability, "max", orUnknown(hi)))
+			// Install what the selection recommends when it is within reach,
+			// so the report names one CUDA version, not 12.9 here and 12.9.1 there.
+			install := hi
+			if sel := Select(s); sel.CUDA != "" && hi != "" && cmpVer(majorMinor(sel.CUDA), hi) <= 0 {
+				install = sel.CUDA
+			}
+			out = append(out, emit(s, "cuda.arch-support", "toolkit-too-new", "version", tk.Version, "name", gpu.Name, "cc", gpu.ComputeCapability, "max", orUnknown(hi), "install", orUnknown(install)))
 		}
 	}
 	if len(out) == 0 {

@@ -200,3 +200,26 @@ func TestReplayRoundTripSameFindings(t *testing.T) {
 		}
 	}
 }
+
+// TestOneCUDAVersionPerDiagnosis: every finding that tells the user which
+// CUDA to install names the same version as the selection, so two lines of
+// one report never disagree (winget --version 12.9 vs 12.9.1).
+func TestOneCUDAVersionPerDiagnosis(t *testing.T) {
+	for name, sc := range loadScenarios(t) {
+		s := sc.Snapshot
+		sel := SelectFor(&s, sc.Backend)
+		if sel.CUDA == "" {
+			continue
+		}
+		for _, f := range Run(context.Background(), &s, Options{Backend: sc.Backend}) {
+			if f.Fix == nil {
+				continue
+			}
+			for _, c := range f.Fix.Commands {
+				if _, v, ok := strings.Cut(c, "Nvidia.CUDA --version "); ok && strings.Fields(v)[0] != sel.CUDA {
+					t.Errorf("%s: %s says %q, the selection says CUDA %s", name, f.Message, c, sel.CUDA)
+				}
+			}
+		}
+	}
+}
