@@ -91,5 +91,14 @@ if [[ ! -x "$ENGINE_DIR/bin/llama-server" ]]; then
   (cd "$DL" && apt-get "${APT[@]}" download -t sid "${SID_PKGS[@]}" >/dev/null 2>&1)
   for deb in "$DL"/*.deb; do dpkg -x "$deb" "$ENGINE_DIR/root"; done
   "$ROOT/scripts/mkengine.sh" "$ENGINE_DIR"
+  # Prove the engine starts; sid moves, so say exactly what is missing if not.
+  if ! "$ENGINE_DIR/bin/llama-server" --version 2>&1 | grep -q '^version:'; then
+    L="$ENGINE_DIR/root/usr/lib/x86_64-linux-gnu"
+    log "llama-server from sid does not start; libraries it cannot find:"
+    "$L/ld-linux-x86-64.so.2" --library-path "$L:$L/llama" --list "$ENGINE_DIR/root/usr/bin/llama-server" 2>&1 | grep 'not found' >&2 || true
+    log "add the sid packages that provide them to SID_PKGS in scripts/deps.sh"
+    rm -rf "$ENGINE_DIR/bin"  # so the next run retries
+    exit 1
+  fi
 fi
 log "ok"
