@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"github.com/llamactl/llamactl/internal/testutil"
 	"io/fs"
 	"os"
 	"os/exec"
@@ -25,7 +26,7 @@ func need(t *testing.T, tools ...string) {
 	t.Helper()
 	for _, tool := range tools {
 		if _, err := exec.LookPath(tool); err != nil {
-			t.Skipf("%s is not installed (scripts/deps.sh installs it): %v", tool, err)
+			testutil.Missing(t, "%s is not installed (scripts/deps.sh installs it): %v", tool, err)
 		}
 	}
 }
@@ -289,7 +290,7 @@ func TestVerifyRealEngineBinary(t *testing.T) {
 	}
 	cli := filepath.Join(dir, "llama-cli")
 	if _, err := os.Stat(cli); err != nil {
-		t.Skipf("llama.cpp test engine not installed at %s (scripts/deps.sh)", dir)
+		testutil.Missing(t, "llama.cpp test engine not installed at %s (scripts/deps.sh)", dir)
 	}
 	res, err := (proc.Exec{}).Run(context.Background(), proc.Cmd{Name: cli, Args: []string{"--version"}})
 	if err != nil {

@@ -30,7 +30,7 @@ func childFactory(t *testing.T, env map[string]string) *cmdutil.Factory {
 func needPoCL(t *testing.T) {
 	t.Helper()
 	if _, err := os.Stat("/etc/OpenCL/vendors/pocl.icd"); err != nil {
-		t.Skip("PoCL ICD not installed (/etc/OpenCL/vendors/pocl.icd); scripts/deps.sh installs it")
+		testutil.Missing(t, "PoCL ICD not installed (/etc/OpenCL/vendors/pocl.icd); scripts/deps.sh installs it")
 	}
 	if !opencl.Available() {
 		t.Skip("this build has no OpenCL loader support (cgo off)")

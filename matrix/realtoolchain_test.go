@@ -66,7 +66,7 @@ func TestRealToolchainAgreesWithMatrix(t *testing.T) {
 	}
 	tooNew := gccMax + 1
 	if !contains(avail, tooNew) {
-		t.Skipf("g++-%d not installed: cannot check that nvcc %s rejects it", tooNew, mm[2])
+		testutil.Missing(t, "g++-%d not installed: cannot check that nvcc %s rejects it", tooNew, mm[2])
 	}
 	r := m.Resolve(Query{OS: "linux", GCC: strconv.Itoa(tooNew), AvailableGCC: avail, GPUs: []GPUQuery{{CC: "7.5"}}, Toolkits: []string{mm[2]}})
 	if !r.OK || r.HostCompiler == "" || r.CUDAArchitectures != "75-real" {

@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"errors"
 	"github.com/llamactl/llamactl/internal/paths"
+	"github.com/llamactl/llamactl/internal/testutil"
 	runengine "github.com/llamactl/llamactl/runner/engine"
 	"io/fs"
 	"net/http"
@@ -285,7 +286,7 @@ func fixtureTarball(t *testing.T, top string) []byte {
 func TestBuildDownloadedEngineEndToEnd(t *testing.T) {
 	for _, tool := range []string{"cmake", "ninja", "c++"} {
 		if _, err := exec.LookPath(tool); err != nil {
-			t.Skipf("%s not installed (scripts/deps.sh)", tool)
+			testutil.Missing(t, "%s not installed (scripts/deps.sh)", tool)
 		}
 	}
 	body := fixtureTarball(t, "llama.cpp-b9591")

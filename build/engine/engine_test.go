@@ -9,6 +9,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
+	"github.com/llamactl/llamactl/internal/testutil"
 	"io/fs"
 	"net/http"
 	"net/http/httptest"
@@ -370,7 +371,7 @@ func TestLockPins(t *testing.T) {
 
 func TestDetectVersionFromGit(t *testing.T) {
 	if _, err := (proc.Exec{}).LookPath("git"); err != nil {
-		t.Skip("git not installed")
+		testutil.Missing(t, "git not installed")
 	}
 	dir := t.TempDir()
 	run := func(args ...string) {

@@ -3,6 +3,7 @@ package doctorcmd_test
 import (
 	"bytes"
 	"context"
+	"github.com/llamactl/llamactl/internal/testutil"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -40,14 +41,14 @@ func needCI(t testing.TB) {
 	}
 	for _, p := range []string{"/usr/bin/nvcc", "/usr/bin/g++-11", "/usr/bin/g++-12"} {
 		if _, err := os.Stat(p); err != nil {
-			t.Skipf("%s is absent (scripts/deps.sh installs it as root)", p)
+			testutil.Missing(t, "%s is absent (scripts/deps.sh installs it as root)", p)
 		}
 	}
 	if ms, _ := filepath.Glob("/usr/lib/*/libnvidia-ml.so.1"); len(ms) == 0 {
-		t.Skip("libnvidia-ml.so.1 is absent (Debian's nvidia-cuda-toolkit brings it; scripts/deps.sh installs it)")
+		testutil.Missing(t, "libnvidia-ml.so.1 is absent (Debian's nvidia-cuda-toolkit brings it; scripts/deps.sh installs it)")
 	}
 	if _, err := exec.LookPath("clinfo"); err != nil {
-		t.Skip("clinfo is absent (scripts/deps.sh installs PoCL and clinfo)")
+		testutil.Missing(t, "clinfo is absent (scripts/deps.sh installs PoCL and clinfo)")
 	}
 	if r, err := (proc.Exec{}).Run(context.Background(), proc.Cmd{Name: "nvidia-smi", Args: []string{"-L"}, Timeout: 5 * time.Second}); err == nil && strings.Contains(r.Combined(), "GPU ") {
 		t.Skip("this machine has an NVIDIA GPU; the test asserts the GPU-less CI machine")

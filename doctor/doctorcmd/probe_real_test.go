@@ -3,6 +3,7 @@ package doctorcmd_test
 import (
 	"context"
 	"encoding/json"
+	"github.com/llamactl/llamactl/internal/testutil"
 	"os/exec"
 	"strings"
 	"testing"
@@ -19,10 +20,10 @@ import (
 func TestRealDoctorProbe(t *testing.T) {
 	needCI(t)
 	if r, err := (proc.Exec{}).Run(context.Background(), proc.Cmd{Name: "clinfo", Args: []string{"-l"}, Timeout: 10 * time.Second}); err != nil || !strings.Contains(string(r.Stdout), "Portable Computing Language") {
-		t.Skip("PoCL is not listed by clinfo -l (scripts/deps.sh installs pocl-opencl-icd)")
+		testutil.Missing(t, "PoCL is not listed by clinfo -l (scripts/deps.sh installs pocl-opencl-icd)")
 	}
 	if _, err := exec.LookPath("nvcc"); err != nil {
-		t.Skip("nvcc is not on PATH")
+		testutil.Missing(t, "nvcc is not on PATH")
 	}
 	code, d := realDoctor(t, "--probe")
 	if code != 0 {

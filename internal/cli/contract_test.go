@@ -2,6 +2,7 @@ package cli
 
 import (
 	"encoding/json"
+	"github.com/llamactl/llamactl/internal/testutil"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -221,7 +222,7 @@ func TestRunJSONMatchesIndex(t *testing.T) {
 		engineDir = "/var/cache/llamactl-deps/engine/bin"
 	}
 	if _, err := os.Stat(filepath.Join(engineDir, "llama-server")); err != nil {
-		t.Skipf("no llama.cpp engine in %s (scripts/deps.sh installs it): %v", engineDir, err)
+		testutil.Missing(t, "no llama.cpp engine in %s (scripts/deps.sh installs it): %v", engineDir, err)
 	}
 	rows, _ := readJSONIndex(t)
 	row := rows["llamactl run"]

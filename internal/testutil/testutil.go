@@ -19,6 +19,23 @@ const (
 	DefaultEngineDir = "/var/cache/llamactl-deps/engine/bin"
 )
 
+// RequireToolsEnv, set to 1 by scripts/test where it installed the tools
+// (CI runs as root on Debian), turns "tool missing" skips into failures, so
+// a broken install can never hide integration tests behind a green run.
+const RequireToolsEnv = "LLAMACTL_REQUIRE_TOOLS"
+
+// Missing reports a real component the test needs but cannot find: a skip
+// on a developer's machine, a failure where the tools must be present.
+func Missing(tb testing.TB, format string, args ...any) {
+	tb.Helper()
+	if toolsRequired(os.Getenv) {
+		tb.Fatalf("required by "+RequireToolsEnv+"=1: "+format, args...)
+	}
+	tb.Skipf(format, args...)
+}
+
+func toolsRequired(getenv func(string) string) bool { return getenv(RequireToolsEnv) == "1" }
+
 // EngineDir returns the test engine's folder, or skips the test when the
 // binary it needs (llama-server, llama-cli, llama-bench...) is not there:
 // the engine is installed by CI, not by every developer.
@@ -29,7 +46,7 @@ func EngineDir(tb testing.TB, binary string) string {
 		dir = DefaultEngineDir
 	}
 	if _, err := os.Stat(filepath.Join(dir, binary)); err != nil {
-		tb.Skipf("no llama.cpp test engine (%s) in %s: run scripts/deps.sh as root, or set %s: %v", binary, dir, EngineDirEnv, err)
+		Missing(tb, "no llama.cpp test engine (%s) in %s: run scripts/deps.sh as root, or set %s: %v", binary, dir, EngineDirEnv, err)
 	}
 	return dir
 }
@@ -41,7 +58,7 @@ func Tool(tb testing.TB, name string) string {
 	tb.Helper()
 	p, err := exec.LookPath(name)
 	if err != nil {
-		tb.Skipf("%s is not installed (scripts/deps.sh installs it as root)", name)
+		Missing(tb, "%s is not installed (scripts/deps.sh installs it as root)", name)
 	}
 	return p
 }

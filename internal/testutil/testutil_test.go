@@ -28,6 +28,7 @@ func TestEngineDir(t *testing.T) {
 	t.Setenv(EngineDirEnv, dir)
 	skipped := true
 	t.Run("absent", func(t *testing.T) {
+		t.Setenv(RequireToolsEnv, "") // this subtest checks the developer's skip
 		EngineDir(t, "llama-server")
 		skipped = false
 	})
@@ -103,10 +104,23 @@ func TestTool(t *testing.T) {
 	}
 	skipped := true
 	t.Run("absent", func(t *testing.T) {
+		t.Setenv(RequireToolsEnv, "") // this subtest checks the developer's skip
 		Need(t, "fake-nvcc", "no-such-tool-llamactl")
 		skipped = false
 	})
 	if !skipped {
 		t.Error("Need did not skip without the tool")
+	}
+}
+
+func TestToolsRequiredOnlyWhenAsked(t *testing.T) {
+	env := map[string]string{}
+	get := func(k string) string { return env[k] }
+	if toolsRequired(get) {
+		t.Fatal("a developer's machine must skip, not fail")
+	}
+	env[RequireToolsEnv] = "1"
+	if !toolsRequired(get) {
+		t.Fatal("with LLAMACTL_REQUIRE_TOOLS=1 a missing tool must fail the test")
 	}
 }

@@ -1,6 +1,7 @@
 package opencl
 
 import (
+	"github.com/llamactl/llamactl/internal/testutil"
 	"os"
 	"os/exec"
 	"strings"
@@ -11,7 +12,7 @@ import (
 func havePoCL(t *testing.T) {
 	t.Helper()
 	if _, err := os.Stat("/etc/OpenCL/vendors/pocl.icd"); err != nil {
-		t.Skip("PoCL OpenCL ICD not installed (/etc/OpenCL/vendors/pocl.icd); scripts/deps.sh installs it")
+		testutil.Missing(t, "PoCL OpenCL ICD not installed (/etc/OpenCL/vendors/pocl.icd); scripts/deps.sh installs it")
 	}
 	if os.Getenv("OCL_ICD_VENDORS") != "" {
 		t.Skip("OCL_ICD_VENDORS is set; this test needs the system ICD list")

@@ -3,6 +3,7 @@ package probecmd
 import (
 	"context"
 	"encoding/json"
+	"github.com/llamactl/llamactl/internal/testutil"
 	"os"
 	"os/exec"
 	"strings"
@@ -67,10 +68,10 @@ func TestJSONHangingChild(t *testing.T) {
 func TestCUDAUsesSelection(t *testing.T) {
 	nvcc, err := exec.LookPath("nvcc")
 	if err != nil {
-		t.Skip("nvcc not installed (scripts/deps.sh installs nvidia-cuda-toolkit)")
+		testutil.Missing(t, "nvcc not installed (scripts/deps.sh installs nvidia-cuda-toolkit)")
 	}
 	if _, err := exec.LookPath("g++-11"); err != nil {
-		t.Skip("g++-11 not installed")
+		testutil.Missing(t, "g++-11 not installed")
 	}
 	snap := &snapshot.Snapshot{Schema: 1,
 		OS:       snapshot.OSInfo{GOOS: "linux", Arch: "amd64"},
@@ -120,7 +121,7 @@ func TestOpenCLChildCommand(t *testing.T) {
 		t.Errorf("bogus kind: %v", err)
 	}
 	if _, err := os.Stat("/etc/OpenCL/vendors/pocl.icd"); err != nil || !opencl.Available() {
-		t.Skip("PoCL ICD not installed or no cgo; scripts/deps.sh installs it")
+		testutil.Missing(t, "PoCL ICD not installed or no cgo; scripts/deps.sh installs it")
 	}
 	c.SetArgs([]string{"opencl"})
 	if err := c.Execute(); err != nil {

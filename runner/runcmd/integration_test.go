@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/llamactl/llamactl/internal/testutil"
 	"math"
 	"os"
 	"path/filepath"
@@ -26,7 +27,7 @@ func engineDir(t *testing.T) string {
 		dir = "/var/cache/llamactl-deps/engine/bin"
 	}
 	if _, err := os.Stat(filepath.Join(dir, "llama-server")); err != nil {
-		t.Skipf("no llama.cpp engine in %s (run scripts/deps.sh as root, or set LLAMACTL_TEST_ENGINE_DIR): %v", dir, err)
+		testutil.Missing(t, "no llama.cpp engine in %s (run scripts/deps.sh as root, or set LLAMACTL_TEST_ENGINE_DIR): %v", dir, err)
 	}
 	return dir
 }

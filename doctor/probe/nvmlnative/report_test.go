@@ -1,6 +1,7 @@
 package nvmlnative
 
 import (
+	"github.com/llamactl/llamactl/internal/testutil"
 	"path/filepath"
 	"runtime"
 	"testing"
@@ -23,7 +24,7 @@ func TestQueryThisMachine(t *testing.T) {
 		t.Skip("the recorded NVML fact is this Linux CI machine's")
 	}
 	if libs, _ := filepath.Glob("/usr/lib/*/libnvidia-ml.so.1"); len(libs) == 0 {
-		t.Skip("libnvidia-ml.so.1 is not installed (scripts/deps.sh installs it)")
+		testutil.Missing(t, "libnvidia-ml.so.1 is not installed (scripts/deps.sh installs it)")
 	}
 	if libs, _ := filepath.Glob("/proc/driver/nvidia/version"); len(libs) > 0 {
 		t.Skip("an NVIDIA driver is loaded here; the no-driver fact does not apply")
