@@ -72,6 +72,9 @@ type catalogFile struct {
 	// Reasons are the texts of the selection's reasons.
 	Reasons map[string]string `json:"selection_reasons"`
 	Checks  []CheckInfo       `json:"checks"`
+	// UI are the texts of the human report around the findings (labels,
+	// the final summary line); plurals are "key.one" / "key.other".
+	UI map[string]string `json:"ui"`
 }
 
 var (
@@ -83,6 +86,7 @@ var (
 	catSections map[string]string
 	catSecLinux map[string]string
 	catRun      map[string]Message
+	catUI       map[string]string
 	catErr      error
 )
 
@@ -98,6 +102,7 @@ func loadCatalog() {
 	catSections = f.Sections
 	catSecLinux = f.SectionsLinux
 	catRun = f.RunMessages
+	catUI = f.UI
 	catByID = map[string]*CheckInfo{}
 	for i := range catList {
 		catByID[catList[i].ID] = &catList[i]
@@ -162,7 +167,7 @@ func shellOf(s *snapshot.Snapshot) string {
 // emit builds a finding from the catalog text id/key with placeholders.
 func emit(s *snapshot.Snapshot, id, key string, kv ...string) Finding {
 	Catalog()
-	f := Finding{ID: id, Message: id + "/" + key}
+	f := Finding{ID: id, Message: id + "/" + key, args: vars(kv)}
 	c, ok := catByID[id]
 	var m Message
 	if ok {
@@ -217,7 +222,7 @@ func (f Finding) fact(k, v string) Finding {
 // skip is a skipped finding; why is a key of skip_reasons in the catalog.
 func skip(id, why string, kv ...string) Finding {
 	Catalog()
-	f := Finding{ID: id, Message: "skip/" + why, Status: Skipped}
+	f := Finding{ID: id, Message: "skip/" + why, Status: Skipped, args: vars(kv)}
 	text, ok := catSkip[why]
 	if !ok {
 		f.Status = Error

@@ -53,6 +53,9 @@ type Finding struct {
 	Facts map[string]string `json:"facts,omitempty"`
 	// Duration is how long the check ran (set by Run).
 	Duration time.Duration `json:"duration_ns,omitempty"`
+	// args are the placeholder values the texts were filled with, so the
+	// human output can fill a translation with the same values (i18n.go).
+	args vars
 }
 
 // Worst returns the worst status among findings (Skipped when empty).

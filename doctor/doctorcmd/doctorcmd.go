@@ -50,6 +50,8 @@ type Options struct {
 	Report     string
 	Zip        bool
 	NoRedact   bool
+	// Lang is --lang: the language of the human output (zh-CN, en).
+	Lang string
 	// Gather takes the snapshot of this machine (probe.Gather by default).
 	Gather func(ctx context.Context) *snapshot.Snapshot
 	// Kernels runs the --probe kernels (kernels.Run by default).
@@ -100,13 +102,19 @@ OpenCL, Vulkan, HIP, WSL, PATH order and DLLs), report every problem with the ex
 commands that fix it, and select the backend, CUDA version, CMAKE_CUDA_ARCHITECTURES
 and host compiler a build will use.
 
+Language: the human report is in Simplified Chinese with --lang zh-CN (or
+LLAMACTL_LANG=zh-CN, or a zh_CN/zh_SG/zh_Hans locale in LC_ALL, LC_MESSAGES or
+LANG), else English. Commands in fixes are never translated, and --json output
+always stays English: its IDs and texts are the stable interface.
+
 Exit status: 0 when no check found an error (warnings allowed), 1 otherwise.`,
 		Example: `  llamactl doctor
   llamactl doctor --json > doctor.json
   llamactl doctor --snapshot machine.json      # save the facts for support
   llamactl doctor --replay machine.json        # re-run the diagnosis of a saved machine
   llamactl doctor --check cuda.host-compiler
-  llamactl doctor --backend opencl             # "I was told to enable OpenCL"`,
+  llamactl doctor --backend opencl             # "I was told to enable OpenCL"
+  llamactl doctor --lang zh-CN                 # 简体中文输出`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.CheckGiven = cmd.Flags().Changed("check")
@@ -122,6 +130,7 @@ Exit status: 0 when no check found an error (warnings allowed), 1 otherwise.`,
 	fl.BoolVar(&opts.Probe, "probe", false, "also compile and run small CUDA/OpenCL kernels with the selected toolchain")
 	fl.StringVar(&opts.Report, "report", "", "write a support bundle (report.json + report.md) to `PATH` (a folder, or a .zip)")
 	fl.BoolVar(&opts.Zip, "zip", false, "with --report: write one zip that also holds the raw command outputs")
+	fl.StringVar(&opts.Lang, "lang", "", "language of the human output: zh-CN or en (default: LLAMACTL_LANG, then LC_ALL/LC_MESSAGES/LANG); --json always stays English")
 	fl.BoolVar(&opts.NoRedact, "no-redact", false, "with --report: keep user names, host names and ids (for your own use only)")
 	return cmd
 }
@@ -133,8 +142,13 @@ func run(ctx context.Context, o *Options) error {
 		ctx = context.Background()
 	}
 	f := o.F
+	lang, err := chooseLang(o.Lang, f.Getenv)
+	if err != nil {
+		return err
+	}
+	tr := doctor.NewTranslator(lang)
 	if o.ListChecks {
-		return listChecks(f)
+		return listChecks(f, tr)
 	}
 	o.Backend = strings.ToLower(strings.TrimSpace(o.Backend))
 	valid := false
@@ -252,21 +266,20 @@ func run(ctx context.Context, o *Options) error {
 			return err
 		}
 	} else {
-		render(f.IO, doc, len(o.Checks) > 0)
+		render(f.IO, doc, len(o.Checks) > 0, tr)
 		if o.SnapshotOut != "" {
-			fmt.Fprintf(f.IO.Out, "\nSnapshot written to %s (replay it anywhere with: llamactl doctor --replay %s)\n", doc.SnapshotFile, o.SnapshotOut)
+			fmt.Fprintf(f.IO.Out, "\n%s\n", tr.UI("snapshot-written", "path", doc.SnapshotFile, "arg", o.SnapshotOut))
 		}
 		if rep != nil {
-			how := "redacted"
+			how := tr.UI("report.redacted")
 			if !rep.Redacted {
-				how = "NOT redacted: keep it to yourself"
+				how = tr.UI("report.not-redacted")
 			}
 			files := rep.Files
 			if len(files) > 3 {
-				files = append(files[:2:2], fmt.Sprintf("%d more", len(rep.Files)-2))
+				files = append(files[:2:2], tr.UI("report.more", "count", fmt.Sprint(len(rep.Files)-2)))
 			}
-			fmt.Fprintf(f.IO.Out, "\nSupport report written to %s (%s; %s). Attach it to your issue; support replays it with: llamactl doctor --replay %s\n",
-				rep.Path, strings.Join(files, ", "), how, rep.Path)
+			fmt.Fprintf(f.IO.Out, "\n%s\n", tr.UI("report-written", "path", rep.Path, "files", strings.Join(files, ", "), "how", how))
 		}
 	}
 	if doctor.HasErrors(findings) {

@@ -26,7 +26,7 @@ func mark(s doctor.Status) ui.Status {
 
 // render prints the flutter-doctor-like report: findings grouped by
 // catalog section, each problem followed by its fix, then the selection.
-func render(io *ui.IOStreams, d Doc, only bool) {
+func render(io *ui.IOStreams, d Doc, only bool, tr *doctor.Translator) {
 	p := ui.NewPrinter(io)
 	s := d.Snapshot
 	title := "llamactl doctor"
@@ -46,25 +46,29 @@ func render(io *ui.IOStreams, d Doc, only bool) {
 			continue
 		}
 		info, _ := doctor.Info(f.ID)
+		f = tr.Finding(f)
+		title := tr.Title(info)
 		goos := ""
 		if s != nil {
 			goos = s.OS.GOOS
 		}
-		if sec := sectionTitle(info.Section, f.ID, goos); sec != section {
+		if sec := sectionTitle(tr, info.Section, f.ID, goos); sec != section {
 			section = sec
 			p.Println()
 			p.Println(p.Bold(section))
 		}
-		text := info.Title + ": " + f.Summary
-		if info.Title == "" {
+		text := title + ": " + f.Summary
+		if title == "" {
 			text = f.Summary
 		}
 		var details []string
 		if f.Status == doctor.Skipped {
-			text = info.Title + ": skipped, " + f.SkippedBecause
+			text = tr.UI("skipped", "title", title, "reason", f.SkippedBecause)
 		}
 		if f.Status != doctor.OK || io.Verbose {
-			details = append(details, f.Details...)
+			for _, dl := range f.Details {
+				details = append(details, tr.Reason(dl))
+			}
 		}
 		if f.Fix != nil && (f.Status == doctor.Warn || f.Status == doctor.Error) {
 			if f.Fix.Text != "" {
@@ -85,29 +89,30 @@ func render(io *ui.IOStreams, d Doc, only bool) {
 	}
 
 	p.Println()
-	p.Println(p.Bold("Selection"))
+	p.Println(p.Bold(tr.UI("selection")))
 	sel := d.Selection
-	rows := [][]string{{"backend", sel.Backend}}
+	rows := [][]string{{tr.UI("row.backend"), sel.Backend}}
 	if sel.Requested != "" {
-		rows = append(rows, []string{"asked for", sel.Requested})
+		rows = append(rows, []string{tr.UI("row.asked-for"), sel.Requested})
 	}
 	for _, g := range sel.GPUs {
-		rows = append(rows, []string{fmt.Sprintf("GPU %d", g.Index), fmt.Sprintf("%s, compute capability %s → %s", g.Name, orDash(g.ComputeCapability), orDash(g.Architecture))})
+		rows = append(rows, []string{tr.UI("row.gpu", "index", fmt.Sprint(g.Index)),
+			tr.UI("row.gpu-value", "name", g.Name, "cc", orDash(g.ComputeCapability), "arch", orDash(g.Architecture))})
 	}
 	if sel.CUDA != "" {
 		rows = append(rows, []string{"CUDA", sel.CUDA})
 	}
 	if sel.Toolkit != nil {
-		rows = append(rows, []string{"toolkit", sel.Toolkit.Version + " (" + sel.Toolkit.NVCC + ")"})
+		rows = append(rows, []string{tr.UI("row.toolkit"), sel.Toolkit.Version + " (" + sel.Toolkit.NVCC + ")"})
 	}
 	if sel.CUDAArchitectures != "" {
 		rows = append(rows, []string{"CMAKE_CUDA_ARCHITECTURES", sel.CUDAArchitectures})
 	}
 	if sel.HostCompiler != "" {
-		rows = append(rows, []string{"CUDA host compiler", sel.HostCompiler})
+		rows = append(rows, []string{tr.UI("row.host-compiler"), sel.HostCompiler})
 	}
 	if sel.MSVCToolset != "" {
-		rows = append(rows, []string{"MSVC toolset", sel.MSVCToolset + " (-vcvars_ver=" + sel.MSVCToolset + ")"})
+		rows = append(rows, []string{tr.UI("row.msvc-toolset"), sel.MSVCToolset + " (-vcvars_ver=" + sel.MSVCToolset + ")"})
 	}
 	if sel.VCVarsAll != "" {
 		rows = append(rows, []string{"vcvarsall", sel.VCVarsAll})
@@ -117,24 +122,24 @@ func render(io *ui.IOStreams, d Doc, only bool) {
 	}
 	p.Table(nil, rows)
 	for _, r := range sel.Reasons {
-		p.Println("  • " + r)
+		p.Println("  • " + tr.Reason(r))
 	}
 
 	p.Println()
-	sum := fmt.Sprintf("%d ok, %s, %s", d.Summary.OK, plural(d.Summary.Warn, "warning", "warnings"), plural(d.Summary.Error, "error", "errors"))
+	sum := tr.UI("summary.counts", "ok", fmt.Sprint(d.Summary.OK), "warnings", tr.Count("warnings", d.Summary.Warn), "errors", tr.Count("errors", d.Summary.Error))
 	if hidden > 0 {
-		sum += "; " + plural(hidden, "check", "checks") + " skipped (--verbose shows why)"
+		sum = tr.UI("summary.hidden", "counts", sum, "hidden", tr.Count("hidden", hidden))
 	}
 	if io.Verbose {
 		sum += fmt.Sprintf("; gather %.0f ms, checks %.1f ms (sum of checks %.1f ms), total %.0f ms", d.Timing.GatherMS, d.Timing.ChecksMS, d.Timing.ChecksSumMS, d.Timing.TotalMS)
 	}
 	switch {
 	case d.Summary.Error > 0:
-		p.Line(ui.Err, "Fix the errors above, then run 'llamactl doctor' again. ("+sum+")")
+		p.Line(ui.Err, tr.UI("end.errors", "summary", sum))
 	case d.Summary.Warn > 0:
-		p.Line(ui.Warn, "No errors; read the warnings above before building. ("+sum+")")
+		p.Line(ui.Warn, tr.UI("end.warnings", "summary", sum))
 	default:
-		p.Line(ui.OK, "Everything llamactl needs is in place. ("+sum+")")
+		p.Line(ui.OK, tr.UI("end.ok", "summary", sum))
 	}
 	if io.Verbose && s != nil {
 		renderFacts(p, s)
@@ -161,14 +166,14 @@ func indent(xs []string) []string {
 	return xs
 }
 
-func sectionTitle(sec, id, goos string) string {
-	if t := doctor.SectionTitleFor(sec, goos); t != "" {
+func sectionTitle(tr *doctor.Translator, sec, id, goos string) string {
+	if t := tr.SectionTitle(sec, goos); t != "" {
 		return t
 	}
 	if strings.HasPrefix(id, "probe") {
-		return "Kernel probes"
+		return tr.UI("section.probes")
 	}
-	return "Other"
+	return tr.UI("section.other")
 }
 
 func orDash(s string) string {
@@ -193,7 +198,7 @@ type ListDoc struct {
 	Checks []doctor.CheckInfo `json:"checks"`
 }
 
-func listChecks(f *cmdutil.Factory) error {
+func listChecks(f *cmdutil.Factory, tr *doctor.Translator) error {
 	cat := doctor.Catalog()
 	if f.IO.JSON {
 		return ui.WriteJSON(f.IO.Out, ListDoc{Schema: Schema, Checks: cat})
@@ -201,11 +206,11 @@ func listChecks(f *cmdutil.Factory) error {
 	p := ui.NewPrinter(f.IO)
 	var rows [][]string
 	for _, c := range cat {
-		rows = append(rows, []string{c.ID, strings.Join(c.Platforms, ","), c.Title})
+		rows = append(rows, []string{c.ID, strings.Join(c.Platforms, ","), tr.Title(c)})
 	}
-	p.Table([]string{"ID", "PLATFORMS", "TITLE"}, rows)
+	p.Table([]string{tr.UI("list.header.id"), tr.UI("list.header.platforms"), tr.UI("list.header.title")}, rows)
 	p.Println()
-	p.Println("Run one with: llamactl doctor --check ID. docs/doctor.md explains each.")
+	p.Println(tr.UI("list.footer"))
 	return nil
 }
 
@@ -275,12 +280,4 @@ func toolVersions(s *snapshot.Snapshot) map[string]string {
 		m[k] = strings.TrimSpace(t.Version + " " + t.Path + " " + t.Error)
 	}
 	return m
-}
-
-// plural is "1 warning" / "2 warnings".
-func plural(n int, one, other string) string {
-	if n == 1 {
-		return "1 " + one
-	}
-	return fmt.Sprintf("%d %s", n, other)
 }
