@@ -102,7 +102,8 @@ func pick(tr, en string) string {
 }
 
 // values translates a placeholder value the checks fill with English words
-// ({what} of skip_reasons "not-recorded"), else keeps it.
+// ({what} of skip_reasons "not-recorded"; under "*", a value of any
+// placeholder such as "unknown"), else keeps it.
 func (t *Translator) values(kv vars) vars {
 	if t.ov == nil || len(t.ov.Values) == 0 {
 		return kv
@@ -111,6 +112,8 @@ func (t *Translator) values(kv vars) vars {
 	for i := 0; i+1 < len(out); i += 2 {
 		if v, ok := t.ov.Values[out[i]][out[i+1]]; ok {
 			out[i+1] = v
+		} else if v, ok := t.ov.Values["*"][out[i+1]]; ok {
+			out[i+1] = v // a value of any placeholder ("unknown")
 		}
 	}
 	return out
@@ -200,6 +203,14 @@ func (t *Translator) UI(key string, kv ...string) string {
 // Count is a UI text with a {count} plural: key.one when n is 1, else
 // key.other.
 func (t *Translator) Count(key string, n int) string {
+	if t.ov != nil { // the translation's own forms first (zh-CN has only "other")
+		if tr := t.ov.UI[key+".one"]; n == 1 && tr != "" {
+			return vars{"{count}", "1"}.fill(tr)
+		}
+		if tr := t.ov.UI[key+".other"]; tr != "" {
+			return vars{"{count}", fmt.Sprint(n)}.fill(tr)
+		}
+	}
 	if n == 1 {
 		if _, ok := catUI[key+".one"]; ok {
 			return t.UI(key+".one", "count", "1")

@@ -57,7 +57,7 @@ func render(io *ui.IOStreams, d Doc, only bool, tr *doctor.Translator) {
 			p.Println()
 			p.Println(p.Bold(section))
 		}
-		text := title + ": " + f.Summary
+		text := tr.UI("finding", "title", title, "summary", f.Summary)
 		if title == "" {
 			text = f.Summary
 		}
