@@ -158,18 +158,49 @@ type Matrix struct {
 
 	gpuKeys []gpuKey          // normalized names for LookupGPU
 	texts   map[string]string // data/text.en.json
+	// overlays are the translations (data/text.<lang>.json) by language;
+	// lang and over are this view's language and overlay (WithLang).
+	overlays map[string]map[string]string
+	lang     string
+	over     map[string]string
 }
 
 // Text renders the sentence with the stable key from data/text.en.json,
 // replacing {name} with the value after "name" in kv. Every sentence the
 // matrix prints goes through here so a translation can follow by key.
+// A view made by WithLang takes the sentence from its translation and falls
+// back to English one key at a time.
 func (m *Matrix) Text(key string, kv ...any) string {
-	s, ok := m.texts[key]
+	s, ok := m.over[key]
+	if !ok {
+		s, ok = m.texts[key]
+	}
 	if !ok {
 		s = key
 	}
 	return placeholder.Fill(s, kv...)
 }
+
+// Languages the embedded data has a translation for (data/text.<lang>.json).
+var Languages = []string{"zh-CN"}
+
+// WithLang is a view of m whose human texts (Text, and so Resolve's
+// messages, fixes and reasons) are in lang ("zh-CN"); "" or "en", or a
+// language without a translation, is English. The facts are shared, never
+// copied. Resolve on a view returns the same answer as on m except for
+// those texts, so callers print a view's Resolution and keep m's (English)
+// one for --json, whose blocker IDs are the stable interface.
+func (m *Matrix) WithLang(lang string) *Matrix {
+	v := *m
+	v.lang, v.over = "", nil
+	if o, ok := m.overlays[lang]; ok {
+		v.lang, v.over = lang, o
+	}
+	return &v
+}
+
+// Lang is the view's language: "" for English.
+func (m *Matrix) Lang() string { return m.lang }
 
 var (
 	defaultOnce sync.Once
@@ -237,11 +268,34 @@ func Load(fsys fileSystem) (*Matrix, error) {
 			return nil, fmt.Errorf("%s: %w", f.name, err)
 		}
 	}
+	overlays := map[string]map[string]string{}
+	for _, l := range Languages {
+		// A copy of the data without a translation (tests) is English only.
+		b, err := fsys.ReadFile("data/text." + l + ".json")
+		if err != nil {
+			continue
+		}
+		var ov struct {
+			DataVersion string            `json:"data_version"`
+			About       string            `json:"about"`
+			Locale      string            `json:"locale"`
+			Text        map[string]string `json:"text"`
+		}
+		dec := json.NewDecoder(strings.NewReader(string(b)))
+		dec.DisallowUnknownFields()
+		if err := dec.Decode(&ov); err != nil {
+			return nil, fmt.Errorf("data/text.%s.json: %w", l, err)
+		}
+		if ov.Locale != l || ov.DataVersion != tk.DataVersion {
+			return nil, fmt.Errorf("data/text.%s.json: locale %q, data_version %q; want %q, %q", l, ov.Locale, ov.DataVersion, l, tk.DataVersion)
+		}
+		overlays[l] = ov.Text
+	}
 	m := &Matrix{
 		DataVersion: tk.DataVersion, Toolkits: tk.Toolkits, GPUs: gp.GPUs,
 		Families: ru.Families, STL: ru.STL, VisualStudio: ru.VisualStudio, Sources: so.Sources,
 		ArchRewrite: ru.ArchRewrite, CompilerCrash: ru.Crash,
-		texts: tx.Text,
+		texts: tx.Text, overlays: overlays,
 	}
 	for _, dv := range []string{gp.DataVersion, ru.DataVersion, so.DataVersion, tx.DataVersion} {
 		if dv != m.DataVersion {

@@ -14,11 +14,12 @@ import (
 type cudaOptions struct {
 	IO      *ui.IOStreams
 	Matrix  *matrix.Matrix
+	lang    *langOption
 	Version string
 }
 
-func newCUDACmd(f *cmdutil.Factory, m *matrix.Matrix) *cobra.Command {
-	opts := &cudaOptions{IO: f.IO, Matrix: m}
+func newCUDACmd(f *cmdutil.Factory, m *matrix.Matrix, l *langOption) *cobra.Command {
+	opts := &cudaOptions{IO: f.IO, Matrix: m, lang: l}
 	return &cobra.Command{
 		Use:   "cuda VERSION",
 		Short: "What a CUDA toolkit needs (driver, host compiler) and which GPUs it can target",
@@ -40,7 +41,10 @@ update) or what nvcc --version prints ("12.4.131").`,
 }
 
 func runCUDA(opts *cudaOptions) error {
-	m := matrixOf(opts.Matrix)
+	m, err := opts.lang.view(matrixOf(opts.Matrix), "cuda")
+	if err != nil {
+		return err
+	}
 	tk, ok := m.Toolkit(opts.Version)
 	if !ok {
 		return cmdutil.UsageErrorf("%s", m.Text("cli.cuda.unknown-version", "version", opts.Version, "known", strings.Join(m.Minors(), " ")))

@@ -13,6 +13,7 @@ import (
 type gpuOptions struct {
 	IO     *ui.IOStreams
 	Matrix *matrix.Matrix
+	lang   *langOption
 	Name   string
 }
 
@@ -23,8 +24,8 @@ type gpuDoc struct {
 	CUDAArchitecture string `json:"cuda_architecture,omitempty"` // "89-real"
 }
 
-func newGPUCmd(f *cmdutil.Factory, m *matrix.Matrix) *cobra.Command {
-	opts := &gpuOptions{IO: f.IO, Matrix: m}
+func newGPUCmd(f *cmdutil.Factory, m *matrix.Matrix, l *langOption) *cobra.Command {
+	opts := &gpuOptions{IO: f.IO, Matrix: m, lang: l}
 	return &cobra.Command{
 		Use:   "gpu NAME",
 		Short: "Compute capability of a GPU, from its nvidia-smi name or a short form",
@@ -45,7 +46,10 @@ the closest names: pass the CC to 'matrix resolve --cc' then.`,
 }
 
 func runGPU(opts *gpuOptions) error {
-	m := matrixOf(opts.Matrix)
+	m, err := opts.lang.view(matrixOf(opts.Matrix), "gpu")
+	if err != nil {
+		return err
+	}
 	if strings.TrimSpace(opts.Name) == "" {
 		return cmdutil.UsageErrorf("%s", m.Text("cli.error.gpu-empty"))
 	}

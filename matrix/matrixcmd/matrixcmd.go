@@ -6,6 +6,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/llamactl/llamactl/internal/cmdutil"
+	"github.com/llamactl/llamactl/internal/lang"
 	"github.com/llamactl/llamactl/matrix"
 )
 
@@ -25,8 +26,33 @@ Every fact names its source; see docs/matrix.md.`,
 		Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error { return c.Help() },
 	}
-	cmd.AddCommand(newGPUCmd(f, nil), newCUDACmd(f, nil), newResolveCmd(f, nil))
+	l := &langOption{getenv: f.Getenv}
+	cmd.PersistentFlags().StringVar(&l.flag, "lang", "", "language of the human output: zh-CN or en (default: LLAMACTL_LANG, then LC_ALL/LC_MESSAGES/LANG); --json always stays English")
+	cmd.AddCommand(newGPUCmd(f, nil, l), newCUDACmd(f, nil, l), newResolveCmd(f, nil, l))
 	return cmd
+}
+
+// langOption is the --lang flag all subcommands share, with the
+// environment it falls back to (internal/lang, as doctor does).
+type langOption struct {
+	flag   string
+	getenv func(string) string
+}
+
+// view is m in the language of the human output. --json output uses m
+// itself: its texts stay English whatever the language.
+func (l *langOption) view(m *matrix.Matrix, sub string) (*matrix.Matrix, error) {
+	if l == nil {
+		return m, nil
+	}
+	code, err := lang.Choose(l.flag, l.getenv, "llamactl matrix "+sub+" --lang zh-CN")
+	if err != nil {
+		return nil, err
+	}
+	if code == lang.EN {
+		return m, nil
+	}
+	return m.WithLang(code), nil
 }
 
 // matrixOf lets tests hand in a matrix loaded from testdata.

@@ -14,6 +14,7 @@ import (
 type resolveOptions struct {
 	IO     *ui.IOStreams
 	Matrix *matrix.Matrix
+	lang   *langOption
 
 	GPUs, CCs, Toolkits []string
 	Driver, OS, MSVC    string
@@ -22,8 +23,8 @@ type resolveOptions struct {
 	AvailableMSVC       []string
 }
 
-func newResolveCmd(f *cmdutil.Factory, m *matrix.Matrix) *cobra.Command {
-	opts := &resolveOptions{IO: f.IO, Matrix: m}
+func newResolveCmd(f *cmdutil.Factory, m *matrix.Matrix, l *langOption) *cobra.Command {
+	opts := &resolveOptions{IO: f.IO, Matrix: m, lang: l}
 	cmd := &cobra.Command{
 		Use:   "resolve [--gpu NAME|--cc X.Y]... [--driver VER] [--os windows|linux|wsl] [--msvc 19.xx] [--gcc N] [--clang N] [--toolkit VER]...",
 		Short: "Pick the CUDA version and CMAKE_CUDA_ARCHITECTURES for a machine, or say what blocks it",
@@ -69,7 +70,14 @@ func (o *resolveOptions) query() matrix.Query {
 }
 
 func runResolve(opts *resolveOptions) error {
-	m := matrixOf(opts.Matrix)
+	// en answers --json; m (the --lang view) words the human output and
+	// the errors. Resolve is deterministic, so both answers differ only in
+	// their texts.
+	en := matrixOf(opts.Matrix)
+	m, err := opts.lang.view(en, "resolve")
+	if err != nil {
+		return err
+	}
 	switch strings.ToLower(opts.OS) {
 	case "", "windows", "linux", "wsl":
 	default:
@@ -87,6 +95,9 @@ func runResolve(opts *resolveOptions) error {
 		}
 	}
 	if opts.IO.JSON {
+		if m != en {
+			res = en.Resolve(opts.query())
+		}
 		if err := ui.WriteJSON(opts.IO.Out, res); err != nil {
 			return err
 		}
