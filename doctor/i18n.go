@@ -80,6 +80,8 @@ func LoadOverlay(lang string) (*Overlay, error) {
 type Translator struct {
 	Lang string
 	ov   *Overlay
+	// matrix translates the compatibility matrix's lines (ForSnapshot).
+	matrix map[string]string
 }
 
 // NewTranslator is the translator of lang ("en" or "" is English). An
@@ -259,6 +261,9 @@ func templateRE(tmpl string) (*regexp.Regexp, []string) {
 // recovered by matching every English reason template. Any other line is
 // returned as it is.
 func (t *Translator) Reason(line string) string {
+	if tr, ok := t.matrix[line]; ok {
+		return tr
+	}
 	if t.ov == nil || len(t.ov.Reasons) == 0 {
 		return line
 	}

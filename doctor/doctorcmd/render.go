@@ -29,6 +29,7 @@ func mark(s doctor.Status) ui.Status {
 func render(io *ui.IOStreams, d Doc, only bool, tr *doctor.Translator) {
 	p := ui.NewPrinter(io)
 	s := d.Snapshot
+	tr = tr.ForSnapshot(s) // the matrix's lines in the report's language
 	title := "llamactl doctor"
 	if s != nil {
 		title += fmt.Sprintf(" — %s (%s/%s)", orDash(s.OS.Name), s.OS.GOOS, s.OS.Arch)
