@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"github.com/llamactl/llamactl/internal/testutil"
-	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -37,21 +36,7 @@ func fixtureSource(t *testing.T) string {
 	t.Helper()
 	src := "../testdata/engine"
 	dst := filepath.Join(t.TempDir(), "llama.cpp-b9591")
-	err := filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(src, p)
-		if d.IsDir() {
-			return os.MkdirAll(filepath.Join(dst, rel), 0o755)
-		}
-		b, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(filepath.Join(dst, rel), b, 0o644)
-	})
-	if err != nil {
+	if err := os.CopyFS(dst, os.DirFS(src)); err != nil {
 		t.Fatal(err)
 	}
 	return dst
