@@ -8,6 +8,7 @@ import (
 	"github.com/llamactl/llamactl/internal/cmdutil"
 )
 
+// runEnv executes `matrix ARGS...` with the given environment.
 func runEnv(t *testing.T, env map[string]string, jsonOut bool, args ...string) (string, string, int) {
 	t.Helper()
 	f, out, errOut := cmdutil.NewTest(env, nil)

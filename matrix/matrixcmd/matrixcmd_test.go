@@ -11,18 +11,7 @@ import (
 // run executes `matrix ARGS...` the way the root command would.
 func run(t *testing.T, jsonOut bool, args ...string) (string, string, int) {
 	t.Helper()
-	f, out, errOut := cmdutil.NewTest(nil, nil)
-	f.IO.JSON = jsonOut
-	cmd := NewCmd(f)
-	cmd.SetArgs(args)
-	cmd.SetOut(f.IO.Out)
-	cmd.SetErr(f.IO.ErrOut)
-	cmd.SilenceUsage, cmd.SilenceErrors = true, true
-	err := cmd.Execute()
-	if ee, ok := err.(*cmdutil.ExitError); ok && ee.Message != "" {
-		errOut.WriteString(ee.Message)
-	}
-	return out.String(), errOut.String(), cmdutil.ExitCode(err)
+	return runEnv(t, nil, jsonOut, args...)
 }
 
 func decode(t *testing.T, s string) map[string]any {
