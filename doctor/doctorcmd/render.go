@@ -12,17 +12,9 @@ import (
 	"github.com/llamactl/llamactl/internal/ui"
 )
 
-func mark(s doctor.Status) ui.Status {
-	switch s {
-	case doctor.OK:
-		return ui.OK
-	case doctor.Warn:
-		return ui.Warn
-	case doctor.Error:
-		return ui.Err
-	}
-	return ui.Skip
-}
+// mark: doctor's statuses are spelled as the output layer's
+// (TestStatusWordsMatchUI keeps them so).
+func mark(s doctor.Status) ui.Status { return ui.Status(s) }
 
 // render prints the flutter-doctor-like report: findings grouped by
 // catalog section, each problem followed by its fix, then the selection.

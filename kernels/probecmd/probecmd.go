@@ -106,17 +106,9 @@ func run(ctx context.Context, o *Options) error {
 	return nil
 }
 
-func status(s kernels.Status) ui.Status {
-	switch s {
-	case kernels.OK:
-		return ui.OK
-	case kernels.Warn:
-		return ui.Warn
-	case kernels.Error:
-		return ui.Err
-	}
-	return ui.Skip
-}
+// status: kernels.Status is doctor's, spelled as the output layer's
+// (doctorcmd's TestStatusWordsMatchUI keeps them so).
+func status(s kernels.Status) ui.Status { return ui.Status(s) }
 
 func render(f *cmdutil.Factory, rep kernels.Report) {
 	p := ui.NewPrinter(f.IO)
