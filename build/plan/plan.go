@@ -613,29 +613,31 @@ func (pl *planner) applyChanges(ap *AppliedPatch, p patches.Patch, c patches.Cha
 		}
 		ap.Changes = append(ap.Changes, "vcvarsall x64 -vcvars_ver="+ts)
 	}
-	var cache, appends, env []patches.KV
-	for _, kv := range c.Cache {
-		v, ok := expand(kv.Value, ph)
-		if !ok {
-			pl.missing(p.ID, kv.Value)
-			return false
+	// Every value a patch sets must be known; a missing one is reported
+	// (cache entries, flags and environment alike) and the patch skipped.
+	expandAll := func(kvs []patches.KV) ([]patches.KV, bool) {
+		out := make([]patches.KV, 0, len(kvs))
+		for _, kv := range kvs {
+			v, ok := expand(kv.Value, ph)
+			if !ok {
+				pl.missing(p.ID, kv.Value)
+				return nil, false
+			}
+			out = append(out, patches.KV{Name: kv.Name, Value: v})
 		}
-		cache = append(cache, patches.KV{Name: kv.Name, Value: v})
+		return out, true
 	}
-	for _, kv := range c.Append {
-		v, ok := expand(kv.Value, ph)
-		if !ok {
-			pl.missing(p.ID, kv.Value)
-			return false
-		}
-		appends = append(appends, patches.KV{Name: kv.Name, Value: v})
+	cache, ok := expandAll(c.Cache)
+	if !ok {
+		return false
 	}
-	for _, kv := range c.Env {
-		v, ok := expand(kv.Value, ph)
-		if !ok {
-			return false
-		}
-		env = append(env, patches.KV{Name: kv.Name, Value: v})
+	appends, ok := expandAll(c.Append)
+	if !ok {
+		return false
+	}
+	env, ok := expandAll(c.Env)
+	if !ok {
+		return false
 	}
 	for _, kv := range cache {
 		pl.set(kv.Name, kv.Value)
