@@ -4,7 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"os"
+	"github.com/llamactl/llamactl/internal/testutil"
 	"path/filepath"
 	"runtime"
 	"strconv"
@@ -101,13 +101,4 @@ func BenchmarkChosenVsSweep(b *testing.B) {
 	}
 }
 
-func engineDirB(b *testing.B) string {
-	dir := os.Getenv("LLAMACTL_TEST_ENGINE_DIR")
-	if dir == "" {
-		dir = "/var/cache/llamactl-deps/engine/bin"
-	}
-	if _, err := os.Stat(filepath.Join(dir, "llama-bench")); err != nil {
-		b.Skipf("no llama-bench in %s (run scripts/deps.sh as root)", dir)
-	}
-	return dir
-}
+func engineDirB(b *testing.B) string { return testutil.EngineDir(b, "llama-bench") }

@@ -20,23 +20,29 @@ import (
 )
 
 // engineDir is the real llama.cpp CPU engine (scripts/deps.sh installs it).
-func engineDir(t *testing.T) string {
-	t.Helper()
-	dir := os.Getenv("LLAMACTL_TEST_ENGINE_DIR")
-	if dir == "" {
-		dir = "/var/cache/llamactl-deps/engine/bin"
-	}
-	if _, err := os.Stat(filepath.Join(dir, "llama-server")); err != nil {
-		testutil.Missing(t, "no llama.cpp engine in %s (run scripts/deps.sh as root, or set LLAMACTL_TEST_ENGINE_DIR): %v", dir, err)
-	}
-	return dir
-}
+func engineDir(t *testing.T) string { return testutil.EngineDir(t, "llama-server") }
 
 func realOptions(t *testing.T, dir, model string) (*Options, *strings.Builder) {
 	f, out, _ := cmdutil.NewTest(map[string]string{}, proc.Exec{})
 	f.IO.JSON = true
 	return &Options{F: f, NGL: -1, EnginePath: dir, Model: model, Cache: PlanCache{Dir: t.TempDir()}, CacheDir: "-",
 		ReadyTimeout: 60 * time.Second, Host: "127.0.0.1"}, out
+}
+
+// runReal runs llamactl run against the real engine, bounded in time, and
+// decodes its --json document.
+func runReal(t *testing.T, o *Options, out *strings.Builder) Doc {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+	defer cancel()
+	if err := Run(ctx, o); err != nil {
+		t.Fatal(err)
+	}
+	var d Doc
+	if err := json.Unmarshal([]byte(out.String()), &d); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	return d
 }
 
 // withinTolerance is the acceptance rule: 5 % or 16 MiB.
@@ -63,15 +69,7 @@ func TestIntegrationRunGeneratedModels(t *testing.T) {
 			model := genModel(t, mdir, cfg)
 			o, out := realOptions(t, dir, model)
 			o.Prompt, o.NPredict = "Hello world", 8
-			ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
-			defer cancel()
-			if err := Run(ctx, o); err != nil {
-				t.Fatal(err)
-			}
-			var d Doc
-			if err := json.Unmarshal([]byte(out.String()), &d); err != nil {
-				t.Fatalf("%v\n%s", err, out)
-			}
+			d := runReal(t, o, out)
 			if d.Completion == nil || d.Completion.TokensPredicted != 8 || d.Completion.TokensPerSecond <= 0 {
 				t.Errorf("completion = %+v", d.Completion)
 			}
@@ -106,13 +104,7 @@ func TestIntegrationEmbeddingModel(t *testing.T) {
 	model := genModel(t, t.TempDir(), ggufwrite.Config{Arch: "llama", Pooling: 1, Ctx: 2048})
 	o, out := realOptions(t, dir, model)
 	o.Prompt = "hello world"
-	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
-	defer cancel()
-	if err := Run(ctx, o); err != nil {
-		t.Fatal(err)
-	}
-	var d Doc
-	json.Unmarshal([]byte(out.String()), &d)
+	d := runReal(t, o, out)
 	if !slices.Contains(d.Argv, "--embedding") || !slices.Contains(d.Argv, "mean") || d.Plan.UBatch != 2048 {
 		t.Errorf("argv %v plan %+v", d.Argv, d.Plan)
 	}
@@ -146,13 +138,7 @@ func TestIntegrationSplitModel(t *testing.T) {
 	}
 	o, out := realOptions(t, dir, first)
 	o.Prompt, o.NPredict = "Hello", 4
-	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
-	defer cancel()
-	if err := Run(ctx, o); err != nil {
-		t.Fatal(err)
-	}
-	var d Doc
-	json.Unmarshal([]byte(out.String()), &d)
+	d := runReal(t, o, out)
 	if d.Actual == nil || math.Abs(d.Predicted.Host.ModelMiB-d.Actual.Host.ModelMiB) > 0.1 || d.Completion == nil || d.Completion.TokensPredicted != 4 {
 		t.Errorf("predicted %+v, engine %+v, completion %+v", d.Predicted.Host, d.Actual, d.Completion)
 	}
@@ -165,13 +151,7 @@ func TestIntegrationDraftModel(t *testing.T) {
 	draft := genModel(t, mdir, ggufwrite.Config{Arch: "llama", Layers: 1, Type: "Q8_0"})
 	o, out := realOptions(t, dir, target)
 	o.Draft, o.DraftMax, o.Prompt, o.NPredict = draft, 4, "Hello", 8
-	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
-	defer cancel()
-	if err := Run(ctx, o); err != nil {
-		t.Fatal(err)
-	}
-	var d Doc
-	json.Unmarshal([]byte(out.String()), &d)
+	d := runReal(t, o, out)
 	if !slices.Contains(d.Argv, "-md") || !slices.Contains(d.Argv, "draft-simple") || !slices.Contains(d.Argv, "--spec-draft-n-max") || d.Completion == nil || d.Completion.TokensPredicted != 8 {
 		t.Errorf("argv %v completion %+v", d.Argv, d.Completion)
 	}

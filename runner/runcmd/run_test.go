@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/llamactl/llamactl/internal/testutil"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -19,14 +20,7 @@ import (
 	"github.com/llamactl/llamactl/runner/plan"
 )
 
-func fixture(t *testing.T, name string) string {
-	t.Helper()
-	b, err := os.ReadFile(filepath.Join("..", "..", "testdata", "runner", name))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return string(b)
-}
+func fixture(t *testing.T, name string) string { return testutil.Fixture(t, "runner", name) }
 
 func genModel(t *testing.T, dir string, cfg ggufwrite.Config) string {
 	t.Helper()
