@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"github.com/llamactl/llamactl/internal/paths"
 	"os"
 	"path/filepath"
 	"strings"
@@ -68,18 +69,12 @@ func (c PlanCache) Save(cp CachedPlan) error {
 	if c.Dir == "" {
 		return nil
 	}
-	if err := os.MkdirAll(c.Dir, 0o755); err != nil {
-		return err
-	}
 	b, err := json.MarshalIndent(cp, "", "  ")
 	if err != nil {
 		return err
 	}
-	tmp := c.path(cp.Key) + ".tmp"
-	if err := os.WriteFile(tmp, b, 0o644); err != nil {
-		return err
-	}
-	return os.Rename(tmp, c.path(cp.Key))
+	// A unique temp name: two runs saving at once must not share one.
+	return paths.WriteFileAtomic(c.path(cp.Key), b)
 }
 
 // Forget removes the entry (--retune).
