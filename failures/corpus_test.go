@@ -2,13 +2,12 @@ package failures
 
 import (
 	"bufio"
+	"github.com/llamactl/llamactl/internal/recorded"
 	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
-
-	"github.com/llamactl/llamactl/internal/testutil"
 )
 
 const corpusDir = "../testdata/logs"
@@ -20,7 +19,7 @@ func logBody(t testing.TB, path string) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return testutil.Body(string(b))
+	return recorded.Body(string(b))
 }
 
 func readExpected(t *testing.T) map[string][]string {

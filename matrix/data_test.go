@@ -4,14 +4,13 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"github.com/llamactl/llamactl/internal/recorded"
 	"os"
 	"regexp"
 	"sort"
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/llamactl/llamactl/internal/testutil"
 )
 
 // The consistency rules of the embedded data (issue 2, part 3).
@@ -389,7 +388,7 @@ func TestToolkitFromRecordedNVCC(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		for _, mm := range re.FindAllStringSubmatch(testutil.Body(string(b)), -1) {
+		for _, mm := range re.FindAllStringSubmatch(recorded.Body(string(b)), -1) {
 			n++
 			tk, ok := m.Toolkit("V" + mm[2])
 			if !ok || tk.MinorVersion() != mm[1] {

@@ -1,13 +1,13 @@
 package matrix
 
 import (
+	"github.com/llamactl/llamactl/internal/recorded"
 	"os"
 	"regexp"
 	"strings"
 	"testing"
 	"unicode/utf8"
 
-	"github.com/llamactl/llamactl/internal/testutil"
 )
 
 func TestLookupGPUNamesAndShortForms(t *testing.T) {
@@ -115,7 +115,7 @@ func TestLookupGPURecordedNvidiaSMI(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		body := testutil.Body(string(b))
+		body := recorded.Body(string(b))
 		for _, re := range []*regexp.Regexp{table, list} {
 			for _, mm := range re.FindAllStringSubmatch(body, -1) {
 				names++
@@ -191,7 +191,7 @@ func TestMSCVerFromRecordedCLBanners(t *testing.T) {
 	n := 0
 	for _, f := range files {
 		b, _ := os.ReadFile(dir + f.Name())
-		for _, mm := range re.FindAllStringSubmatch(testutil.Body(string(b)), -1) {
+		for _, mm := range re.FindAllStringSubmatch(recorded.Body(string(b)), -1) {
 			n++
 			msc, ok := mscVer(mm[0])
 			if !ok || clVersion(msc) != mm[1] {

@@ -1,6 +1,7 @@
 package probe
 
 import (
+	"github.com/llamactl/llamactl/internal/recorded"
 	"os"
 	"path/filepath"
 	"strings"
@@ -14,7 +15,7 @@ func seedAll(f *testing.F) {
 	_ = filepath.WalkDir(fixturesDir, func(p string, d os.DirEntry, err error) error {
 		if err == nil && !d.IsDir() {
 			if b, err := os.ReadFile(p); err == nil {
-				f.Add(StripFixtureHeader(string(b)))
+				f.Add(recorded.Body(string(b)))
 			}
 		}
 		return nil

@@ -1,6 +1,7 @@
 package probe
 
 import (
+	"github.com/llamactl/llamactl/internal/recorded"
 	"os"
 	"path/filepath"
 	"strings"
@@ -16,7 +17,7 @@ func fixture(t testing.TB, rel string) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return StripFixtureHeader(strings.ReplaceAll(string(b), "\r\n", "\n"))
+	return recorded.Body(strings.ReplaceAll(string(b), "\r\n", "\n"))
 }
 
 func TestParseNvccVersion(t *testing.T) {

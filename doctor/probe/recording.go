@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/llamactl/llamactl/internal/recorded"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -96,18 +97,6 @@ func LoadScenario(dir string) (*Scenario, error) {
 
 var reLines = regexp.MustCompile(`^(\d+)-(\d+)$`)
 
-// StripFixtureHeader drops a reference fixture's "# key: value" header up to
-// and including the "# ---" line (windows-outputs/README.md "File format").
-func StripFixtureHeader(s string) string {
-	if !strings.HasPrefix(s, "# ") {
-		return s
-	}
-	if i := strings.Index(s, "\n# ---\n"); i >= 0 {
-		return s[i+len("\n# ---\n"):]
-	}
-	return s
-}
-
 func readFixture(dir, rel, section, lines string) (string, error) {
 	if filepath.IsAbs(rel) {
 		return "", fmt.Errorf("fixture %q must be relative to the scenario", rel)
@@ -116,7 +105,7 @@ func readFixture(dir, rel, section, lines string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	s := StripFixtureHeader(strings.ReplaceAll(string(b), "\r\n", "\n"))
+	s := recorded.Body(strings.ReplaceAll(string(b), "\r\n", "\n"))
 	if section != "" {
 		start := strings.Index(s, section+"\n")
 		if start < 0 {

@@ -5,6 +5,7 @@ package testutil
 
 import (
 	"encoding/json"
+	"github.com/llamactl/llamactl/internal/recorded"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -103,24 +104,10 @@ func Fixture(tb testing.TB, path ...string) string {
 	return string(b)
 }
 
-// Body drops the header of a recorded fixture: the "# " lines up to and
-// including the first line that is exactly "# ---"
-// (shared/reference/windows-outputs/README.md "File format"). Text without
-// such a header is returned whole.
-func Body(s string) string {
-	if !strings.HasPrefix(s, "# ") {
-		return s
-	}
-	if i := strings.Index(s, "\n# ---\n"); i >= 0 {
-		return s[i+len("\n# ---\n"):]
-	}
-	return s
-}
-
 // FixtureBody is Fixture without the fixture's header.
 func FixtureBody(tb testing.TB, path ...string) string {
 	tb.Helper()
-	return Body(Fixture(tb, path...))
+	return recorded.Body(Fixture(tb, path...))
 }
 
 // CheckTextCatalog checks a text catalog (a package's data/text.en.json):

@@ -43,17 +43,7 @@ func TestEngineDir(t *testing.T) {
 	}
 }
 
-func TestBody(t *testing.T) {
-	for in, want := range map[string]string{
-		"# source: x\n# tool: nvcc\n# ---\nnvcc: NVIDIA\n# --- not a header\n": "nvcc: NVIDIA\n# --- not a header\n",
-		"nvcc: NVIDIA\n# ---\nmore":     "nvcc: NVIDIA\n# ---\nmore", // no header: whole text
-		"# source: x\nno end of header": "# source: x\nno end of header",
-		"":                              "",
-	} {
-		if got := Body(in); got != want {
-			t.Errorf("Body(%q) = %q, want %q", in, got, want)
-		}
-	}
+func TestFixtureBody(t *testing.T) {
 	if s := FixtureBody(t, "kernels", "nvcc-11.8-version.txt"); !strings.HasPrefix(s, "nvcc: NVIDIA") {
 		t.Errorf("FixtureBody did not drop the header: %q", s)
 	}
