@@ -1,16 +1,13 @@
 package buildcmd
 
 import (
-	"archive/tar"
 	"bytes"
-	"compress/gzip"
 	"context"
 	"encoding/json"
 	"errors"
 	"github.com/llamactl/llamactl/internal/paths"
 	"github.com/llamactl/llamactl/internal/testutil"
 	runengine "github.com/llamactl/llamactl/runner/engine"
-	"io/fs"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -253,31 +250,8 @@ func TestOfflineWithoutCache(t *testing.T) {
 }
 
 func fixtureTarball(t *testing.T, top string) []byte {
-	var buf bytes.Buffer
-	gz := gzip.NewWriter(&buf)
-	tw := tar.NewWriter(gz)
-	root := "../../testdata/engine"
-	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			return err
-		}
-		rel, _ := filepath.Rel(root, p)
-		b, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		if err := tw.WriteHeader(&tar.Header{Name: top + "/" + filepath.ToSlash(rel), Mode: 0o644, Size: int64(len(b)), Typeflag: tar.TypeReg}); err != nil {
-			return err
-		}
-		_, err = tw.Write(b)
-		return err
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	tw.Close()
-	gz.Close()
-	return buf.Bytes()
+	t.Helper()
+	return testutil.EngineTarball(t, top)
 }
 
 // TestBuildDownloadedEngineEndToEnd downloads the fixture engine from an

@@ -10,7 +10,6 @@ import (
 	"encoding/hex"
 	"errors"
 	"github.com/llamactl/llamactl/internal/testutil"
-	"io/fs"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -27,35 +26,7 @@ import (
 // directory "llama.cpp-<ref>/".
 func fixtureTarball(t testing.TB, ref string) []byte {
 	t.Helper()
-	var buf bytes.Buffer
-	gz := gzip.NewWriter(&buf)
-	tw := tar.NewWriter(gz)
-	root := "../../testdata/engine"
-	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(root, p)
-		name := "llama.cpp-" + ref + "/" + filepath.ToSlash(rel)
-		if d.IsDir() {
-			return tw.WriteHeader(&tar.Header{Name: name + "/", Typeflag: tar.TypeDir, Mode: 0o755})
-		}
-		b, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		if err := tw.WriteHeader(&tar.Header{Name: name, Typeflag: tar.TypeReg, Mode: 0o644, Size: int64(len(b))}); err != nil {
-			return err
-		}
-		_, err = tw.Write(b)
-		return err
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	tw.Close()
-	gz.Close()
-	return buf.Bytes()
+	return testutil.EngineTarball(t, "llama.cpp-"+ref)
 }
 
 type entry struct {

@@ -4,8 +4,12 @@
 package testutil
 
 import (
+	"archive/tar"
+	"bytes"
+	"compress/gzip"
 	"encoding/json"
 	"github.com/llamactl/llamactl/internal/recorded"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -148,4 +152,43 @@ func CheckTextCatalog(tb testing.TB, data []byte) {
 	if len(keys) != len(doc.Text) || len(keys) == 0 {
 		tb.Errorf("text catalog: %d key lines for %d texts: one text a line", len(keys), len(doc.Text))
 	}
+}
+
+// EngineTarball packs the fixture engine (testdata/engine) as GitHub packs a
+// release: a .tar.gz with one top-level folder, top ("llama.cpp-b9591").
+func EngineTarball(tb testing.TB, top string) []byte {
+	tb.Helper()
+	var buf bytes.Buffer
+	gz := gzip.NewWriter(&buf)
+	tw := tar.NewWriter(gz)
+	root := filepath.Join(RepoRoot(tb), "testdata", "engine")
+	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(root, p)
+		name := top + "/" + filepath.ToSlash(rel)
+		if d.IsDir() {
+			return tw.WriteHeader(&tar.Header{Name: name + "/", Typeflag: tar.TypeDir, Mode: 0o755})
+		}
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		if err := tw.WriteHeader(&tar.Header{Name: name, Typeflag: tar.TypeReg, Mode: 0o644, Size: int64(len(b))}); err != nil {
+			return err
+		}
+		_, err = tw.Write(b)
+		return err
+	})
+	if err == nil {
+		err = tw.Close()
+	}
+	if err == nil {
+		err = gz.Close()
+	}
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return buf.Bytes()
 }
