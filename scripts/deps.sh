@@ -87,7 +87,7 @@ if [[ ! -x "$ENGINE_DIR/bin/llama-server" ]]; then
   DL="$STATE/debs"
   mkdir -p "$DL" "$ENGINE_DIR/root"
   # The runtime closure of llama.cpp-tools in sid (its libc, libstdc++ and ggml).
-  SID_PKGS=(llama.cpp-tools libllama0 libggml0 libc6 libgcc-s1 libstdc++6 libgomp1 libssl3t64 zlib1g)
+  SID_PKGS=(llama.cpp-tools llama.cpp-tools-extra libggml0-backend-rpc libllama0 libggml0 libc6 libgcc-s1 libstdc++6 libgomp1 libssl3t64 zlib1g)
   (cd "$DL" && apt-get "${APT[@]}" download -t sid "${SID_PKGS[@]}" >/dev/null 2>&1)
   for deb in "$DL"/*.deb; do dpkg -x "$deb" "$ENGINE_DIR/root"; done
   "$ROOT/scripts/mkengine.sh" "$ENGINE_DIR"
@@ -101,4 +101,11 @@ if [[ ! -x "$ENGINE_DIR/bin/llama-server" ]]; then
     exit 1
   fi
 fi
+# Further suites' set-up, one script each (wine, the real llama.cpp tree, the
+# Vulkan device, ...), in name order; each is idempotent and caches its work.
+for s in "$ROOT"/scripts/deps.d/*.sh; do
+  [[ -e "$s" ]] || continue
+  log "running ${s#"$ROOT"/}"
+  LLAMACTL_DEPS_DIR="$STATE" bash "$s"
+done
 log "ok"
