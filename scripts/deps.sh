@@ -62,7 +62,7 @@ if [[ -f "$APTDIR/updated" ]] && [[ $(( $(date +%s) - $(stat -c %Y "$APTDIR/upda
   need_update=0
 fi
 
-PKGS=(cmake ninja-build g++-11 pocl-opencl-icd ocl-icd-libopencl1 ocl-icd-opencl-dev clinfo nvidia-cuda-toolkit git)
+PKGS=(cmake ninja-build ccache g++-11 pocl-opencl-icd ocl-icd-libopencl1 ocl-icd-opencl-dev clinfo nvidia-cuda-toolkit git)
 missing=()
 for p in "${PKGS[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
