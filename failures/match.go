@@ -36,7 +36,18 @@ type Finding struct {
 	Source   string   `json:"source"`
 	// Facts about this machine (or read from the log) that explain the failure.
 	Facts []string `json:"facts,omitempty"`
+	// Confidence is "certain" when a signature names the cause itself and
+	// "probable" when the cause is inferred from indirect evidence (weak
+	// signals combined); Evidence then lists what it was inferred from.
+	Confidence string   `json:"confidence"`
+	Evidence   []string `json:"evidence,omitempty"`
 }
+
+// Confidence levels of a finding.
+const (
+	ConfidenceCertain  = "certain"
+	ConfidenceProbable = "probable"
+)
 
 // LogLine is one line of the input, numbered from 1.
 type LogLine struct {
@@ -362,5 +373,6 @@ func (kb *KB) finding(e Entry, h *hit) Finding {
 		ID: e.ID, Title: e.Title, Severity: h.sev, Cause: e.Cause, Fix: e.Fix,
 		Commands: append([]string(nil), e.Commands...), Patch: e.Patch,
 		Lines: append([]int{}, h.lines...), Excerpt: h.excerpt, Source: e.Source,
+		Confidence: ConfidenceCertain,
 	}
 }

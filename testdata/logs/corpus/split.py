@@ -1,0 +1,103 @@
+#!/usr/bin/env python3
+"""Builds testdata/logs/corpus from the collection notes (one-off tool, kept for the record).
+
+Input: text files of records
+    === <slug>
+    url: / date: / tool: / os: / lang: / kind: (fail|ok, default fail) / cause: / evidence: / expect: <ids|->
+    ---
+    <log excerpt>
+Output: dev/<slug>.log, test/<slug>.log and manifest.json.
+
+The held-out split is chosen BEFORE any matcher change: within each stratum (the project the
+thread belongs to), records are sorted by slug, shuffled with random.Random(SEED) and every third
+one, starting at a seeded offset, goes to "test". The seed and the resulting split are written to
+the manifest, so the split is reproducible and never re-drawn.
+"""
+import json, os, random, re, sys
+
+SEED = 20261201
+
+STRATA = [
+    (r"github\.com/(ggml-org|CodeLinaro)/llama\.cpp/", "llama.cpp"),
+    (r"github\.com/ggml-org/whisper\.cpp/", "whisper.cpp"),
+    (r"github\.com/ollama/", "ollama"),
+    (r"github\.com/(abetlen|JamePeng|boneylizard)/llama-cpp-python", "llama-cpp-python"),
+    (r"github\.com/lmstudio-ai/", "lmstudio"),
+    (r"github\.com/LostRuins/koboldcpp", "koboldcpp"),
+    (r"github\.com/mozilla-ai/llamafile", "llamafile"),
+    (r"github\.com/oobabooga/", "text-generation-webui"),
+]
+
+def stratum(rec):
+    for pat, name in STRATA:
+        if re.search(pat, rec["url"]):
+            return name
+    tool = rec["tool"].lower()
+    if "cpp_extension" in tool or "pytorch" in tool or "torch" in tool:
+        return "pytorch"
+    if "whisper" in tool or "whisper" in rec["url"].lower():
+        return "whisper-family"
+    if "vulkan" in tool or "vulkan" in rec["url"].lower():
+        return "other-vulkan"
+    if rec["os"] == "windows":
+        return "other-windows"
+    return "other"
+
+def parse(path):
+    recs, cur, body = [], None, None
+    for line in open(path, encoding="utf-8"):
+        if line.startswith("=== "):
+            if cur: cur["log"] = "".join(body); recs.append(cur)
+            cur, body = {"slug": line[4:].strip(), "kind": "fail"}, None
+            continue
+        if body is not None:
+            body.append(line); continue
+        if line.rstrip("\n") == "---":
+            body = []; continue
+        k, _, v = line.partition(":")
+        cur[k.strip()] = v.strip()
+    if cur: cur["log"] = "".join(body); recs.append(cur)
+    return recs
+
+def main(src_dir, out_dir):
+    recs = []
+    for f in sorted(os.listdir(src_dir)):
+        if f.endswith(".txt"):
+            recs += parse(os.path.join(src_dir, f))
+    slugs = [r["slug"] for r in recs]
+    assert len(slugs) == len(set(slugs)), "duplicate slug"
+    by = {}
+    for r in recs:
+        r["stratum"] = stratum(r)
+        by.setdefault(r["stratum"], []).append(r)
+    rng = random.Random(SEED)
+    for name in sorted(by):
+        group = sorted(by[name], key=lambda r: r["slug"])
+        rng.shuffle(group)
+        off = rng.randrange(3)
+        for i, r in enumerate(group):
+            r["split"] = "test" if i % 3 == off else "dev"
+    for split in ("dev", "test"):
+        os.makedirs(os.path.join(out_dir, split), exist_ok=True)
+    logs = []
+    for r in sorted(recs, key=lambda r: r["slug"]):
+        rel = f'{r["split"]}/{r["slug"]}.log'
+        with open(os.path.join(out_dir, rel), "w", encoding="utf-8") as fh:
+            fh.write(r["log"])
+        exp = [] if r["expect"] in ("", "-") else r["expect"].split()
+        logs.append({k: r[k] for k in ("slug", "split", "stratum", "url", "date", "tool", "os", "lang", "kind", "cause", "evidence")} | {"file": rel, "expect": exp})
+    man = {
+        "schema": 1,
+        "comment": "Public failure and success logs from issue threads; expect = the root cause established in the thread, as knowledge-base IDs ([] = nothing may be named). Split drawn once, before any matcher change, by split.py.",
+        "seed": SEED,
+        "method": "per stratum: sort by slug, random.Random(seed).shuffle, every 3rd from a seeded offset -> test",
+        "counts": {s: sum(1 for l in logs if l["split"] == s) for s in ("dev", "test")},
+        "logs": logs,
+    }
+    with open(os.path.join(out_dir, "manifest.json"), "w", encoding="utf-8") as fh:
+        json.dump(man, fh, ensure_ascii=False, indent=1)
+        fh.write("\n")
+    print(man["counts"], {k: len(v) for k, v in sorted(by.items())})
+
+if __name__ == "__main__":
+    main(sys.argv[1], sys.argv[2])
