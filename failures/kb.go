@@ -42,12 +42,23 @@ type Entry struct {
 	// SymptomOf lists failures that explain this one: when any of them
 	// matched too, this finding is not reported (it is their consequence).
 	SymptomOf []string `json:"symptom_of,omitempty"`
-	Cause     string   `json:"cause"`
-	Fix       string   `json:"fix"`
-	Commands  []string `json:"commands,omitempty"`
-	Patch     string   `json:"patch,omitempty"`
-	Facts     []string `json:"facts,omitempty"` // keys of the facts table added when a snapshot is known
-	Source    string   `json:"source"`
+	// UnlessLog: when any line of the log matches one of these, the entry is
+	// not reported (the log itself shows the signature is harmless there).
+	UnlessLog []string `json:"unless_log,omitempty"`
+	// Combine lists weak signals that name this failure only together: the
+	// first part (the anchor, which must hold a literal) and every other part
+	// within Within lines before or after it. Such a finding is reported as
+	// "probable" with the matched lines as its evidence, and only when no
+	// signature of the entry matched.
+	Combine  []Combine `json:"combine,omitempty"`
+	Cause    string    `json:"cause"`
+	Fix      string    `json:"fix"`
+	Commands []string  `json:"commands,omitempty"`
+	Patch    string    `json:"patch,omitempty"`
+	Facts    []string  `json:"facts,omitempty"` // keys of the facts table added when a snapshot is known
+	Source   string    `json:"source"`
+
+	unlessLog []*regexp.Regexp
 }
 
 // Signature is one way a failure shows in a log.
@@ -64,6 +75,19 @@ type Signature struct {
 	re, then, unless   *regexp.Regexp
 	needle, thenNeedle string // lower-case literal the line must contain (a cheap prefilter)
 	grams              []uint32
+}
+
+// Combine is one set of weak signals (see Entry.Combine).
+type Combine struct {
+	Parts  []string `json:"parts"`
+	Within int      `json:"within,omitempty"` // lines around the anchor (default and maximum 60)
+	// Unless: the combination does not count when a line of that window
+	// matches this (e.g. a Linux path for a Windows-only cause).
+	Unless string `json:"unless,omitempty"`
+
+	parts   []*regexp.Regexp
+	needles []string
+	unless  *regexp.Regexp
 }
 
 // Derive names a finding inferred from another one plus a machine fact
@@ -87,6 +111,7 @@ type Fact struct {
 
 type dataFile struct {
 	Schema   int               `json:"schema"`
+	Macros   map[string]string `json:"macros,omitempty"`
 	Facts    []Fact            `json:"facts"`
 	Messages map[string]string `json:"messages"`
 	Failures []Entry           `json:"failures"`
@@ -129,6 +154,7 @@ func Load(data []byte) (*KB, error) {
 		return nil, fmt.Errorf("unsupported schema %d", df.Schema)
 	}
 	kb := &KB{byID: map[string]int{}, messages: df.Messages}
+	expand := func(re string) (string, error) { return expandMacros(re, df.Macros) }
 	for i := range df.Facts {
 		f := &df.Facts[i]
 		if f.Log != "" {
@@ -155,6 +181,11 @@ func Load(data []byte) (*KB, error) {
 		for j := range e.Signature {
 			s := &e.Signature[j]
 			var err error
+			for _, p := range []*string{&s.Re, &s.Then, &s.Unless} {
+				if *p, err = expand(*p); err != nil {
+					return nil, fmt.Errorf("%s signature %d: %w", e.ID, j, err)
+				}
+			}
 			if s.re, err = compileAnchored(s.Re); err != nil {
 				return nil, fmt.Errorf("%s signature %d: %w", e.ID, j, err)
 			}
@@ -178,6 +209,50 @@ func Load(data []byte) (*KB, error) {
 				return nil, fmt.Errorf("%s signature %d: group %d does not exist", e.ID, j, s.Group)
 			}
 		}
+		for j, u := range e.UnlessLog {
+			x, err := expand(u)
+			if err != nil {
+				return nil, fmt.Errorf("%s unless_log %d: %w", e.ID, j, err)
+			}
+			re, err := compileAnchored(x)
+			if err != nil {
+				return nil, fmt.Errorf("%s unless_log %d: %w", e.ID, j, err)
+			}
+			e.unlessLog = append(e.unlessLog, re)
+		}
+		for j := range e.Combine {
+			c := &e.Combine[j]
+			if len(c.Parts) < 2 {
+				return nil, fmt.Errorf("%s combine %d: fewer than two parts", e.ID, j)
+			}
+			for k, part := range c.Parts {
+				x, err := expand(part)
+				if err != nil {
+					return nil, fmt.Errorf("%s combine %d part %d: %w", e.ID, j, k, err)
+				}
+				re, err := compileAnchored(x)
+				if err != nil {
+					return nil, fmt.Errorf("%s combine %d part %d: %w", e.ID, j, k, err)
+				}
+				c.parts = append(c.parts, re)
+				c.needles = append(c.needles, needleOf(x))
+			}
+			if c.needles[0] == "" {
+				return nil, fmt.Errorf("%s combine %d: the anchor %q has no literal", e.ID, j, c.Parts[0])
+			}
+			if c.Within <= 0 || c.Within > maxComboWindow {
+				c.Within = maxComboWindow
+			}
+			if c.Unless != "" {
+				x, err := expand(c.Unless)
+				if err != nil {
+					return nil, fmt.Errorf("%s combine %d unless: %w", e.ID, j, err)
+				}
+				if c.unless, err = compileAnchored(x); err != nil {
+					return nil, fmt.Errorf("%s combine %d unless: %w", e.ID, j, err)
+				}
+			}
+		}
 		kb.byID[e.ID] = i
 	}
 	kb.entries = df.Failures
@@ -197,6 +272,27 @@ func Load(data []byte) (*KB, error) {
 		}
 	}
 	return kb, nil
+}
+
+var macroRe = regexp.MustCompile(`\{\{([a-z_]+)\}\}`)
+
+// expandMacros replaces {{name}} by the data file's macro of that name, so
+// one list (the words for "missing" in several languages, a set of DLL
+// names) is written once.
+func expandMacros(expr string, macros map[string]string) (string, error) {
+	var missing string
+	out := macroRe.ReplaceAllStringFunc(expr, func(m string) string {
+		name := m[2 : len(m)-2]
+		v, ok := macros[name]
+		if !ok {
+			missing = name
+		}
+		return v
+	})
+	if missing != "" {
+		return "", fmt.Errorf("unknown macro {{%s}}", missing)
+	}
+	return out, nil
 }
 
 // compileAnchored compiles a signature regexp, which must be anchored at the

@@ -95,11 +95,13 @@ func (m *matcher) mayLookLikeError(lower string) bool {
 }
 
 type hit struct {
-	entry   int
-	sev     string
-	lines   []int
-	excerpt string
-	first   int
+	entry    int
+	sev      string
+	lines    []int
+	excerpt  string
+	first    int
+	probable bool
+	evidence []string
 }
 
 type pending struct {
@@ -109,9 +111,33 @@ type pending struct {
 	text       string
 }
 
+// maxComboWindow bounds how far from its anchor a weak signal may be.
+const maxComboWindow = 60
+
+// recentLine is one normalized line kept for the combinations' look-back.
+type recentLine struct {
+	n        int
+	msg, raw string
+}
+
+// comboState follows one Combine of one entry through the log: after its
+// anchor matched, the other parts are looked for in the lines before it (the
+// ring of recent lines) and in the next Within lines.
+type comboState struct {
+	entry, combo int
+	anchor       int // line of the anchor; 0 while none is open
+	found        []int
+	lines        []int
+	texts        []string
+	done         bool
+}
+
 type matcher struct {
 	kb       *KB
 	hits     map[int]*hit
+	combos   []comboState
+	recent   []recentLine // ring of the last maxComboWindow lines
+	unless   map[int]bool // entries whose unless_log matched
 	pend     []pending
 	errLines []LogLine
 	logFacts map[string]string
@@ -123,7 +149,12 @@ type matcher struct {
 // names the failures it shows. A read error other than EOF is returned with
 // the diagnosis of what was read.
 func (kb *KB) Diagnose(r io.Reader) (Diagnosis, error) {
-	m := &matcher{kb: kb, hits: map[int]*hit{}, logFacts: map[string]string{}}
+	m := &matcher{kb: kb, hits: map[int]*hit{}, logFacts: map[string]string{}, unless: map[int]bool{}}
+	for ei := range kb.entries {
+		for ci := range kb.entries[ei].Combine {
+			m.combos = append(m.combos, comboState{entry: ei, combo: ci})
+		}
+	}
 	br := bufio.NewReaderSize(decode(r), 64<<10)
 	var buf []byte
 	var readErr error
@@ -207,6 +238,27 @@ func (m *matcher) line(raw string) {
 			break
 		}
 	}
+	for ei := range m.kb.entries {
+		if m.unless[ei] {
+			continue
+		}
+		for _, re := range m.kb.entries[ei].unlessLog {
+			if re.MatchString(msg) {
+				m.unless[ei] = true
+				break
+			}
+		}
+	}
+	for i := range m.combos {
+		m.combo(&m.combos[i], msg, lower, raw)
+	}
+	if len(m.combos) > 0 {
+		if len(m.recent) < maxComboWindow {
+			m.recent = append(m.recent, recentLine{n: m.n, msg: msg, raw: raw})
+		} else {
+			m.recent[m.n%maxComboWindow] = recentLine{n: m.n, msg: msg, raw: raw}
+		}
+	}
 	for _, f := range m.kb.facts {
 		if f.logRe == nil || m.logFacts[f.Key] != "" {
 			continue
@@ -228,6 +280,65 @@ func (m *matcher) line(raw string) {
 	if !matched && len(m.errLines) < firstErrorsScan && m.mayLookLikeError(lower) && errorLooking.MatchString(msg) && !notErrorLooking.MatchString(msg) {
 		m.errLines = append(m.errLines, LogLine{Line: m.n, Text: cut(strings.TrimSpace(raw), maxExcerptLine)})
 	}
+}
+
+// combo advances one set of weak signals by the current line.
+func (m *matcher) combo(c *comboState, msg, lower, raw string) {
+	if c.done {
+		return
+	}
+	spec := &m.kb.entries[c.entry].Combine[c.combo]
+	if c.anchor > 0 && m.n-c.anchor > spec.Within {
+		c.anchor = 0
+	}
+	if c.anchor == 0 {
+		if !strings.Contains(lower, spec.needles[0]) || !spec.parts[0].MatchString(msg) {
+			return
+		}
+		c.anchor, c.found = m.n, make([]int, len(spec.parts))
+		c.lines, c.texts = []int{m.n}, []string{cut(strings.TrimSpace(ansiRe.ReplaceAllString(raw, "")), maxExcerptLine)}
+		c.found[0] = m.n
+		for _, r := range m.recent {
+			if r.n >= m.n-spec.Within && m.comboLine(c, spec, r.n, r.msg, r.raw) {
+				return
+			}
+		}
+		return
+	}
+	m.comboLine(c, spec, m.n, msg, raw)
+}
+
+// comboLine tries one line of an open combination's window; it reports
+// whether the combination ended (complete or vetoed).
+func (m *matcher) comboLine(c *comboState, spec *Combine, n int, msg, raw string) bool {
+	if spec.unless != nil && spec.unless.MatchString(msg) {
+		c.anchor = 0
+		return true
+	}
+	for k := 1; k < len(spec.parts); k++ {
+		if c.found[k] == 0 && spec.parts[k].MatchString(msg) {
+			c.found[k] = n
+			c.lines = append(c.lines, n)
+			c.texts = append(c.texts, cut(strings.TrimSpace(ansiRe.ReplaceAllString(raw, "")), maxExcerptLine))
+		}
+	}
+	for _, f := range c.found {
+		if f == 0 {
+			return false
+		}
+	}
+	idx := make([]int, len(c.lines))
+	for i := range idx {
+		idx[i] = i
+	}
+	sort.Slice(idx, func(a, b int) bool { return c.lines[idx[a]] < c.lines[idx[b]] })
+	lines, texts := make([]int, len(idx)), make([]string, len(idx))
+	for i, j := range idx {
+		lines[i], texts[i] = c.lines[j], c.texts[j]
+	}
+	c.lines, c.texts = lines, texts
+	c.done = true
+	return true
 }
 
 func (s *Signature) bounds(sub []string) bool {
@@ -295,8 +406,19 @@ func (m *matcher) result() Diagnosis {
 	if len(m.logFacts) > 0 {
 		d.LogFacts = m.logFacts
 	}
+	for _, c := range m.combos {
+		if !c.done || m.hits[c.entry] != nil {
+			continue
+		}
+		e := m.kb.entries[c.entry]
+		m.hits[c.entry] = &hit{entry: c.entry, sev: e.Severity, lines: append([]int(nil), c.lines...),
+			excerpt: strings.Join(c.texts, "\n"), first: c.lines[0], probable: true, evidence: c.texts}
+	}
 	var hits []*hit
-	for _, h := range m.hits {
+	for ei, h := range m.hits {
+		if m.unless[ei] {
+			continue
+		}
 		hits = append(hits, h)
 	}
 	hits = selectRootCauses(m.kb, hits)
@@ -369,10 +491,15 @@ func symptom(e Entry, matched map[string]bool) bool {
 }
 
 func (kb *KB) finding(e Entry, h *hit) Finding {
-	return Finding{
+	f := Finding{
 		ID: e.ID, Title: e.Title, Severity: h.sev, Cause: e.Cause, Fix: e.Fix,
 		Commands: append([]string(nil), e.Commands...), Patch: e.Patch,
 		Lines: append([]int{}, h.lines...), Excerpt: h.excerpt, Source: e.Source,
 		Confidence: ConfidenceCertain,
 	}
+	if h.probable {
+		f.Confidence = ConfidenceProbable
+		f.Evidence = append([]string(nil), h.evidence...)
+	}
+	return f
 }

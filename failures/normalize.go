@@ -111,6 +111,7 @@ func Normalize(line string) string {
 	if dbl || ctl || high || esc {
 		line = spaceRe.ReplaceAllString(line, " ")
 	}
+	line = canonicalShapes(line, high)
 	if strings.HasSuffix(line, "]") {
 		line = msbuildSuffixRe.ReplaceAllString(line, "")
 	}
@@ -206,6 +207,76 @@ func localize(line string) string {
 			if rest == "" || rest[0] == ' ' || rest[0] == ':' || rest[0] >= 0x80 {
 				return l.to + rest
 			}
+		}
+	}
+	return line
+}
+
+// Shapes of the same message in other words: a shell that does not find a
+// command, Windows that does not find a file or a DLL, in the languages of
+// Windows. Each is rewritten to one English form ("command not found: X",
+// "The system cannot find the file specified", "The code execution cannot
+// proceed because X was not found") so signatures name the invariant (the
+// tool or DLL) once. trigger is a literal the line must contain first.
+var shapes = []struct {
+	trigger string
+	re      *regexp.Regexp
+	to      string
+}{
+	// commands
+	{"is not recognized as an internal or external command", regexp.MustCompile(`'([^'\s]+)' is not recognized as an internal or external command,?(?: ?operable program or batch file\.?)?`), "command not found: $1"},
+	{"is not recognized as the name of a cmdlet", regexp.MustCompile(`(?:\S+ : )?The term '([^'\s]+)' is not recognized as the name of a cmdlet[^.]*\.?`), "command not found: $1"},
+	{"ist entweder falsch geschrieben", regexp.MustCompile(`Der Befehl "([^"\s]+)" ist entweder falsch geschrieben oder ?(?:konnte nicht gefunden werden\.?)?`), "command not found: $1"},
+	{"no se reconoce como un comando interno", regexp.MustCompile(`'([^'\s]+)' no se reconoce como un comando interno o externo,?(?: ?programa o archivo por lotes ejecutable\.?)?`), "command not found: $1"},
+	{"n'est pas reconnu en tant que commande", regexp.MustCompile(`'([^'\s]+)' n'est pas reconnu en tant que commande interne(?: ?ou externe,?)?(?: ?un programme ex[ée]cutable ou un fichier de commandes\.?)?`), "command not found: $1"},
+	{"non è riconosciuto come comando", regexp.MustCompile(`'([^'\s]+)' non è riconosciuto come comando interno o esterno,?(?: ?un programma eseguibile o un file batch\.?)?`), "command not found: $1"},
+	{"não é reconhecido como um comando", regexp.MustCompile(`'([^'\s]+)' não é reconhecido como um comando interno(?: ?ou externo,?)?(?: ?um programa operável ou um arquivo em lotes\.?)?`), "command not found: $1"},
+	{"не является внутренней или внешней", regexp.MustCompile(`["«']([^"»'\s]+)["»'] не является внутренней или внешней ?(?:командой,?)?(?: ?исполняемой программой или пакетным файлом\.?)?`), "command not found: $1"},
+	{"不是内部或外部命令", regexp.MustCompile(`'([^'\s]+)' ?不是内部或外部命令[，,]?(?:也不是可运行的程序)?(?:或批处理文件。?)?`), "command not found: $1"},
+	{"不是內部或外部命令", regexp.MustCompile(`'([^'\s]+)' ?不是內部或外部命令[，,]?(?:、可執行的程式或批次檔。?)?`), "command not found: $1"},
+	{"内部コマンドまたは外部コマンド", regexp.MustCompile(`'([^'\s]+)' ?は、内部コマンドまたは外部コマンド、?(?:操作可能なプログラムまたはバッチ ?ファイルとして認識されていません。?)?`), "command not found: $1"},
+	{": command not found", regexp.MustCompile(`(?:^|\S+: (?:line \d+: )?)([^\s:]+): command not found`), "command not found: $1"},
+	{"zsh: command not found: ", regexp.MustCompile(`zsh: command not found: (\S+)`), "command not found: $1"},
+	{": not found", regexp.MustCompile(`^(?:/bin/)?sh: \d+: ([^\s:]+): not found`), "command not found: $1"},
+	// files
+	{"找不到指定的文件", regexp.MustCompile(`系统找不到指定的文件。?`), "The system cannot find the file specified"},
+	{"找不到指定的檔案", regexp.MustCompile(`系統找不到指定的檔案。?`), "The system cannot find the file specified"},
+	{"no puede encontrar el archivo especificado", regexp.MustCompile(`El sistema no puede encontrar el archivo especificado\.?`), "The system cannot find the file specified"},
+	{"kann die angegebene Datei nicht finden", regexp.MustCompile(`Das System kann die angegebene Datei nicht finden\.?`), "The system cannot find the file specified"},
+	{"Le fichier spécifié est introuvable", regexp.MustCompile(`Le fichier spécifié est introuvable\.?`), "The system cannot find the file specified"},
+	{"Impossibile trovare il file specificato", regexp.MustCompile(`Impossibile trovare il file specificato\.?`), "The system cannot find the file specified"},
+	{"não pode encontrar o arquivo especificado", regexp.MustCompile(`O sistema não pode encontrar o arquivo especificado\.?`), "The system cannot find the file specified"},
+	{"Не удается найти указанный файл", regexp.MustCompile(`Не удается найти указанный файл\.?`), "The system cannot find the file specified"},
+	{"指定されたファイルが見つかりません", regexp.MustCompile(`指定されたファイルが見つかりません。?`), "The system cannot find the file specified"},
+	// DLLs
+	{"无法继续执行代码", regexp.MustCompile(`由于找不到 ?([\w.+-]+\.(?:dll|DLL)) ?[，,]无法继续执行代码。?`), "The code execution cannot proceed because $1 was not found."},
+	{"kann nicht fortgesetzt werden", regexp.MustCompile(`Die Ausführung des Codes kann nicht fortgesetzt werden, (?:da|weil) ([\w.+-]+\.(?:dll|DLL)) nicht gefunden wurde\.?`), "The code execution cannot proceed because $1 was not found."},
+	{"no puede continuar porque no se encontr", regexp.MustCompile(`La ejecución de código no puede continuar porque no se encontró ([\w.+-]+\.(?:dll|DLL))\.?`), "The code execution cannot proceed because $1 was not found."},
+	{"ne peut pas continuer", regexp.MustCompile(`L.exécution du code ne peut pas continuer,? car ([\w.+-]+\.(?:dll|DLL)) est introuvable\.?`), "The code execution cannot proceed because $1 was not found."},
+	{"Не удается продолжить выполнение кода", regexp.MustCompile(`Не удается продолжить выполнение кода, поскольку система не обнаружила ([\w.+-]+\.(?:dll|DLL))\.?`), "The code execution cannot proceed because $1 was not found."},
+	{"コードの実行を続行できません", regexp.MustCompile(`([\w.+-]+\.(?:dll|DLL)) ?が見つからないため、コードの実行を続行できません。?`), "The code execution cannot proceed because $1 was not found."},
+	{"缺少文件", regexp.MustCompile(`缺少文件 ?([\w.+-]+\.(?:dll|DLL|so(?:\.\d+)*))`), "$1 was not found"},
+}
+
+// shapeHints are literals one of which every ASCII trigger contains of the triggers, to skip lines fast.
+var shapeHints = []string{"recogni", "reconoce", "reconnu", "riconosciuto", "reconhecido", "Der Befehl", "not found", "no puede", "kann ", "introuvable", "Impossibile", "não pode", "continuar", "continuer"}
+
+func canonicalShapes(line string, high bool) string {
+	if !high {
+		hint := false
+		for _, h := range shapeHints {
+			if strings.Contains(line, h) {
+				hint = true
+				break
+			}
+		}
+		if !hint {
+			return line
+		}
+	}
+	for _, s := range shapes {
+		if strings.Contains(line, s.trigger) {
+			line = s.re.ReplaceAllString(line, s.to)
 		}
 	}
 	return line
