@@ -182,7 +182,7 @@ func TestCorpusManifest(t *testing.T) {
 			t.Errorf("%s: a success log expects %v", l.File, l.Expect)
 		}
 		for _, id := range l.Expect {
-			if !ids[id] && corpusStrict {
+			if !ids[id] {
 				t.Errorf("%s expects unknown ID %s", l.File, id)
 			}
 		}
@@ -205,22 +205,28 @@ func TestCorpusManifest(t *testing.T) {
 	}
 }
 
+// acceptedDevMisses are dev logs where saying nothing is the right answer for
+// llamactl although the thread knows the cause: the excerpt holds no
+// evidence of it.
+var acceptedDevMisses = map[string]string{
+	"dev/easyinstruct-6-no-c-compiler-pip-win.log": "no C compiler found, but nothing in the excerpt says Windows (the cause there) rather than Linux",
+}
+
 // TestCorpusDev: every dev log is diagnosed as its thread established.
 func TestCorpusDev(t *testing.T) {
 	fig, bad := evaluate(t, Default(), "dev", true)
 	t.Logf("dev: %s", fig)
 	for _, b := range bad {
-		if corpusStrict {
-			t.Error(b)
-		} else {
-			t.Log(b)
+		file, _, _ := strings.Cut(b, ":")
+		if _, ok := acceptedDevMisses[file]; ok && strings.HasSuffix(b, "got []") {
+			continue
 		}
+		t.Error(b)
+	}
+	if fig.confidentWrong+fig.hedgedWrong != 0 {
+		t.Errorf("%d confident and %d hedged mistakes on dev", fig.confidentWrong, fig.hedgedWrong)
 	}
 }
-
-// corpusStrict is off only while the corpus is collected before the matcher
-// work (figures before: see the commit that adds the corpus).
-const corpusStrict = false
 
 // Floors reached on the held-out split (see docs/support.md, "Corpus").
 const (
@@ -236,7 +242,7 @@ func TestEvalHeldout(t *testing.T) {
 	for _, b := range bad {
 		t.Log(b)
 	}
-	if fig.confidentWrong != 0 && corpusStrict {
+	if fig.confidentWrong != 0 {
 		t.Errorf("%d confident mistakes on the held-out split", fig.confidentWrong)
 	}
 	if float64(fig.correct) < heldOutMinCorrect*float64(fig.logs) {

@@ -87,6 +87,7 @@ type Combine struct {
 
 	parts   []*regexp.Regexp
 	needles []string
+	grams   []uint32 // of the anchor's needle
 	unless  *regexp.Regexp
 }
 
@@ -240,6 +241,7 @@ func Load(data []byte) (*KB, error) {
 			if c.needles[0] == "" {
 				return nil, fmt.Errorf("%s combine %d: the anchor %q has no literal", e.ID, j, c.Parts[0])
 			}
+			c.grams = sampleTrigrams(c.needles[0])
 			if c.Within <= 0 || c.Within > maxComboWindow {
 				c.Within = maxComboWindow
 			}

@@ -292,7 +292,7 @@ func (m *matcher) combo(c *comboState, msg, lower, raw string) {
 		c.anchor = 0
 	}
 	if c.anchor == 0 {
-		if !strings.Contains(lower, spec.needles[0]) || !spec.parts[0].MatchString(msg) {
+		if !m.grams.mayContain(spec.grams) || !strings.Contains(lower, spec.needles[0]) || !spec.parts[0].MatchString(msg) {
 			return
 		}
 		c.anchor, c.found = m.n, make([]int, len(spec.parts))

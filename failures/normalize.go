@@ -258,21 +258,18 @@ var shapes = []struct {
 	{"缺少文件", regexp.MustCompile(`缺少文件 ?([\w.+-]+\.(?:dll|DLL|so(?:\.\d+)*))`), "$1 was not found"},
 }
 
-// shapeHints are literals one of which every ASCII trigger contains of the triggers, to skip lines fast.
-var shapeHints = []string{"recogni", "reconoce", "reconnu", "riconosciuto", "reconhecido", "Der Befehl", "not found", "no puede", "kann ", "introuvable", "Impossibile", "não pode", "continuar", "continuer"}
+// asciiShape reports whether an ASCII line may hold one of the shapes: every
+// ASCII trigger holds a quote (the commands of cmd, PowerShell and their
+// translations), "not found" (POSIX shells) or one of the file sentences.
+func asciiShape(line string) bool {
+	return strings.IndexByte(line, '\'') >= 0 || strings.IndexByte(line, '"') >= 0 ||
+		strings.Contains(line, "not found") || strings.Contains(line, "System") ||
+		strings.Contains(line, "sistema") || strings.Contains(line, "Impossibile")
+}
 
 func canonicalShapes(line string, high bool) string {
-	if !high {
-		hint := false
-		for _, h := range shapeHints {
-			if strings.Contains(line, h) {
-				hint = true
-				break
-			}
-		}
-		if !hint {
-			return line
-		}
+	if !high && !asciiShape(line) {
+		return line
 	}
 	for _, s := range shapes {
 		if strings.Contains(line, s.trigger) {
