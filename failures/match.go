@@ -136,8 +136,8 @@ type matcher struct {
 	kb       *KB
 	hits     map[int]*hit
 	combos   []comboState
-	recent   []recentLine // ring of the last maxComboWindow lines
-	unless   map[int]bool // entries whose unless_log matched
+	recent   *[maxComboWindow]recentLine // ring of the last lines: line n at (n-1) % maxComboWindow
+	unless   map[int]bool                // entries whose unless_log matched
 	pend     []pending
 	errLines []LogLine
 	logFacts map[string]string
@@ -154,6 +154,9 @@ func (kb *KB) Diagnose(r io.Reader) (Diagnosis, error) {
 		for ci := range kb.entries[ei].Combine {
 			m.combos = append(m.combos, comboState{entry: ei, combo: ci})
 		}
+	}
+	if len(m.combos) > 0 {
+		m.recent = new([maxComboWindow]recentLine)
 	}
 	br := bufio.NewReaderSize(decode(r), 64<<10)
 	var buf []byte
@@ -253,11 +256,7 @@ func (m *matcher) line(raw string) {
 		m.combo(&m.combos[i], msg, lower, raw)
 	}
 	if len(m.combos) > 0 {
-		if len(m.recent) < maxComboWindow {
-			m.recent = append(m.recent, recentLine{n: m.n, msg: msg, raw: raw})
-		} else {
-			m.recent[m.n%maxComboWindow] = recentLine{n: m.n, msg: msg, raw: raw}
-		}
+		m.recent[(m.n-1)%maxComboWindow] = recentLine{n: m.n, msg: msg, raw: raw}
 	}
 	for _, f := range m.kb.facts {
 		if f.logRe == nil || m.logFacts[f.Key] != "" {
@@ -298,8 +297,13 @@ func (m *matcher) combo(c *comboState, msg, lower, raw string) {
 		c.anchor, c.found = m.n, make([]int, len(spec.parts))
 		c.lines, c.texts = []int{m.n}, []string{cut(strings.TrimSpace(ansiRe.ReplaceAllString(raw, "")), maxExcerptLine)}
 		c.found[0] = m.n
-		for _, r := range m.recent {
-			if r.n >= m.n-spec.Within && m.comboLine(c, spec, r.n, r.msg, r.raw) {
+		// Nearest lines first: the evidence shown is the closest one.
+		for back := 1; back <= spec.Within && back < m.n; back++ {
+			r := m.recent[(m.n-back-1)%maxComboWindow]
+			if r.n != m.n-back {
+				continue // a blank line (not kept) or one older than the ring
+			}
+			if m.comboLine(c, spec, r.n, r.msg, r.raw) {
 				return
 			}
 		}

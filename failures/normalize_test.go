@@ -107,3 +107,35 @@ func FuzzDiagnose(f *testing.F) {
 		}
 	})
 }
+
+// The same failure in other words and other languages of Windows reads as one
+// English form, so one signature names it.
+func TestNormalizeShapes(t *testing.T) {
+	for in, want := range map[string]string{
+		"'cl' is not recognized as an internal or external command,":                                                    "command not found: cl",
+		"'nmake' is not recognized as an internal or external command, operable program or batch file.":                 "command not found: nmake",
+		"nvcc : The term 'nvcc' is not recognized as the name of a cmdlet, function, script file, or operable program.": "command not found: nvcc",
+		"'CMAKE_ARGS' no se reconoce como un comando interno o externo,":                                                "command not found: CMAKE_ARGS",
+		"'cl.exe' n'est pas reconnu en tant que commande interne":                                                       "command not found: cl.exe",
+		"Der Befehl \"nmake\" ist entweder falsch geschrieben oder":                                                     "command not found: nmake",
+		"\"cl\" не является внутренней или внешней командой, исполняемой программой или пакетным файлом.":               "command not found: cl",
+		"'cl' 不是内部或外部命令，也不是可运行的程序":                                                                                      "command not found: cl",
+		"'cl' は、内部コマンドまたは外部コマンド、操作可能なプログラムまたはバッチ ファイルとして認識されていません。":                                                     "command not found: cl",
+		"/bin/sh: 1: vulkan-shaders-gen: not found":                                                                     "command not found: vulkan-shaders-gen",
+		"bash: nvcc: command not found":                                                                    "command not found: nvcc",
+		"系统找不到指定的文件。":                                                                                      "The system cannot find the file specified",
+		"El sistema no puede encontrar el archivo especificado":                                            "The system cannot find the file specified",
+		"Le fichier spécifié est introuvable":                                                              "The system cannot find the file specified",
+		"Не удается найти указанный файл.":                                                                 "The system cannot find the file specified",
+		"由于找不到VCRUNTIME140_1.dll，无法继续执行代码。":                                                                "The code execution cannot proceed because VCRUNTIME140_1.dll was not found.",
+		"Die Ausführung des Codes kann nicht fortgesetzt werden, da cublas64_12.dll nicht gefunden wurde.": "The code execution cannot proceed because cublas64_12.dll was not found.",
+		"报错：缺少文件libomp140.x86_64.dll":                                                                      "报错：libomp140.x86_64.dll was not found",
+		// not shapes: left alone
+		"'foo' is a string":                         "'foo' is a string",
+		"-- Looking for pthread_create - not found": "Looking for pthread_create - not found",
+	} {
+		if got := Normalize(in); got != want {
+			t.Errorf("Normalize(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

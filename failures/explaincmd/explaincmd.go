@@ -253,6 +253,11 @@ func render(io *ui.IOStreams, kb *failures.KB, name string, d failures.Diagnosis
 			}
 			det = append(det, strings.Join(ex, "\n"))
 		}
+		title := f.Title
+		if f.Confidence == failures.ConfidenceProbable {
+			title = kb.Message("probably") + ": " + title
+			det = append(det, kb.Message("probable_note"))
+		}
 		det = append(det, kb.Message("label_why")+": "+f.Cause)
 		if fs := kb.FactSentenceFor(f.ID, f.Facts); fs != "" {
 			det = append(det, fs)
@@ -268,7 +273,7 @@ func render(io *ui.IOStreams, kb *failures.KB, name string, d failures.Diagnosis
 			det = append(det, kb.Message("label_source")+": "+f.Source)
 		}
 		det = append(det, kb.Message("label_more")+": docs/support.md#"+f.ID)
-		p.Line(st, fmt.Sprintf("%s  %s (%s %s)", p.Bold(f.ID), f.Title, kb.Message("line"), lineList(f.Lines)), det...)
+		p.Line(st, fmt.Sprintf("%s  %s (%s %s)", p.Bold(f.ID), title, kb.Message("line"), lineList(f.Lines)), det...)
 	}
 }
 

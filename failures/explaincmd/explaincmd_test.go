@@ -51,6 +51,29 @@ func TestHumanOutput(t *testing.T) {
 	}
 }
 
+// A cause inferred from weak signals says "probably" and shows its evidence.
+func TestProbableFinding(t *testing.T) {
+	o, out := testOpts(t, logs+"ref-msvc-env-missing-ninja-llamacpppython-54.log")
+	err := Run(context.Background(), o)
+	if cmdutil.ExitCode(err) != cmdutil.ExitFindings {
+		t.Fatalf("exit %v", err)
+	}
+	s := out.String()
+	for _, want := range []string{"msvc-env-missing  probably: the Visual Studio C++ build environment",
+		"> No CMAKE_C_COMPILER could be found.", "> -- Trying 'Ninja (Visual Studio 17 2022 x64 v143)' generator",
+		"Inferred from these lines taken together"} {
+		if !strings.Contains(s, want) {
+			t.Errorf("output lacks %q:\n%s", want, s)
+		}
+	}
+	o, out = testOpts(t, logs+"ref-msvc-env-missing-ninja-llamacpppython-54.log")
+	o.IO.JSON = true
+	_ = Run(context.Background(), o)
+	if !strings.Contains(out.String(), `"confidence": "probable"`) || !strings.Contains(out.String(), `"evidence": [`) {
+		t.Errorf("json lacks confidence/evidence:\n%s", out.String())
+	}
+}
+
 func TestJSONWithSnapshot(t *testing.T) {
 	o, out := testOpts(t, logs+"ref-nvcc-unsupported-msvc-llamacpppython-1586.log")
 	o.IO.JSON = true
