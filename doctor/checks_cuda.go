@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/llamactl/llamactl/doctor/snapshot"
+	"github.com/llamactl/llamactl/internal/version"
 )
 
 // Section C of doctor.md §10: CUDA toolkits and version selection.
@@ -75,7 +76,7 @@ func checkCUDAPathConsistency(s *snapshot.Snapshot) []Finding {
 		// A link such as /usr/local/cuda that CMake and scripts use names
 		// another toolkit than the nvcc PATH finds.
 		for _, tk := range s.Toolkits {
-			if samePath(s, tk.Root, first.Root) || majorMinor(tk.Version) == majorMinor(first.Version) {
+			if samePath(s, tk.Root, first.Root) || version.MajorMinor(tk.Version) == version.MajorMinor(first.Version) {
 				continue
 			}
 			for _, l := range tk.Links {
@@ -84,7 +85,7 @@ func checkCUDAPathConsistency(s *snapshot.Snapshot) []Finding {
 			}
 		}
 		for _, tk := range s.Toolkits {
-			if !samePath(s, tk.NVCC, nv) && cmpVer(tk.Version, first.Version) > 0 {
+			if !samePath(s, tk.NVCC, nv) && version.Compare(tk.Version, first.Version) > 0 {
 				return []Finding{emit(s, "cuda.path-consistency", "linux-shadow", "nvcc", nv, "version", first.Version, "cuda", tk.Version, "root", tk.Root)}
 			}
 		}
@@ -142,13 +143,13 @@ func checkArchSupport(s *snapshot.Snapshot) []Finding {
 			out = append(out, emit(s, "cuda.arch-support", "unknown", "version", tk.Version, "name", gpu.Name, "cc", gpu.ComputeCapability))
 		case ok:
 			out = append(out, emit(s, "cuda.arch-support", "ok", "version", tk.Version, "name", gpu.Name, "cc", gpu.ComputeCapability))
-		case lo != "" && cmpVer(majorMinor(tk.Version), lo) < 0:
+		case lo != "" && version.Compare(version.MajorMinor(tk.Version), lo) < 0:
 			out = append(out, emit(s, "cuda.arch-support", "toolkit-too-old", "version", tk.Version, "name", gpu.Name, "cc", gpu.ComputeCapability, "min", lo))
 		default:
 			// Install what the selection recommends when it is within reach,
 			// so the report names one CUDA version, not 12.9 here and 12.9.1 there.
 			install := hi
-			if sel := Select(s); sel.CUDA != "" && hi != "" && cmpVer(majorMinor(sel.CUDA), hi) <= 0 {
+			if sel := Select(s); sel.CUDA != "" && hi != "" && version.Compare(version.MajorMinor(sel.CUDA), hi) <= 0 {
 				install = sel.CUDA
 			}
 			out = append(out, emit(s, "cuda.arch-support", "toolkit-too-new", "version", tk.Version, "name", gpu.Name, "cc", gpu.ComputeCapability, "max", orUnknown(hi), "install", orUnknown(install)))
@@ -173,7 +174,7 @@ func checkArchsFlag(s *snapshot.Snapshot) []Finding {
 	// "native" needs CUDA >= 11.6 and CMake >= 3.24 (doctor.md §2.7); llamactl
 	// passes the explicit list anyway so a build without a visible GPU (CI,
 	// containers) still targets this card.
-	if cm != "" && cmpVer(cm, g().CMakeMinNative) < 0 {
+	if cm != "" && version.Compare(cm, g().CMakeMinNative) < 0 {
 		return []Finding{emit(s, "cuda.archs-flag", "no-native", "archs", sel.CUDAArchitectures, "cmake", cm, "min", g().CMakeMinNative)}
 	}
 	return []Finding{emit(s, "cuda.archs-flag", "ok", "archs", sel.CUDAArchitectures)}
@@ -241,7 +242,7 @@ func checkVSIntegration(s *snapshot.Snapshot) []Finding {
 	if tk.VSIntegration {
 		return []Finding{emit(s, "cuda.vs-integration", "ok", "version", tk.Version)}
 	}
-	return []Finding{emit(s, "cuda.vs-integration", "missing", "version", tk.Version, "mm", majorMinor(tk.Version),
+	return []Finding{emit(s, "cuda.vs-integration", "missing", "version", tk.Version, "mm", version.MajorMinor(tk.Version),
 		"root", strings.TrimRight(tk.Root, `\`), "vs", strings.TrimRight(m.Path, `\`))}
 }
 
@@ -284,7 +285,7 @@ func checkRuntimeDLLs(s *snapshot.Snapshot) []Finding {
 	if tk == nil {
 		return []Finding{skip("cuda.runtime-dlls", "no-toolkit")}
 	}
-	major := verMajor(tk.Version)
+	major := version.Major(tk.Version)
 	root := strings.TrimRight(tk.Root, `\`)
 	var out []Finding
 	dlls, dllDir := runtimeDLLs(major)
@@ -364,7 +365,7 @@ func checkGlibc(s *snapshot.Snapshot) []Finding {
 	// glibc 2.41 declares cospi/sinpi/rsqrt with noexcept; older CUDA
 	// math_functions.h then fails to compile (gates.json glibc_math).
 	gm := g().GlibcMath
-	if need := glibcNeeds(s); need != "" && cmpVer(majorMinor(tk.Version), need) < 0 {
+	if need := glibcNeeds(s); need != "" && version.Compare(version.MajorMinor(tk.Version), need) < 0 {
 		if !glibcBlocks(s, tk) {
 			// A distribution's own toolkit package is built for its glibc.
 			return []Finding{emit(s, "cuda.glibc", "distro", "version", tk.Version, "glibc", s.OS.Glibc)}

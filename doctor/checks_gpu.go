@@ -1,11 +1,11 @@
 package doctor
 
 import (
-	"github.com/llamactl/llamactl/internal/enginefacts"
 	"strconv"
 	"strings"
 
 	"github.com/llamactl/llamactl/doctor/snapshot"
+	"github.com/llamactl/llamactl/internal/enginefacts"
 )
 
 // Section E of doctor.md §10: AMD, OpenCL, Vulkan, HIP.

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/llamactl/llamactl/doctor/snapshot"
+	"github.com/llamactl/llamactl/internal/version"
 )
 
 // Section A of doctor.md §10: host and environment.
@@ -77,8 +78,7 @@ func checkHostOS(s *snapshot.Snapshot) []Finding {
 		if s.Windows != nil && s.Windows.Build != "" {
 			build = s.Windows.Build
 		}
-		p := verParts(build)
-		if len(p) >= 3 && p[0] == 10 && p[2] < 19044 {
+		if v := version.Of(build); v.Len() >= 3 && v.Major() == 10 && v.At(2) < 19044 {
 			f = emit(s, "host.os", "old-windows", "os", name, "version", build)
 		}
 	}

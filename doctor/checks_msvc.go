@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/llamactl/llamactl/doctor/snapshot"
+	"github.com/llamactl/llamactl/internal/version"
 )
 
 // Section D of doctor.md §10: MSVC, clang-cl and the build tools.
@@ -164,7 +165,7 @@ func checkClVersionFor(s *snapshot.Snapshot, tk *snapshot.CUDAToolkit, id string
 	}
 	vs := vsName(m)
 	var details []string
-	if need := stlMinCUDA(cl); need != "" && cmpVer(majorMinor(tk.Version), need) < 0 {
+	if need := stlMinCUDA(cl); need != "" && version.Compare(version.MajorMinor(tk.Version), need) < 0 {
 		details = append(details, reasonText("stl1002", "cl", cl, "need", need))
 	}
 	if row.MSCVerMaxExcl > 0 && mscVer(cl) >= row.MSCVerMaxExcl {
@@ -218,7 +219,7 @@ func checkCMake(s *snapshot.Snapshot) []Finding {
 	if t.Version == "" {
 		return []Finding{emit(s, "build.cmake", "unknown-version", "path", t.Path, "error", orUnknown(t.Error))}
 	}
-	if cmpVer(t.Version, g().CMakeMinNative) < 0 {
+	if version.Compare(t.Version, g().CMakeMinNative) < 0 {
 		return []Finding{emit(s, "build.cmake", "too-old", "version", t.Version, "path", t.Path, "min", g().CMakeMinNative)}
 	}
 	return []Finding{emit(s, "build.cmake", "ok", "version", t.Version, "path", t.Path)}
@@ -257,7 +258,7 @@ func clOf(msc int) string { return fmt.Sprintf("%d.%02d", msc/100, msc%100) }
 func minCUDAForCl(cl string) string {
 	stl := stlMinCUDA(cl)
 	for _, r := range g().Toolkits {
-		if r.MSCVerMaxExcl > mscVer(cl) && (stl == "" || cmpVer(r.CUDA, stl) >= 0) {
+		if r.MSCVerMaxExcl > mscVer(cl) && (stl == "" || version.Compare(r.CUDA, stl) >= 0) {
 			return r.CUDA
 		}
 	}

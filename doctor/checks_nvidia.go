@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/llamactl/llamactl/doctor/snapshot"
+	"github.com/llamactl/llamactl/internal/version"
 )
 
 // Section B of doctor.md §10: NVIDIA driver and GPUs.
@@ -96,14 +97,14 @@ func checkDriverVersion(s *snapshot.Snapshot) []Finding {
 	if tk == nil {
 		return []Finding{emit(s, "nv.driver-version", "ok", "driver", dv)}
 	}
-	floor := driverFloor(verMajor(tk.Version))
-	if floor != "" && cmpVer(dv, floor) < 0 {
+	floor := driverFloor(version.Major(tk.Version))
+	if floor != "" && version.Compare(dv, floor) < 0 {
 		where := "windows"
 		if s.WSL.IsWSL {
 			where = "wsl"
 		}
 		return []Finding{emit(s, "nv.driver-version", "below-floor", "driver", dv, "floor", floor,
-			"major", strconv.Itoa(verMajor(tk.Version)), "version", tk.Version).fact("where", where)}
+			"major", strconv.Itoa(version.Major(tk.Version)), "version", tk.Version).fact("where", where)}
 	}
 	return []Finding{emit(s, "nv.driver-version", "ok", "driver", dv)}
 }
@@ -120,7 +121,7 @@ func checkDriverCUDA(s *snapshot.Snapshot) []Finding {
 	if tk == nil {
 		return []Finding{emit(s, "nv.driver-cuda", "ok", "api", api)}
 	}
-	if cmpVer(majorMinor(tk.Version), api) > 0 {
+	if version.Compare(version.MajorMinor(tk.Version), api) > 0 {
 		return []Finding{emit(s, "nv.driver-cuda", "too-old", "api", api, "version", tk.Version, "driver", driverVersion(s), "how", how)}
 	}
 	return []Finding{emit(s, "nv.driver-cuda", "ok-toolkit", "api", api, "version", tk.Version)}
@@ -138,7 +139,7 @@ func checkDevices(s *snapshot.Snapshot) []Finding {
 		switch {
 		case gpu.ComputeCapability == "":
 			out = append(out, emit(s, "nv.devices", "no-cc", "index", idx, "name", gpu.Name))
-		case cmpVer(gpu.ComputeCapability, g().MinCC) < 0:
+		case version.Compare(gpu.ComputeCapability, g().MinCC) < 0:
 			out = append(out, emit(s, "nv.devices", "too-old", "index", idx, "name", gpu.Name, "cc", gpu.ComputeCapability))
 		default:
 			f := emit(s, "nv.devices", "ok", "index", idx, "name", gpu.Name, "cc", gpu.ComputeCapability, "vram", vram)
@@ -200,7 +201,7 @@ func checkSMIConsistency(s *snapshot.Snapshot) []Finding {
 	if a == "" || b == "" {
 		return []Finding{skip("nv.smi-consistency", "not-recorded", "what", "a driver version from both NVML and nvidia-smi")}
 	}
-	if cmpVer(a, b) != 0 {
+	if version.Compare(a, b) != 0 {
 		return []Finding{emit(s, "nv.smi-consistency", "mismatch", "nvml", a, "smi", b, "smi_path", orUnknown(firstHit(s, "nvidia-smi")))}
 	}
 	return []Finding{emit(s, "nv.smi-consistency", "ok", "driver", a)}
@@ -218,7 +219,7 @@ func cudaAPIErr(s *snapshot.Snapshot) bool {
 // driverAPI is the driver's highest CUDA version, "" unless it is a version
 // (nvidia-smi prints "ERR!" in a broken WSL stack, "N/A" elsewhere).
 func driverAPI(s *snapshot.Snapshot) string {
-	if len(verParts(s.NVIDIA.CUDADriverAPI)) < 2 {
+	if version.Of(s.NVIDIA.CUDADriverAPI).Len() < 2 {
 		return ""
 	}
 	return s.NVIDIA.CUDADriverAPI

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/llamactl/llamactl/doctor/snapshot"
+	"github.com/llamactl/llamactl/internal/version"
 )
 
 // msvc.cl-version applies both ends of host_config.h's _MSC_VER range and
@@ -48,7 +49,7 @@ func TestSelectionRespectsTheMSVCFloor(t *testing.T) {
 	if len(fs) != 1 || fs[0].Message != "cuda.select/blocked" || !strings.Contains(strings.Join(fs[0].Details, " "), "too old") {
 		t.Errorf("cuda.select: %+v", fs)
 	}
-	if sel := Select(s); sel.Backend != "cuda" || verMajor(sel.CUDA) != 12 {
+	if sel := Select(s); sel.Backend != "cuda" || version.Major(sel.CUDA) != 12 {
 		t.Errorf("selection %s %s, want a CUDA 12.x to install: %v", sel.Backend, sel.CUDA, sel.Reasons)
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/llamactl/llamactl/doctor/snapshot"
+	"github.com/llamactl/llamactl/internal/version"
 	"github.com/llamactl/llamactl/matrix"
 )
 
@@ -189,7 +190,7 @@ func activeToolkit(s *snapshot.Snapshot) (*snapshot.CUDAToolkit, string) {
 	}
 	best := 0
 	for i := range s.Toolkits {
-		if cmpVer(s.Toolkits[i].Version, s.Toolkits[best].Version) > 0 {
+		if version.Compare(s.Toolkits[i].Version, s.Toolkits[best].Version) > 0 {
 			best = i
 		}
 	}
@@ -227,7 +228,7 @@ func latestMSVC(s *snapshot.Snapshot) *snapshot.MSVCInstall {
 		if !m.HasVCTools {
 			continue
 		}
-		if best == nil || cmpVer(m.InstallVersion, best.InstallVersion) > 0 {
+		if best == nil || version.Compare(m.InstallVersion, best.InstallVersion) > 0 {
 			best = m
 		}
 	}
@@ -251,11 +252,11 @@ func clVersionOf(m *snapshot.MSVCInstall) string {
 
 // toolsetToCl maps toolset 14.xx to cl 19.xx (doctor.md §4.2).
 func toolsetToCl(t string) string {
-	p := verParts(t)
-	if len(p) < 2 || p[0] != 14 {
+	v := version.Of(t)
+	if v.Len() < 2 || v.At(0) != 14 {
 		return ""
 	}
-	return "19." + strconv.Itoa(p[1])
+	return "19." + strconv.Itoa(v.At(1))
 }
 
 func vcvarsall(m *snapshot.MSVCInstall) string {

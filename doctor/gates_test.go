@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/llamactl/llamactl/doctor/snapshot"
+	"github.com/llamactl/llamactl/internal/version"
 	"github.com/llamactl/llamactl/matrix"
 )
 
@@ -46,7 +47,7 @@ func TestToolkitFactsComeFromTheMatrix(t *testing.T) {
 	}
 	lo, hi := cudaRangeFor("8.9")
 	first, _, _ := m.TargetRange("8.9")
-	if lo != first || lo != "11.8" || hi == "" || cmpVer(hi, "13.3") < 0 {
+	if lo != first || lo != "11.8" || hi == "" || version.Compare(hi, "13.3") < 0 {
 		t.Errorf("cudaRangeFor(8.9) = %s..%s", lo, hi)
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/llamactl/llamactl/doctor/snapshot"
+	"github.com/llamactl/llamactl/internal/version"
 	"github.com/llamactl/llamactl/matrix"
 )
 
@@ -105,7 +106,7 @@ func SelectFor(s *snapshot.Snapshot, requested string) Selection {
 			sel.Resolution = r
 			// An installed toolkit that works (possibly with an older MSVC
 			// toolset, which the matrix does not know about) stays selected.
-			if r.CUDA.Recommended != "" && !working && (glibcNeeds(s) == "" || cmpVer(majorMinor(r.CUDA.Recommended), glibcNeeds(s)) >= 0) {
+			if r.CUDA.Recommended != "" && !working && (glibcNeeds(s) == "" || version.Compare(version.MajorMinor(r.CUDA.Recommended), glibcNeeds(s)) >= 0) {
 				sel.CUDA = r.CUDA.Recommended
 			}
 			if r.CUDAArchitectures != "" {
@@ -275,7 +276,7 @@ func toolkitProblems(s *snapshot.Snapshot, tk *snapshot.CUDAToolkit, nv []snapsh
 			out = append(out, reasonText("cannot-target", "version", tk.Version, "gpu", gpu.Name, "cc", gpu.ComputeCapability))
 		}
 	}
-	if api := driverAPI(s); api != "" && cmpVer(majorMinor(tk.Version), api) > 0 {
+	if api := driverAPI(s); api != "" && version.Compare(version.MajorMinor(tk.Version), api) > 0 {
 		out = append(out, reasonText("driver-too-old", "version", tk.Version, "api", api, "driver", s.NVIDIA.DriverVersion))
 	}
 	if glibcBlocks(s, tk) {
@@ -315,7 +316,7 @@ func chooseToolkit(s *snapshot.Snapshot, nv []snapshot.GPU) *snapshot.CUDAToolki
 	var best *snapshot.CUDAToolkit
 	for i := range s.Toolkits {
 		tk := &s.Toolkits[i]
-		if len(toolkitProblems(s, tk, nv)) == 0 && (best == nil || cmpVer(tk.Version, best.Version) > 0) {
+		if len(toolkitProblems(s, tk, nv)) == 0 && (best == nil || version.Compare(tk.Version, best.Version) > 0) {
 			best = tk
 		}
 	}
@@ -340,10 +341,10 @@ func recommendCUDA(s *snapshot.Snapshot, nv []snapshot.GPU, tk *snapshot.CUDAToo
 				ok = false
 			}
 		}
-		if api := driverAPI(s); api != "" && cmpVer(r.CUDA, api) > 0 {
+		if api := driverAPI(s); api != "" && version.Compare(r.CUDA, api) > 0 {
 			ok = false
 		}
-		if glibcNeeds(s) != "" && cmpVer(r.CUDA, glibcNeeds(s)) < 0 {
+		if glibcNeeds(s) != "" && version.Compare(r.CUDA, glibcNeeds(s)) < 0 {
 			ok = false
 		}
 		if isWindows(s) {
@@ -355,7 +356,7 @@ func recommendCUDA(s *snapshot.Snapshot, nv []snapshot.GPU, tk *snapshot.CUDAToo
 				if msc := mscVer(cl); r.MSCVerMin > 0 && msc > 0 && msc < r.MSCVerMin {
 					ok = false
 				}
-				if need := stlMinCUDA(cl); need != "" && cmpVer(r.CUDA, need) < 0 {
+				if need := stlMinCUDA(cl); need != "" && version.Compare(r.CUDA, need) < 0 {
 					ok = false
 				}
 			}
@@ -377,10 +378,10 @@ func olderToolset(m *snapshot.MSVCInstall, maxExcl int, tkVersion string) string
 		if cl == "" || mscVer(cl) >= maxExcl {
 			continue
 		}
-		if need := stlMinCUDA(cl); need != "" && cmpVer(tkVersion, need) < 0 {
+		if need := stlMinCUDA(cl); need != "" && version.Compare(tkVersion, need) < 0 {
 			continue
 		}
-		if fam := majorMinor(t); best == "" || cmpVer(fam, best) > 0 {
+		if fam := version.MajorMinor(t); best == "" || version.Compare(fam, best) > 0 {
 			best = fam
 		}
 	}
@@ -456,7 +457,7 @@ func containsStr(xs []string, x string) bool {
 // ("" when any does; gates.json glibc_math).
 func glibcNeeds(s *snapshot.Snapshot) string {
 	gm := g().GlibcMath
-	if isLinux(s) && s.OS.Glibc != "" && cmpVer(s.OS.Glibc, gm.GlibcMin) >= 0 {
+	if isLinux(s) && s.OS.Glibc != "" && version.Compare(s.OS.Glibc, gm.GlibcMin) >= 0 {
 		return gm.CUDAMin
 	}
 	return ""
@@ -466,5 +467,5 @@ func glibcNeeds(s *snapshot.Snapshot) string {
 // distribution's own package is built for its glibc).
 func glibcBlocks(s *snapshot.Snapshot, tk *snapshot.CUDAToolkit) bool {
 	need := glibcNeeds(s)
-	return need != "" && cmpVer(majorMinor(tk.Version), need) < 0 && !containsStr(tk.Found, "debian")
+	return need != "" && version.Compare(version.MajorMinor(tk.Version), need) < 0 && !containsStr(tk.Found, "debian")
 }

@@ -15,6 +15,7 @@ import (
 
 	"github.com/llamactl/llamactl/doctor/snapshot"
 	"github.com/llamactl/llamactl/internal/enginefacts"
+	"github.com/llamactl/llamactl/internal/version"
 	"github.com/llamactl/llamactl/patches"
 )
 
@@ -386,7 +387,7 @@ func (pl *planner) toolkit() *snapshot.CUDAToolkit {
 		return sel.Toolkit
 	}
 	for i, t := range pl.in.Snapshot.Toolkits {
-		if sel.CUDA != "" && patches.CompareVersions(t.Version, sel.CUDA, true) == 0 {
+		if sel.CUDA != "" && version.ComparePrefix(t.Version, sel.CUDA) == 0 {
 			return &pl.in.Snapshot.Toolkits[i]
 		}
 	}
@@ -670,10 +671,10 @@ func (pl *planner) olderToolset(limit string) string {
 		if i := strings.LastIndexAny(v, `\/`); i >= 0 {
 			v = v[i+1:]
 		}
-		if patches.CompareVersions(v, limit, true) >= 0 {
+		if version.ComparePrefix(v, limit) >= 0 {
 			continue
 		}
-		if best == "" || patches.CompareVersions(v, best, false) > 0 {
+		if best == "" || version.Compare(v, best) > 0 {
 			best = v
 		}
 	}

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/llamactl/llamactl/doctor/snapshot"
+	"github.com/llamactl/llamactl/internal/version"
 )
 
 type tkCand struct {
@@ -160,7 +161,7 @@ func gatherCUDA(ctx context.Context, g *gctx) func(*snapshot.Snapshot) {
 	})
 	sort.SliceStable(tks, func(i, j int) bool {
 		if tks[i].Version != tks[j].Version {
-			return versionLess(tks[j].Version, tks[i].Version)
+			return version.Less(tks[j].Version, tks[i].Version)
 		}
 		return tks[i].Root < tks[j].Root
 	})

@@ -3,7 +3,6 @@ package probecmd
 import (
 	"context"
 	"encoding/json"
-	"github.com/llamactl/llamactl/internal/testutil"
 	"os"
 	"os/exec"
 	"strings"
@@ -15,6 +14,7 @@ import (
 	"github.com/llamactl/llamactl/doctor/snapshot"
 	"github.com/llamactl/llamactl/internal/cmdutil"
 	"github.com/llamactl/llamactl/internal/proc"
+	"github.com/llamactl/llamactl/internal/testutil"
 	"github.com/llamactl/llamactl/kernels"
 	"github.com/llamactl/llamactl/kernels/opencl"
 )

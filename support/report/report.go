@@ -12,8 +12,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/llamactl/llamactl/internal/paths"
-	"github.com/llamactl/llamactl/internal/ui"
 	"io"
 	"io/fs"
 	"os"
@@ -28,6 +26,8 @@ import (
 	"github.com/llamactl/llamactl/doctor/snapshot"
 	"github.com/llamactl/llamactl/failures"
 	"github.com/llamactl/llamactl/internal/buildinfo"
+	"github.com/llamactl/llamactl/internal/paths"
+	"github.com/llamactl/llamactl/internal/ui"
 	"github.com/llamactl/llamactl/support/redact"
 )
 
