@@ -4,13 +4,13 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/llamactl/llamactl/doctor/snapshot"
 	"github.com/llamactl/llamactl/internal/version"
+	"github.com/llamactl/llamactl/machine"
 )
 
 // Section C of doctor.md §10: CUDA toolkits and version selection.
 
-func toolkitLine(tk snapshot.CUDAToolkit) string {
+func toolkitLine(tk machine.CUDAToolkit) string {
 	l := tk.Version + "  " + tk.NVCC
 	if len(tk.Found) > 0 {
 		l += "  (found by " + strings.Join(tk.Found, ", ") + ")"
@@ -18,7 +18,7 @@ func toolkitLine(tk snapshot.CUDAToolkit) string {
 	return l
 }
 
-func checkCUDAInventory(s *snapshot.Snapshot) []Finding {
+func checkCUDAInventory(s *machine.Snapshot) []Finding {
 	if len(s.Toolkits) == 0 {
 		if len(nvidiaGPUs(s)) > 0 {
 			sel := Select(s)
@@ -34,7 +34,7 @@ func checkCUDAInventory(s *snapshot.Snapshot) []Finding {
 	return []Finding{emit(s, "cuda.inventory", "ok", "count", strconv.Itoa(len(s.Toolkits)), "version", act.Version, "how", how).with(lines...)}
 }
 
-func checkCUDAPathConsistency(s *snapshot.Snapshot) []Finding {
+func checkCUDAPathConsistency(s *machine.Snapshot) []Finding {
 	if len(s.Toolkits) == 0 {
 		return []Finding{skip("cuda.path-consistency", "no-toolkit")}
 	}
@@ -44,7 +44,7 @@ func checkCUDAPathConsistency(s *snapshot.Snapshot) []Finding {
 		if !set || cp == "" {
 			return []Finding{emit(s, "cuda.path-consistency", "no-cuda-path")}
 		}
-		var root *snapshot.CUDAToolkit
+		var root *machine.CUDAToolkit
 		for i := range s.Toolkits {
 			if samePath(s, s.Toolkits[i].Root, cp) {
 				root = &s.Toolkits[i]
@@ -66,7 +66,7 @@ func checkCUDAPathConsistency(s *snapshot.Snapshot) []Finding {
 	}
 	// A newer toolkit elsewhere (/usr/local/cuda-X.Y, /opt/cuda) than the
 	// nvcc PATH finds first: builds by hand take the first.
-	var first *snapshot.CUDAToolkit
+	var first *machine.CUDAToolkit
 	for i := range s.Toolkits {
 		if samePath(s, s.Toolkits[i].NVCC, nv) {
 			first = &s.Toolkits[i]
@@ -93,7 +93,7 @@ func checkCUDAPathConsistency(s *snapshot.Snapshot) []Finding {
 	return []Finding{emit(s, "cuda.path-consistency", "ok", "nvcc", nv)}
 }
 
-func checkCUDASelect(s *snapshot.Snapshot) []Finding {
+func checkCUDASelect(s *machine.Snapshot) []Finding {
 	nv := nvidiaGPUs(s)
 	if len(nv) == 0 {
 		return []Finding{skip("cuda.select", "no-nvidia")}
@@ -122,7 +122,7 @@ func checkCUDASelect(s *snapshot.Snapshot) []Finding {
 	return []Finding{emit(s, "cuda.select", "install", "recommended", sel.CUDA)}
 }
 
-func checkArchSupport(s *snapshot.Snapshot) []Finding {
+func checkArchSupport(s *machine.Snapshot) []Finding {
 	nv := nvidiaGPUs(s)
 	if len(nv) == 0 {
 		return []Finding{skip("cuda.arch-support", "no-nvidia")}
@@ -161,7 +161,7 @@ func checkArchSupport(s *snapshot.Snapshot) []Finding {
 	return out
 }
 
-func checkArchsFlag(s *snapshot.Snapshot) []Finding {
+func checkArchsFlag(s *machine.Snapshot) []Finding {
 	nv := visibleNVIDIA(s)
 	if len(nv) == 0 {
 		return []Finding{skip("cuda.archs-flag", "no-nvidia")}
@@ -180,7 +180,7 @@ func checkArchsFlag(s *snapshot.Snapshot) []Finding {
 	return []Finding{emit(s, "cuda.archs-flag", "ok", "archs", sel.CUDAArchitectures)}
 }
 
-func checkHostCompiler(s *snapshot.Snapshot) []Finding {
+func checkHostCompiler(s *machine.Snapshot) []Finding {
 	// The toolkit llamactl will build with (the active one unless another
 	// works better; the active one when none does, so its problem shows).
 	tk := chooseToolkit(s, nvidiaGPUs(s))
@@ -230,7 +230,7 @@ func checkHostCompiler(s *snapshot.Snapshot) []Finding {
 	return append(extra, emit(s, "cuda.host-compiler", "too-new", "gcc", def.Version, "version", tk.Version, "max", strconv.Itoa(row.GCCMax)))
 }
 
-func checkVSIntegration(s *snapshot.Snapshot) []Finding {
+func checkVSIntegration(s *machine.Snapshot) []Finding {
 	tk, _ := activeToolkit(s)
 	if tk == nil {
 		return []Finding{skip("cuda.vs-integration", "no-toolkit")}
@@ -280,7 +280,7 @@ func runtimeDLLs(major int) (dlls []string, dir string) {
 // is a key; an absent name was not searched.)
 var gatherSearches = map[string]bool{"cudart64_12.dll": true, "cublas64_12.dll": true, "cublaslt64_12.dll": true, "cudart64_13.dll": true, "cublas64_13.dll": true}
 
-func checkRuntimeDLLs(s *snapshot.Snapshot) []Finding {
+func checkRuntimeDLLs(s *machine.Snapshot) []Finding {
 	tk, _ := activeToolkit(s)
 	if tk == nil {
 		return []Finding{skip("cuda.runtime-dlls", "no-toolkit")}
@@ -335,7 +335,7 @@ func checkRuntimeDLLs(s *snapshot.Snapshot) []Finding {
 	return out
 }
 
-func checkStubs(s *snapshot.Snapshot) []Finding {
+func checkStubs(s *machine.Snapshot) []Finding {
 	ld, _ := env(s, "LD_LIBRARY_PATH")
 	var bad []string
 	for _, d := range strings.Split(ld, ":") {
@@ -354,7 +354,7 @@ func checkStubs(s *snapshot.Snapshot) []Finding {
 	return []Finding{emit(s, "cuda.stubs", "ok")}
 }
 
-func checkGlibc(s *snapshot.Snapshot) []Finding {
+func checkGlibc(s *machine.Snapshot) []Finding {
 	tk, _ := activeToolkit(s)
 	if tk == nil {
 		return []Finding{skip("cuda.glibc", "no-toolkit")}
@@ -375,7 +375,7 @@ func checkGlibc(s *snapshot.Snapshot) []Finding {
 	return []Finding{emit(s, "cuda.glibc", "ok", "version", tk.Version, "glibc", s.OS.Glibc)}
 }
 
-func checkDebianLayout(s *snapshot.Snapshot) []Finding {
+func checkDebianLayout(s *machine.Snapshot) []Finding {
 	tk, _ := activeToolkit(s)
 	if tk == nil {
 		return []Finding{skip("cuda.debian-layout", "no-toolkit")}
