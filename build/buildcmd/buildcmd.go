@@ -5,7 +5,6 @@ package buildcmd
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -149,28 +148,11 @@ func cacheDir(o *Options) string {
 
 func loadSnapshot(ctx context.Context, o *Options) (*machine.Snapshot, error) {
 	if o.SnapshotPath != "" {
-		b, err := os.ReadFile(o.SnapshotPath)
+		s, err := machine.Load(o.SnapshotPath)
 		if err != nil {
-			return nil, cmdutil.UsageErrorf("--snapshot %s: %s. Record a machine with: llamactl doctor --snapshot %s (on that machine), then pass that file", o.SnapshotPath, fileProblem(err), o.SnapshotPath)
+			return nil, cmdutil.UsageErrorf("--snapshot: %v", err)
 		}
-		var doc struct {
-			Schema   int               `json:"schema"`
-			Snapshot *machine.Snapshot `json:"snapshot"`
-		}
-		if err := json.Unmarshal(b, &doc); err != nil {
-			return nil, cmdutil.UsageErrorf("--snapshot %s is not JSON: %v", o.SnapshotPath, err)
-		}
-		if doc.Snapshot != nil {
-			return doc.Snapshot, nil // a `doctor --json` document
-		}
-		var s machine.Snapshot
-		if err := json.Unmarshal(b, &s); err != nil {
-			return nil, cmdutil.UsageErrorf("--snapshot %s: %v", o.SnapshotPath, err)
-		}
-		if s.Schema > machine.SchemaVersion {
-			return nil, cmdutil.UsageErrorf("--snapshot %s has schema %d; this llamactl reads up to %d: update llamactl", o.SnapshotPath, s.Schema, machine.SchemaVersion)
-		}
-		return &s, nil
+		return s, nil
 	}
 	if o.Gather != nil {
 		return o.Gather(ctx), nil

@@ -136,7 +136,7 @@ func TestUsageErrorsNameTheNextStep(t *testing.T) {
 		{"lock is a folder", func(o *Options) { o.LockPath = t.TempDir() },
 			[]string{"is a directory", "llamactl build --lock"}},
 		{"missing snapshot", func(o *Options) { o.SnapshotPath = "missing.json"; o.DryRun = true },
-			[]string{"--snapshot missing.json: no such file", "llamactl doctor --snapshot"}},
+			[]string{"--snapshot: cannot read missing.json: no such file", "llamactl doctor --snapshot"}},
 		{"msvc toolset on linux", func(o *Options) { o.SnapshotPath = linux; o.DryRun = true; o.MSVCToolset = "14.39" },
 			[]string{"--msvc-toolset 14.39 applies to Windows builds only", "this machine is linux", "drop the flag"}},
 		{"missing source", func(o *Options) { o.Source = "/nonexistent/llama.cpp" },

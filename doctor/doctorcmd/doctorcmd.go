@@ -4,13 +4,10 @@
 package doctorcmd
 
 import (
-	"archive/zip"
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -32,9 +29,6 @@ import (
 
 // Schema versions the --json document (docs/doctor.md).
 const Schema = 1
-
-// maxReplayBytes bounds a replayed file: snapshots are a few hundred KiB.
-const maxReplayBytes = 64 << 20
 
 // Options are the command's inputs.
 type Options struct {
@@ -173,8 +167,8 @@ func run(ctx context.Context, o *Options) error {
 	var s *machine.Snapshot
 	if o.Replay != "" {
 		var err error
-		if s, err = LoadSnapshot(o.Replay); err != nil {
-			return err
+		if s, err = machine.Load(o.Replay); err != nil {
+			return cmdutil.UsageError(err)
 		}
 	} else {
 		gather := o.Gather
@@ -396,97 +390,6 @@ func writeJSONFile(path string, v any) error {
 		return err
 	}
 	return os.WriteFile(path, b.Bytes(), 0o644)
-}
-
-// snapshotHint is the next step after any unusable --replay input.
-const snapshotHint = "Create one with 'llamactl doctor --snapshot machine.json' on the machine to diagnose."
-
-// LoadSnapshot reads a snapshot file: a bare snapshot, a doctor --json
-// document or a support report.json (both carry a "snapshot" field), or a
-// report zip holding one of those. Bad input is a usage error that says what
-// to do, never a panic.
-func LoadSnapshot(path string) (*machine.Snapshot, error) {
-	if st, err := os.Stat(path); err == nil && st.IsDir() {
-		path = filepath.Join(path, "report.json") // a --report folder
-	}
-	fh, err := os.Open(path)
-	if err != nil {
-		return nil, cmdutil.UsageErrorf("cannot read %s: %v. %s", path, errors.Unwrap(err), snapshotHint)
-	}
-	defer fh.Close()
-	b, err := io.ReadAll(io.LimitReader(fh, maxReplayBytes+1))
-	if err != nil {
-		return nil, cmdutil.UsageErrorf("cannot read %s: %v. %s", path, err, snapshotHint)
-	}
-	if len(b) > maxReplayBytes {
-		return nil, cmdutil.UsageErrorf("%s is larger than %d MiB: not a snapshot. %s", path, maxReplayBytes>>20, snapshotHint)
-	}
-	if bytes.HasPrefix(b, []byte("PK\x03\x04")) {
-		if b, err = fromZip(b); err != nil {
-			return nil, cmdutil.UsageErrorf("%s: %v. %s", path, err, snapshotHint)
-		}
-	}
-	return ParseSnapshot(b, path)
-}
-
-// ParseSnapshot decodes snapshot JSON (see LoadSnapshot); name is for messages.
-func ParseSnapshot(b []byte, name string) (*machine.Snapshot, error) {
-	hint := snapshotHint
-	var probeDoc map[string]json.RawMessage
-	if err := json.Unmarshal(b, &probeDoc); err != nil {
-		return nil, cmdutil.UsageErrorf("%s is not a snapshot (invalid JSON: %v). %s", name, err, hint)
-	}
-	if inner, ok := probeDoc["snapshot"]; ok && len(inner) > 0 && inner[0] == '{' {
-		b = inner
-		probeDoc = nil
-		if err := json.Unmarshal(b, &probeDoc); err != nil {
-			return nil, cmdutil.UsageErrorf("%s: its \"snapshot\" field is not valid JSON: %v. %s", name, err, hint)
-		}
-	}
-	if _, ok := probeDoc["os"]; !ok {
-		return nil, cmdutil.UsageErrorf("%s is JSON but not a llamactl snapshot (no \"os\" field). %s", name, hint)
-	}
-	var s machine.Snapshot
-	if err := json.Unmarshal(b, &s); err != nil {
-		return nil, cmdutil.UsageErrorf("%s is not a valid snapshot: %v. %s", name, err, hint)
-	}
-	if s.Schema > machine.SchemaVersion {
-		return nil, cmdutil.UsageErrorf("%s has snapshot schema %d but this llamactl reads up to %d: update llamactl", name, s.Schema, machine.SchemaVersion)
-	}
-	return &s, nil
-}
-
-// fromZip returns the snapshot-bearing JSON inside a report zip.
-func fromZip(b []byte) ([]byte, error) {
-	zr, err := zip.NewReader(bytes.NewReader(b), int64(len(b)))
-	if err != nil {
-		return nil, fmt.Errorf("not a valid zip: %v", err)
-	}
-	for _, want := range []string{"snapshot.json", "report.json", "doctor.json"} {
-		for _, zf := range zr.File {
-			if zf.Name != want && !strings.HasSuffix(zf.Name, "/"+want) {
-				continue
-			}
-			rc, err := zf.Open()
-			if err != nil {
-				return nil, err
-			}
-			data, err := io.ReadAll(io.LimitReader(rc, maxReplayBytes))
-			rc.Close()
-			if err != nil {
-				return nil, err
-			}
-			return data, nil
-		}
-	}
-	return nil, errors.New("the zip holds no snapshot.json or report.json")
-}
-
-// Evaluate runs every check and the selection on a snapshot (the pure part
-// of the command; fuzzed with arbitrary snapshots).
-func Evaluate(s *machine.Snapshot, backend string) Doc {
-	fs := doctor.Run(context.Background(), s, doctor.Options{Backend: backend})
-	return Doc{Schema: Schema, Checks: fs, Selection: doctor.SelectFor(s, backend), Snapshot: s}
 }
 
 // environ is the real environment as a map, for the report's leak self-check.

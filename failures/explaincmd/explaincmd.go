@@ -16,7 +16,6 @@ import (
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
 
-	"github.com/llamactl/llamactl/doctor/doctorcmd"
 	"github.com/llamactl/llamactl/doctor/probe"
 	"github.com/llamactl/llamactl/failures"
 	"github.com/llamactl/llamactl/internal/cmdutil"
@@ -127,8 +126,8 @@ func Run(ctx context.Context, o *Options) error {
 	factsFrom := ""
 	if o.Snapshot != "" {
 		var err error
-		if s, err = doctorcmd.LoadSnapshot(o.Snapshot); err != nil {
-			return err
+		if s, err = machine.Load(o.Snapshot); err != nil {
+			return cmdutil.UsageError(err)
 		}
 		factsFrom = "snapshot " + o.Snapshot
 	}
