@@ -8,6 +8,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/llamactl/llamactl/internal/textenc"
 )
 
 // Diagnosis is what a log says: the findings (root causes first) and, when
@@ -158,7 +160,7 @@ func (kb *KB) Diagnose(r io.Reader) (Diagnosis, error) {
 	if len(m.combos) > 0 {
 		m.recent = new([maxComboWindow]recentLine)
 	}
-	br := bufio.NewReaderSize(decode(r), 64<<10)
+	br := bufio.NewReaderSize(textenc.Decode(r), 64<<10)
 	var buf []byte
 	var readErr error
 	for {
