@@ -49,7 +49,13 @@ var (
 		{"ew", regexp.MustCompile(`^(?:error|warning) : `)},
 		// pip's boxes
 		{"\xe2\xc3", regexp.MustCompile(`^[│×╰─] ?`)},
+		// journald/syslog "Apr 17 01:25:10 host ollama[56169]: "
+		{"ADFJMNOS", regexp.MustCompile(`^(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) +\d{1,2} \d{2}:\d{2}:\d{2} \S+ [\w.@/-]+(?:\[\d+\])?: `)},
+		// LM Studio / electron-log "[2025-02-08 01:29:29.905] [error] "
+		{"[", regexp.MustCompile(`^\[\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}(?:[.,]\d+)?\](?: \[\w+\])? `)},
 	}
+
+	composeRe = regexp.MustCompile(`^[A-Za-z][\w.-]{0,40}  +\| `)
 
 	quotes = strings.NewReplacer("‘", "'", "’", "'", "“", `"`, "”", `"`)
 
@@ -108,6 +114,12 @@ func Normalize(line string) string {
 		}
 	}
 	line = strings.TrimSpace(line)
+	if dbl {
+		// docker compose pads the service name: "ollama  | ", "llama-1  | "
+		if loc := composeRe.FindStringIndex(line); loc != nil && loc[1] < len(line) {
+			line = line[loc[1]:]
+		}
+	}
 	if dbl || ctl || high || esc {
 		line = spaceRe.ReplaceAllString(line, " ")
 	}
@@ -134,7 +146,11 @@ func Normalize(line string) string {
 		}
 	}
 	if len(line) > maxMessage {
-		line = line[:maxMessage]
+		n := maxMessage
+		for n > 0 && line[n]&0xC0 == 0x80 { // a shape may have grown it: do not split a rune
+			n--
+		}
+		line = line[:n]
 	}
 	return line
 }

@@ -50,6 +50,8 @@ func FuzzNormalize(f *testing.F) {
 		"\x1b[31mnvcc fatal   : Unsupported gpu architecture 'compute_120'\x1b[0m\r",
 		`C:\x\y.h(164): 致命错误 C1189: #error`, "[1/2] FAILED: a", "  = note: LINK : errore 1", "-- ", "\x1b]0;title\x07x",
 		"2026-11-29T10:00:05Z 1.06.520.077 E x", "a:1:2: ", "(1): ",
+		"'cl' 不是内部或外部命令，也不是可运行的程序", "由于找不到VCRUNTIME140_1.dll，无法继续执行代码。", "ollama  | x", "Apr 17 01:25:10 h o[1]: x",
+		"Der Befehl \"nmake\" ist entweder falsch geschrieben oder", "/bin/sh: 1: x: not found",
 	} {
 		f.Add(s)
 	}
@@ -78,6 +80,9 @@ func FuzzDiagnose(f *testing.F) {
 	f.Add("is not able to compile a simple test program.\n/usr/include/crt/host_config.h:132:2: error: #error -- unsupported GNU version!\n")
 	f.Add("undefined reference to `cuMemCreate'\r\nLINK : fatal error LNK1181: cannot open input file 'cudart.lib'")
 	f.Add("\x00\xff\xfe\n\n\n")
+	f.Add("-- Building for: NMake Makefiles\nCMake Error: CMAKE_C_COMPILER not set, after EnableLanguage\n")
+	f.Add("ggml_vulkan: Found 1 Vulkan devices:\nSegmentation fault\nC:\\x\nNo CMAKE_C_COMPILER could be found.\n")
+	f.Add("load_backend: failed to find ggml_backend_init in ./libggml-cpu.so\n")
 	kb := Default()
 	f.Fuzz(func(t *testing.T, s string) {
 		d := kb.DiagnoseString(s)
@@ -133,6 +138,22 @@ func TestNormalizeShapes(t *testing.T) {
 		// not shapes: left alone
 		"'foo' is a string":                         "'foo' is a string",
 		"-- Looking for pthread_create - not found": "Looking for pthread_create - not found",
+	} {
+		if got := Normalize(in); got != want {
+			t.Errorf("Normalize(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+func TestNormalizeWrapperPrefixes(t *testing.T) {
+	for in, want := range map[string]string{
+		"ollama  | ggml_backend_cuda_buffer_type_alloc_buffer: allocating 35533.34 MiB on device 0: cudaMalloc failed: out of memory":            "ggml_backend_cuda_buffer_type_alloc_buffer: allocating 35533.34 MiB on device 0: cudaMalloc failed: out of memory",
+		"llama-1  | llama-server: error while loading shared libraries: libgomp.so.1: cannot open shared object file: No such file or directory": "llama-server: error while loading shared libraries: libgomp.so.1: cannot open shared object file: No such file or directory",
+		"Apr 17 01:25:10 ai-pc ollama[56169]: llama_model_load: error loading model: unable to allocate backend buffer":                          "llama_model_load: error loading model: unable to allocate backend buffer",
+		"[2025-02-08 01:29:29.905] [error] Error loading model.":                                                                                 "Error loading model.",
+		// not wrappers
+		"a | b":            "a | b",
+		"Apr 17 is a date": "Apr 17 is a date",
 	} {
 		if got := Normalize(in); got != want {
 			t.Errorf("Normalize(%q) = %q, want %q", in, got, want)
