@@ -68,3 +68,15 @@ func TestLoadRejectsBadCombinations(t *testing.T) {
 		}
 	}
 }
+
+func TestProbableSignature(t *testing.T) {
+	kb := Default()
+	d := kb.DiagnoseString("load_backend: failed to load C:\\llama\\ggml-cuda.dll: 找不到指定的模块。\n")
+	if len(d.Findings) != 1 || d.Findings[0].ID != "cuda-runtime-dll-missing" || d.Findings[0].Confidence != ConfidenceProbable {
+		t.Fatalf("%+v", d.Findings)
+	}
+	d = kb.DiagnoseString("load_backend: failed to load C:\\llama\\ggml-cuda.dll: The specified module could not be found.\nThe code execution cannot proceed because cublas64_12.dll was not found.\n")
+	if len(d.Findings) != 1 || d.Findings[0].Confidence != ConfidenceCertain || d.Findings[0].Evidence != nil {
+		t.Fatalf("a certain line does not outrank the probable one: %+v", d.Findings)
+	}
+}

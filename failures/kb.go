@@ -71,6 +71,10 @@ type Signature struct {
 	Min      *int   `json:"min,omitempty"`
 	Max      *int   `json:"max,omitempty"`
 	Severity string `json:"severity,omitempty"` // overrides the entry's
+	// Probable: the line points at the cause without naming it (the finding
+	// says "probably", with the line as evidence, unless a certain
+	// signature of the entry matched too).
+	Probable bool `json:"probable,omitempty"`
 
 	re, then, unless   *regexp.Regexp
 	needle, thenNeedle string // lower-case literal the line must contain (a cheap prefilter)

@@ -373,8 +373,14 @@ func (m *matcher) record(ei int, s *Signature, line int, text string, second int
 	}
 	h := m.hits[ei]
 	if h == nil {
-		h = &hit{entry: ei, sev: sev, first: line, excerpt: excerpt(text)}
+		h = &hit{entry: ei, sev: sev, first: line, excerpt: excerpt(text), probable: s.Probable}
+		if s.Probable {
+			h.evidence = []string{h.excerpt}
+		}
 		m.hits[ei] = h
+	} else if h.probable && !s.Probable {
+		// A line that names the cause outranks one that points at it.
+		h.probable, h.evidence, h.sev, h.excerpt = false, nil, sev, excerpt(text)
 	} else if sev == SeverityError && h.sev != SeverityError {
 		// An error form of the same failure outranks its warning form.
 		h.sev, h.excerpt = sev, excerpt(text)

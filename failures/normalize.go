@@ -264,6 +264,13 @@ var shapes = []struct {
 	{"não pode encontrar o arquivo especificado", regexp.MustCompile(`O sistema não pode encontrar o arquivo especificado\.?`), "The system cannot find the file specified"},
 	{"Не удается найти указанный файл", regexp.MustCompile(`Не удается найти указанный файл\.?`), "The system cannot find the file specified"},
 	{"指定されたファイルが見つかりません", regexp.MustCompile(`指定されたファイルが見つかりません。?`), "The system cannot find the file specified"},
+	// modules (LoadLibrary's error 126)
+	{"找不到指定的模块", regexp.MustCompile(`找不到指定的模块。?`), "The specified module could not be found."},
+	{"Das angegebene Modul wurde nicht gefunden", regexp.MustCompile(`Das angegebene Modul wurde nicht gefunden\.?`), "The specified module could not be found."},
+	{"No se puede encontrar el módulo especificado", regexp.MustCompile(`No se puede encontrar el módulo especificado\.?`), "The specified module could not be found."},
+	{"Le module spécifié est introuvable", regexp.MustCompile(`Le module spécifié est introuvable\.?`), "The specified module could not be found."},
+	{"Не найден указанный модуль", regexp.MustCompile(`Не найден указанный модуль\.?`), "The specified module could not be found."},
+	{"指定されたモジュールが見つかりません", regexp.MustCompile(`指定されたモジュールが見つかりません。?`), "The specified module could not be found."},
 	// DLLs
 	{"无法继续执行代码", regexp.MustCompile(`由于找不到 ?([\w.+-]+\.(?:dll|DLL)) ?[，,]无法继续执行代码。?`), "The code execution cannot proceed because $1 was not found."},
 	{"kann nicht fortgesetzt werden", regexp.MustCompile(`Die Ausführung des Codes kann nicht fortgesetzt werden, (?:da|weil) ([\w.+-]+\.(?:dll|DLL)) nicht gefunden wurde\.?`), "The code execution cannot proceed because $1 was not found."},
