@@ -228,10 +228,11 @@ func TestCorpusDev(t *testing.T) {
 	}
 }
 
-// Floors reached on the held-out split (see docs/support.md, "Corpus").
+// Floors reached on the held-out split (see docs/support.md, "Corpus"):
+// 48/52 correct and 39/43 named after the matcher work of issue #15.
 const (
-	heldOutMinCorrect = 0.0
-	heldOutMinRecall  = 0.0
+	heldOutMinCorrect = 0.92
+	heldOutMinRecall  = 0.90
 )
 
 // TestEvalHeldout measures the held-out split: go test ./failures -run Eval -v
