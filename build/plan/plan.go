@@ -335,13 +335,6 @@ func winJoin(parts ...string) string {
 	return out
 }
 
-func (pl *planner) join(parts ...string) string {
-	if pl.win {
-		return winJoin(parts...)
-	}
-	return path.Join(parts...)
-}
-
 // msvc returns the Visual Studio install to build with: the one whose
 // vcvarsall doctor selected, else the first with the C++ tools.
 func (pl *planner) msvc() *machine.MSVCInstall {

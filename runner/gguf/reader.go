@@ -146,15 +146,6 @@ type Tensor struct {
 	Shard int
 }
 
-// Elements is the tensor's element count.
-func (t Tensor) Elements() uint64 {
-	n := uint64(1)
-	for _, d := range t.Dims {
-		n *= d
-	}
-	return n
-}
-
 // File is a parsed GGUF header.
 type File struct {
 	Version    uint32
@@ -675,18 +666,6 @@ func (v Value) Uint() (uint64, bool) {
 		return 0, true
 	}
 	return 0, false
-}
-
-// Float returns a numeric value as float64.
-func (v Value) Float() (float64, bool) {
-	switch v.Type {
-	case TypeFloat32, TypeFloat64:
-		return v.F, true
-	case TypeInt8, TypeInt16, TypeInt32, TypeInt64:
-		return float64(v.I), true
-	}
-	u, ok := v.Uint()
-	return float64(u), ok
 }
 
 // Display renders a value for people (arrays summarised).
