@@ -3,8 +3,8 @@
 // log signatures, cause, fix, source), and a streaming matcher that names the
 // root cause of a log.
 //
-// The facts live in data/failures.json (one entry per ID of
-// shared/reference/failure-ids.md and per row of llamacpp-build.md §4); this
+// The facts live in data/failures.json (one entry per stable failure ID);
+// this
 // package only holds the rules that combine them.
 package failures
 

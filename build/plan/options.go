@@ -10,7 +10,7 @@ import (
 )
 
 // The option history of llama.cpp's CMake interface, as data
-// (data/options.json, from llamacpp-build.md §1).
+// (data/options.json, from llama.cpp's CMakeLists.txt files and their git history).
 
 //go:embed data/options.json
 var optionsJSON []byte

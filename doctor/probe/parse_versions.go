@@ -17,7 +17,7 @@ var (
 )
 
 // ParseNvccVersion reads `nvcc --version`: "Cuda compilation tools, release
-// 12.4, V12.4.131" → "12.4.131" (doctor.md §3.3). Older outputs without the
+// 12.4, V12.4.131" → "12.4.131". Older outputs without the
 // V field give "12.4".
 func ParseNvccVersion(out string) string {
 	if m := reNvccRelease.FindStringSubmatch(out); m != nil {

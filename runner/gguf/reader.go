@@ -1,7 +1,7 @@
 // Package gguf reads the header, metadata and tensor table of a GGUF model
 // file (never the weights), streaming and with hard limits, so a hostile or
 // broken file gives a clear error instead of a crash or a huge allocation.
-// Format facts: shared/reference/autotune.md §7 (ggml docs/gguf.md).
+// Format facts: (ggml docs/gguf.md).
 package gguf
 
 import (
@@ -23,7 +23,7 @@ import (
 // Magic is "GGUF" read as a little-endian uint32.
 const Magic = 0x46554747
 
-// ValueType is a metadata value type id (§7 value types).
+// ValueType is a metadata value type id (value types).
 type ValueType uint32
 
 const (
@@ -311,7 +311,7 @@ func (d *decoder) file() (*File, error) {
 		return nil, err
 	}
 	f := &File{Version: v, FileSize: d.size, Alignment: 32}
-	// Big-endian files have no flag: the version reads byte-swapped (§7).
+	// Big-endian files have no flag: the version reads byte-swapped.
 	if v > 0xffff && bits.ReverseBytes32(v) <= 0xffff {
 		d.bo = binary.BigEndian
 		f.BigEndian = true
