@@ -184,7 +184,7 @@ func (pl *planner) kvTypes(fa bool) []string {
 		return []string{pl.req.CacheType}
 	}
 	if fa && pl.caps.CacheTypes {
-		return []string{"f16", "q8_0"} // quantized V needs flash attention (§6.3)
+		return []string{"f16", "q8_0"} // quantized V needs flash attention (llama.cpp refuses a quantized V cache without it)
 	}
 	return []string{"f16"}
 }
