@@ -88,7 +88,7 @@ def main(src_dir, out_dir):
         logs.append({k: r[k] for k in ("slug", "split", "stratum", "url", "date", "tool", "os", "lang", "kind", "cause", "evidence")} | {"file": rel, "expect": exp})
     man = {
         "schema": 1,
-        "comment": "Public failure and success logs from issue threads; expect = the root cause established in the thread, as knowledge-base IDs ([] = nothing may be named). Split drawn once, before any matcher change, by split.py.",
+        "comment": "Public failure and success logs from issue threads; expect = the root cause established in the thread, as knowledge-base IDs ([] = nothing may be named). Split drawn once, before any matcher change, by split.py. A date starting with '~' is approximate (the stored thread excerpt shows no date; month of the issue number's neighbours).",
         "seed": SEED,
         "method": "per stratum: sort by slug, random.Random(seed).shuffle, every 3rd from a seeded offset -> test",
         "counts": {s: sum(1 for l in logs if l["split"] == s) for s in ("dev", "test")},
