@@ -13,6 +13,7 @@ import (
 
 	"github.com/llamactl/llamactl/failures"
 	"github.com/llamactl/llamactl/internal/cmdutil"
+	"github.com/llamactl/llamactl/internal/lang"
 	"github.com/llamactl/llamactl/internal/ui"
 	"github.com/llamactl/llamactl/machine"
 	"github.com/llamactl/llamactl/support/report"
@@ -97,18 +98,19 @@ func reportFromZip(path string) ([]byte, error) {
 }
 
 // runReport explains every build log of a report.
-func runReport(o *Options, kb *failures.KB, doc *report.Doc, s *machine.Snapshot, factsFrom string) error {
+func runReport(o *Options, kb *failures.KB, tr *failures.Translator, doc *report.Doc, s *machine.Snapshot, factsFrom string) error {
 	if s == nil && doc.Snapshot != nil {
 		s, factsFrom = doc.Snapshot, "the report's snapshot"
 	}
+	t := texts(tr.Lang())
 	var builds []BuildDiagnosis
 	failed := false
 	for i, b := range doc.Builds {
 		bd := BuildDiagnosis{Build: i + 1, Findings: []failures.Finding{}, UnmatchedErrors: []failures.LogLine{}}
 		if b.LogTail == "" {
-			bd.Error = "the report holds no log for this build"
+			bd.Error = texts(lang.EN).T("report-no-log") // --json: English
 			if b.Error != "" {
-				bd.Error += ": " + b.Error
+				bd.Error = texts(lang.EN).T("report-no-log-because", "err", b.Error)
 			}
 		} else {
 			d := kb.WithSnapshot(kb.DiagnoseString(b.LogTail), s)
@@ -130,22 +132,22 @@ func runReport(o *Options, kb *failures.KB, doc *report.Doc, s *machine.Snapshot
 	} else {
 		p := ui.NewPrinter(o.IO)
 		if len(builds) == 0 {
-			p.Line(ui.Skip, fmt.Sprintf("%s is a support report without build logs: nothing to explain. Replay its checks with: llamactl doctor --replay %s", o.File, o.File))
+			p.Line(ui.Skip, t.T("report-no-builds", "file", o.File))
 		}
 		for i, bd := range builds {
 			if i > 0 {
 				p.Println()
 			}
-			p.Heading(fmt.Sprintf("Build %d of %s (end of its log)", bd.Build, o.File))
+			p.Heading(t.T("build-heading", "n", bd.Build, "file", o.File))
 			if bd.Error != "" {
-				p.Line(ui.Skip, bd.Error)
+				p.Line(ui.Skip, t.Line(bd.Error))
 				continue
 			}
-			render(o.IO, kb, fmt.Sprintf("build %d", bd.Build), failures.Diagnosis{Findings: bd.Findings, UnmatchedErrors: bd.UnmatchedErrors, Lines: bd.Lines})
+			render(o.IO, tr, t, t.T("build-name", "n", bd.Build), failures.Diagnosis{Findings: bd.Findings, UnmatchedErrors: bd.UnmatchedErrors, Lines: bd.Lines})
 		}
 		if factsFrom != "" && len(builds) > 0 {
 			p.Println()
-			p.Println(p.Dim("Machine facts from " + strings.TrimPrefix(factsFrom, "snapshot ") + "."))
+			p.Println(p.Dim(t.T("facts-from", "source", t.Line(strings.TrimPrefix(factsFrom, "snapshot ")))))
 		}
 	}
 	if failed {

@@ -6,6 +6,7 @@ package explaincmd
 
 import (
 	"context"
+	_ "embed"
 	"errors"
 	"fmt"
 	"io"
@@ -19,6 +20,7 @@ import (
 	"github.com/llamactl/llamactl/doctor/probe"
 	"github.com/llamactl/llamactl/failures"
 	"github.com/llamactl/llamactl/internal/cmdutil"
+	"github.com/llamactl/llamactl/internal/lang"
 	"github.com/llamactl/llamactl/internal/ui"
 	"github.com/llamactl/llamactl/machine"
 )
@@ -39,6 +41,9 @@ type Options struct {
 	// StdinIsTerminal says there is nothing piped in.
 	StdinIsTerminal func() bool
 	KB              *failures.KB
+	// Lang is --lang; lang is the language of the human output (RunE).
+	Lang string
+	lang string
 }
 
 // Doc is the --json document.
@@ -101,6 +106,11 @@ Examples:
 			if opts.Here && opts.Snapshot != "" {
 				return cmdutil.UsageErrorf("--here and --snapshot both name the machine: give one")
 			}
+			l, err := f.ChooseLang(opts.Lang, "llamactl explain build.log --lang zh-CN")
+			if err != nil {
+				return err
+			}
+			opts.lang = l
 			if len(runF) > 0 && runF[0] != nil {
 				return runF[0](opts)
 			}
@@ -109,6 +119,7 @@ Examples:
 	}
 	cmd.Flags().StringVar(&opts.Snapshot, "snapshot", "", "add facts from the machine in `FILE` (snapshot, doctor --json or report.json)")
 	cmd.Flags().BoolVar(&opts.Here, "here", false, "the log comes from this machine: gather its facts (a few seconds)")
+	cmdutil.AddLangFlag(cmd, &opts.Lang)
 	return cmd
 }
 
@@ -122,6 +133,7 @@ func Run(ctx context.Context, o *Options) error {
 	if kb == nil {
 		kb = failures.Default()
 	}
+	tr, t := kb.Translator(o.lang), texts(o.lang)
 	var s *machine.Snapshot
 	factsFrom := ""
 	if o.Snapshot != "" {
@@ -143,23 +155,23 @@ func Run(ctx context.Context, o *Options) error {
 				s, factsFrom = o.Gather(gctx), "this machine"
 				cancel()
 			}
-			return runReport(o, kb, doc, s, factsFrom)
+			return runReport(o, kb, tr, doc, s, factsFrom)
 		}
 	}
 
-	in, name, closeIn, err := open(o)
+	in, name, closeIn, err := open(o, t)
 	if err != nil {
 		return err
 	}
 	in, serr := failures.Sniff(in)
 	if serr != nil {
 		closeIn()
-		return refuse(kb, name, serr)
+		return refuse(tr, t, name, serr)
 	}
 	d, rerr := kb.Diagnose(in)
 	closeIn()
 	if rerr != nil {
-		return cmdutil.Errorf(cmdutil.ExitUsage, "reading %s failed after %d lines: %v", name, d.Lines, rerr)
+		return cmdutil.Errorf(cmdutil.ExitUsage, "%s", t.T("read-failed", "file", name, "n", d.Lines, "err", rerr))
 	}
 	if o.Here && len(d.Findings) > 0 {
 		gctx, cancel := context.WithTimeout(ctx, 30*time.Second)
@@ -175,7 +187,7 @@ func Run(ctx context.Context, o *Options) error {
 			return err
 		}
 	} else {
-		render(o.IO, kb, name, d)
+		render(o.IO, tr, t, name, d)
 	}
 	for _, f := range d.Findings {
 		if f.Severity == failures.SeverityError {
@@ -185,16 +197,16 @@ func Run(ctx context.Context, o *Options) error {
 	return nil
 }
 
-func open(o *Options) (io.Reader, string, func(), error) {
+func open(o *Options, t *lang.Catalog) (io.Reader, string, func(), error) {
 	if o.File == "" || o.File == "-" {
 		if o.File == "" && o.StdinIsTerminal != nil && o.StdinIsTerminal() {
-			return nil, "", nil, cmdutil.UsageErrorf("no log given: pass a file (llamactl explain build.log) or pipe one (cmake --build build 2>&1 | llamactl explain)")
+			return nil, "", nil, cmdutil.UsageErrorf("%s", t.T("no-log"))
 		}
 		return o.IO.In, "stdin", func() {}, nil
 	}
 	st, err := os.Stat(o.File)
 	if err == nil && st.IsDir() {
-		return nil, "", nil, cmdutil.UsageErrorf("%s is a folder: pass the log file inside it (for example %s)", o.File, strings.TrimRight(o.File, `/\`)+string(os.PathSeparator)+"build.log")
+		return nil, "", nil, cmdutil.UsageErrorf("%s", t.T("is-folder", "file", o.File, "example", strings.TrimRight(o.File, `/\`)+string(os.PathSeparator)+"build.log"))
 	}
 	rc, err := o.Open(o.File)
 	if err != nil {
@@ -202,7 +214,7 @@ func open(o *Options) (io.Reader, string, func(), error) {
 		if errors.As(err, &pe) {
 			err = pe.Err
 		}
-		return nil, "", nil, cmdutil.UsageErrorf("cannot read %s: %v\nPass the log file of the failed build or run, or pipe it: cmake --build build 2>&1 | llamactl explain", o.File, err)
+		return nil, "", nil, cmdutil.UsageErrorf("%s", t.T("cannot-read-log", "file", o.File, "err", err))
 	}
 	return rc, o.File, func() { rc.Close() }, nil
 }
@@ -210,7 +222,7 @@ func open(o *Options) (io.Reader, string, func(), error) {
 // refuse turns what failures.Sniff found into a usage error: nothing to
 // explain in an empty log, and a binary file is not a log (its strings
 // would "match" failures).
-func refuse(kb *failures.KB, name string, err error) error {
+func refuse(tr *failures.Translator, t *lang.Catalog, name string, err error) error {
 	key := ""
 	switch {
 	case errors.Is(err, failures.ErrEmpty):
@@ -218,15 +230,15 @@ func refuse(kb *failures.KB, name string, err error) error {
 	case errors.Is(err, failures.ErrBinary):
 		key = "binary_input"
 	default:
-		return cmdutil.UsageErrorf("cannot read %s: %v", name, err)
+		return cmdutil.UsageErrorf("%s", t.T("cannot-read", "file", name, "err", err))
 	}
-	return cmdutil.UsageErrorf("%s", strings.ReplaceAll(kb.Message(key), "{input}", name))
+	return cmdutil.UsageErrorf("%s", strings.ReplaceAll(tr.Message(key), "{input}", name))
 }
 
-func render(io *ui.IOStreams, kb *failures.KB, name string, d failures.Diagnosis) {
+func render(io *ui.IOStreams, kb *failures.Translator, t *lang.Catalog, name string, d failures.Diagnosis) {
 	p := ui.NewPrinter(io)
 	if len(d.Findings) == 0 {
-		p.Line(ui.Skip, fmt.Sprintf("%s (%s, %s)", kb.Message("no_match"), name, lineCount(d.Lines)))
+		p.Line(ui.Skip, fmt.Sprintf("%s (%s, %s)", kb.Message("no_match"), name, lineCount(t, d.Lines)))
 		if len(d.UnmatchedErrors) > 0 {
 			var ls []string
 			for _, l := range d.UnmatchedErrors {
@@ -237,6 +249,7 @@ func render(io *ui.IOStreams, kb *failures.KB, name string, d failures.Diagnosis
 		return
 	}
 	for i, f := range d.Findings {
+		f = kb.Finding(f)
 		if i > 0 {
 			p.Println()
 		}
@@ -272,15 +285,15 @@ func render(io *ui.IOStreams, kb *failures.KB, name string, d failures.Diagnosis
 			det = append(det, kb.Message("label_source")+": "+f.Source)
 		}
 		det = append(det, kb.Message("label_more")+": docs/support.md#"+f.ID)
-		p.Line(st, fmt.Sprintf("%s  %s (%s %s)", p.Bold(f.ID), title, kb.Message("line"), lineList(f.Lines)), det...)
+		p.Line(st, fmt.Sprintf("%s  %s (%s %s)", p.Bold(f.ID), title, kb.Message("line"), lineList(t, f.Lines)), det...)
 	}
 }
 
-func lineList(ls []int) string {
+func lineList(t *lang.Catalog, ls []int) string {
 	var s []string
 	for i, l := range ls {
 		if i == 5 {
-			s = append(s, fmt.Sprintf("+%d more", len(ls)-5))
+			s = append(s, t.T("more", "n", len(ls)-5))
 			break
 		}
 		s = append(s, fmt.Sprint(l))
@@ -289,9 +302,18 @@ func lineList(ls []int) string {
 }
 
 // lineCount says "1 line" / "N lines": an empty log then reads "0 lines".
-func lineCount(n int) string {
+func lineCount(t *lang.Catalog, n int) string {
 	if n == 1 {
-		return "1 line"
+		return t.T("lines.one")
 	}
-	return fmt.Sprintf("%d lines", n)
+	return t.T("lines.other", "n", n)
 }
+
+//go:embed data/text.en.json
+var textEN []byte
+
+//go:embed data/text.zh-CN.json
+var textZhCN []byte
+
+// texts is explain's own sentences (data/text.en.json) in l.
+func texts(l string) *lang.Catalog { return lang.FromFiles(l, textEN, textZhCN) }

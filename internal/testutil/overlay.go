@@ -1,0 +1,106 @@
+package testutil
+
+import (
+	"regexp"
+	"sort"
+	"strings"
+	"testing"
+	"unicode"
+)
+
+var (
+	overlayPH = regexp.MustCompile(`\{[a-z_][a-z0-9_]*\}`)
+	// quoted spans keep their English: component, menu and file names,
+	// commands and the tools' own messages.
+	overlayQuoted = regexp.MustCompile("\"[^\"]*\"|'[^']*'|`[^`]*`|“[^”]*”|「[^」]*」")
+	// an English sentence: four plain words in a row ("the build needs
+	// network"); commands and names have flags, dots, slashes or digits.
+	overlayEnglish = regexp.MustCompile(`(?:^|[^A-Za-z0-9_./=-])((?:[A-Za-z]+ ){3}[A-Za-z]+)(?:$|[^A-Za-z0-9_./=-])`)
+)
+
+// placeholderSet is the sorted set of a text's {placeholders}.
+func placeholderSet(s string) string {
+	set := map[string]bool{}
+	for _, p := range overlayPH.FindAllString(s, -1) {
+		set[p] = true
+	}
+	var out []string
+	for p := range set {
+		out = append(out, p)
+	}
+	sort.Strings(out)
+	return strings.Join(out, " ")
+}
+
+// EnglishLeft is the first run of English words in a translated text, ""
+// when there is none: quoted spans and {placeholders} are skipped, and so
+// are the words of allow (product and command names such as "Visual Studio
+// Build Tools").
+func EnglishLeft(s string, allow ...string) string {
+	s = overlayPH.ReplaceAllString(s, "·")
+	s = overlayQuoted.ReplaceAllString(s, "·")
+	for _, a := range allow {
+		s = strings.ReplaceAll(s, a, "·")
+	}
+	if m := overlayEnglish.FindStringSubmatch(s); m != nil {
+		return m[1]
+	}
+	return ""
+}
+
+func hasHan(s string) bool {
+	for _, r := range s {
+		if unicode.Is(unicode.Han, r) {
+			return true
+		}
+	}
+	return false
+}
+
+// CheckOverlay checks a translation overlay against its English catalog,
+// both by stable key: it translates every English text but those of
+// neutral (names and commands that read the same in Chinese), holds no key
+// English lacks, keeps each text's {placeholders}, and leaves no English
+// sentence (EnglishLeft, with allow).
+func CheckOverlay(tb testing.TB, en, tr map[string]string, neutral map[string]bool, allow ...string) {
+	tb.Helper()
+	if len(tr) == 0 {
+		tb.Fatal("the overlay has no texts")
+	}
+	var keys []string
+	for k := range en {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	missing := 0
+	for _, k := range keys {
+		t, ok := tr[k]
+		if !ok {
+			if !neutral[k] {
+				missing++
+				tb.Errorf("%s: no translation of %q", k, en[k])
+			}
+			continue
+		}
+		if neutral[k] {
+			tb.Errorf("%s is listed as neutral but translated", k)
+		}
+		if a, b := placeholderSet(en[k]), placeholderSet(t); a != b {
+			tb.Errorf("%s: English has placeholders [%s], the translation [%s]\n  en: %s\n  tr: %s", k, a, b, en[k], t)
+		}
+		if strings.TrimSpace(t) != t || t == en[k] || !hasHan(t) {
+			tb.Errorf("%s: %q is blank-padded, the English text or has no Chinese", k, t)
+		}
+		if w := EnglishLeft(t, allow...); w != "" {
+			tb.Errorf("%s: English left in the translation (%q): %s", k, w, t)
+		}
+	}
+	for k := range tr {
+		if _, ok := en[k]; !ok {
+			tb.Errorf("the overlay has %q, which the English catalog lacks (stale key)", k)
+		}
+	}
+	if missing > 0 {
+		tb.Errorf("%d of %d English texts have no translation", missing, len(en))
+	}
+}
