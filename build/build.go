@@ -282,7 +282,7 @@ func (r *runner) attempt(ctx context.Context, n int) (string, error) {
 	prev := readStamp(p.BuildDir)
 	configured := fileExists(filepath.Join(p.BuildDir, "build.ninja")) && fileExists(filepath.Join(p.BuildDir, "CMakeCache.txt"))
 	if prev.Plan == stamp && configured {
-		r.step(Step{Name: "configure", Status: "skipped", Detail: "plan unchanged since the last configure", Attempt: n}, r.deps.Now())
+		r.step(Step{Name: "configure", Status: "skipped", Detail: plan.Message("step-configure-unchanged").Text, Attempt: n}, r.deps.Now())
 		r.res.Toolchain = prev.Toolchain
 	} else {
 		if prev.Plan != "" && prev.Plan != stamp {
@@ -320,7 +320,7 @@ func (r *runner) environment(ctx context.Context) error {
 		}
 		env = e.Vars
 		r.res.EnvChanges = e.Changes
-		r.step(Step{Name: "msvc-environment", Status: "ok", Detail: fmt.Sprintf("%d variables from vcvarsall.bat %s", len(e.Changes), strings.Join(p.VCVars.Args(), " "))}, start)
+		r.step(Step{Name: "msvc-environment", Status: "ok", Detail: plan.Message("step-msvc-vars", len(e.Changes), strings.Join(p.VCVars.Args(), " ")).Text}, start)
 	}
 	for _, v := range p.Env {
 		env = setEnv(env, v.Name, v.Value)
@@ -413,7 +413,7 @@ func (r *runner) configure(ctx context.Context, n int) error {
 		}
 	}
 	if res.ExitCode != 0 {
-		step.Status, step.Detail = "failed", fmt.Sprintf("cmake exited with %d", res.ExitCode)
+		step.Status, step.Detail = "failed", plan.Message("step-cmake-exit", res.ExitCode).Text
 		r.step(step, start)
 		return errorf(Failed, "configure failed (cmake exit %d); the log is %s", res.ExitCode, r.res.LogPath)
 	}
@@ -425,12 +425,12 @@ func (r *runner) configure(ctx context.Context, n int) error {
 			}
 		}
 		if len(backend) > 0 {
-			step.Status, step.Detail = "failed", "backend option ignored: "+strings.Join(backend, ", ")
+			step.Status, step.Detail = "failed", plan.Message("step-backend-ignored", strings.Join(backend, ", ")).Text
 			r.step(step, start)
 			r.res.Diagnoses = append(r.res.Diagnoses, kbEntry("cmake-flag-ignored", "CMake ignored "+strings.Join(backend, ", ")))
 			return errorf(Failed, "configure ignored %s (the build would be CPU-only); see %s", strings.Join(backend, ", "), r.res.LogPath)
 		}
-		step.Detail = "unused options: " + strings.Join(ignored, ", ")
+		step.Detail = plan.Message("step-unused-options", strings.Join(ignored, ", ")).Text
 	}
 	step.Status = "ok"
 	r.step(step, start)
@@ -506,13 +506,13 @@ func (r *runner) compile(ctx context.Context, n int) error {
 		return errorf(Failed, "compile: %v (log: %s)", err, r.res.LogPath)
 	}
 	if res.ExitCode != 0 {
-		step.Status, step.Detail = "failed", fmt.Sprintf("exit %d", res.ExitCode)
+		step.Status, step.Detail = "failed", plan.Message("step-exit", res.ExitCode).Text
 		r.step(step, start)
 		return errorf(Failed, "compile failed (exit %d); the log is %s", res.ExitCode, r.res.LogPath)
 	}
 	step.Status = "ok"
 	if noWork {
-		step.Detail = "up to date (ninja: no work to do)"
+		step.Detail = plan.Message("step-up-to-date").Text
 		r.res.NoOp = noConfigureRan(r.res.Steps)
 	}
 	r.step(step, start)

@@ -5,6 +5,7 @@ package buildcmd
 
 import (
 	"context"
+	_ "embed"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -25,8 +26,10 @@ import (
 	"github.com/llamactl/llamactl/build/plan"
 	"github.com/llamactl/llamactl/doctor"
 	"github.com/llamactl/llamactl/doctor/probe"
+	"github.com/llamactl/llamactl/failures"
 	"github.com/llamactl/llamactl/internal/buildinfo"
 	"github.com/llamactl/llamactl/internal/cmdutil"
+	"github.com/llamactl/llamactl/internal/lang"
 	"github.com/llamactl/llamactl/internal/paths"
 	"github.com/llamactl/llamactl/internal/proc"
 	"github.com/llamactl/llamactl/internal/ui"
@@ -52,6 +55,11 @@ type Options struct {
 	// Interrupt returns a context cancelled on Ctrl-C / SIGTERM; cancelling
 	// it kills cmake's process group (ninja and the compilers with it).
 	Interrupt func(context.Context) (context.Context, func())
+	// Lang is --lang: the language of the human output (zh-CN, en).
+	Lang string
+	// t and pt render the human output in that language (run).
+	t  *lang.Catalog
+	pt *plan.Translator
 }
 
 // Doc is the --json document of `llamactl build` (schema 1, docs/build.md).
@@ -124,6 +132,7 @@ Examples:
 	fl.BoolVar(&opts.Check, "check", false, "with --lock: only check that this machine still satisfies the lock (exit 6 if not)")
 	fl.BoolVar(&opts.Portable, "portable", false, "binaries for other machines: CPU code not tuned to this one (GGML_NATIVE=OFF; always so with --lock)")
 	fl.StringVar(&opts.SnapshotPath, "snapshot", "", "plan for a recorded machine (doctor --json snapshot) instead of this one")
+	cmdutil.AddLangFlag(cmd, &opts.Lang)
 	return cmd
 }
 
@@ -132,7 +141,7 @@ Examples:
 func portable(o *Options) string {
 	switch {
 	case o.LockPath != "":
-		return "building from the lock file " + filepath.Base(o.LockPath) + " (CI)"
+		return plan.Message("portable-lock", filepath.Base(o.LockPath)).Text
 	case o.Portable:
 		return "--portable"
 	}
@@ -161,12 +170,12 @@ func loadSnapshot(ctx context.Context, o *Options) (*machine.Snapshot, error) {
 }
 
 // fileProblem says in words why an input file could not be read.
-func fileProblem(err error) string {
+func fileProblem(t *lang.Catalog, err error) string {
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
-		return "no such file"
+		return t.T("file.no-such-file")
 	case errors.Is(err, fs.ErrPermission):
-		return "permission denied"
+		return t.T("file.permission-denied")
 	}
 	var pe *fs.PathError
 	if errors.As(err, &pe) {
@@ -177,11 +186,11 @@ func fileProblem(err error) string {
 
 // lockError explains an unreadable or invalid --lock file and how to get
 // a good one.
-func lockError(path string, err error) error {
+func lockError(t *lang.Catalog, path string, err error) error {
 	if errors.Is(err, fs.ErrNotExist) || errors.Is(err, fs.ErrPermission) || isDirErr(err) {
-		return cmdutil.UsageErrorf("--lock %s: %s. Write a lock file as docs/ci.md shows ([engine] ref, [build] backend...) and rerun: llamactl build --lock %s --check", path, fileProblem(err), path)
+		return cmdutil.UsageErrorf("%s", t.T("err.lock-file", "path", path, "problem", fileProblem(t, err)))
 	}
-	return cmdutil.UsageErrorf("--lock: %v. Fix the file (keys and format: docs/ci.md) and rerun: llamactl build --lock %s --check", err, path)
+	return cmdutil.UsageErrorf("%s", t.T("err.lock-invalid", "err", err, "path", path))
 }
 
 func isDirErr(err error) bool {
@@ -208,29 +217,40 @@ func run(ctx context.Context, o *Options) error {
 		ctx = context.Background()
 	}
 	f := o.F
+	l, err := f.ChooseLang(o.Lang, "llamactl build --dry-run --lang zh-CN")
+	if err != nil {
+		return err
+	}
+	if f.IO.JSON {
+		l = lang.EN // the document's messages stay English
+	}
+	t := texts(l)
+	o.t, o.pt = t, plan.NewTranslator(l)
+	dt := doctor.NewTranslator(l)
+	o.pt.Extra = dt.Reason // doctor's selection reasons
 	if !contains(plan.Backends, o.Backend) {
-		return cmdutil.UsageErrorf("--backend %q: choose one of %s", o.Backend, strings.Join(plan.Backends, ", "))
+		return cmdutil.UsageErrorf("%s", t.T("err.backend", "value", fmt.Sprintf("%q", o.Backend), "list", strings.Join(plan.Backends, ", ")))
 	}
 	if o.Check && o.LockPath == "" {
-		return cmdutil.UsageErrorf("--check needs --lock FILE (the lock to check the machine against)")
+		return cmdutil.UsageErrorf("%s", t.T("err.check-needs-lock"))
 	}
 	if o.Source != "" && o.Ref != "" {
-		return cmdutil.UsageErrorf("--source and --ref exclude each other: --source builds the tree as it is")
+		return cmdutil.UsageErrorf("%s", t.T("err.source-and-ref"))
 	}
 	if o.Compiler != "" && o.Compiler != "clang-cl" {
-		return cmdutil.UsageErrorf("--compiler %q: only clang-cl can be chosen (the default is MSVC cl)", o.Compiler)
+		return cmdutil.UsageErrorf("%s", t.T("err.compiler", "value", fmt.Sprintf("%q", o.Compiler)))
 	}
 	if o.CUDAArch != "" && !archRE.MatchString(o.CUDAArch) {
-		return cmdutil.UsageErrorf("--cuda-arch %q is not a CMAKE_CUDA_ARCHITECTURES list: use compute capabilities without the dot, e.g. 89-real or 86-real;89-real (llamactl matrix gpu NAME tells a GPU's)", o.CUDAArch)
+		return cmdutil.UsageErrorf("%s", t.T("err.cuda-arch", "value", fmt.Sprintf("%q", o.CUDAArch)))
 	}
 	if o.Jobs < 0 {
-		return cmdutil.UsageErrorf("--jobs must be positive")
+		return cmdutil.UsageErrorf("%s", t.T("err.jobs"))
 	}
 	var lock *LockFile
 	if o.LockPath != "" {
 		l, err := ReadLockFile(o.LockPath)
 		if err != nil {
-			return lockError(o.LockPath, err)
+			return lockError(t, o.LockPath, err)
 		}
 		lock = l
 		if o.Ref == "" && o.Source == "" {
@@ -254,7 +274,7 @@ func run(ctx context.Context, o *Options) error {
 	if snap.OS.GOOS != "windows" {
 		for _, fl := range []struct{ name, val string }{{"--msvc-toolset", o.MSVCToolset}, {"--compiler", o.Compiler}} {
 			if fl.val != "" {
-				return cmdutil.UsageErrorf("%s %s applies to Windows builds only (MSVC); this machine is %s, where the host compiler is the system gcc/g++: drop the flag, or plan for a Windows machine with --snapshot FILE", fl.name, fl.val, snap.OS.GOOS)
+				return cmdutil.UsageErrorf("%s", t.T("err.windows-only", "flag", fl.name, "value", fl.val, "os", snap.OS.GOOS))
 			}
 		}
 	}
@@ -294,18 +314,14 @@ func run(ctx context.Context, o *Options) error {
 	if o.Source != "" {
 		info, err := os.Stat(o.Source)
 		if err != nil || !info.IsDir() {
-			return cmdutil.UsageErrorf("--source %s is not a folder: point it at a llama.cpp checkout (git clone https://github.com/ggml-org/llama.cpp), or drop --source and llamactl downloads the pinned release", o.Source)
+			return cmdutil.UsageErrorf("%s", t.T("err.source-not-folder", "dir", o.Source))
 		}
 		if _, err := os.Stat(filepath.Join(o.Source, "CMakeLists.txt")); err != nil {
-			return cmdutil.UsageErrorf("--source %s has no CMakeLists.txt: point it at the root of a llama.cpp checkout", o.Source)
+			return cmdutil.UsageErrorf("%s", t.T("err.source-no-cmakelists", "dir", o.Source))
 		}
 		abs, _ := filepath.Abs(o.Source)
 		if sub := engine.MissingGGML(abs); sub != "" && !systemGGML(o.CMakeArgs) {
-			return cmdutil.UsageErrorf("--source %s has no %s/ directory, which its CMakeLists.txt builds: the tree is incomplete "+
-				"(Debian's llama.cpp source package, +dfsg, leaves ggml out). Put ggml's source there "+
-				"(upstream's layout: apt-get source ggml, then move the unpacked ggml-* directory to %s), "+
-				"or build against an installed ggml with --cmake-arg LLAMA_USE_SYSTEM_GGML=ON (the installed libggml-dev then decides the backends)",
-				o.Source, sub, filepath.Join(o.Source, strings.SplitN(sub, "/", 2)[0]))
+			return cmdutil.UsageErrorf("%s", t.T("err.source-no-ggml", "dir", o.Source, "sub", sub, "target", filepath.Join(o.Source, strings.SplitN(sub, "/", 2)[0])))
 		}
 		src = engine.Source{Dir: abs}
 		eng = engine.DetectVersion(ctx, f.Runner, abs, engine.DefaultLock())
@@ -318,7 +334,7 @@ func run(ctx context.Context, o *Options) error {
 		lc := checkLock(o, lock, snap, sel, fetcher, pin)
 		doc.Lock = lc
 		if !lc.Satisfied {
-			return finish(o, &doc, cmdutil.Errorf(cmdutil.ExitCheck, "this machine no longer satisfies %s:\n  %s", o.LockPath, strings.Join(lc.Problems, "\n  ")))
+			return finish(o, &doc, cmdutil.Errorf(cmdutil.ExitCheck, "%s", t.T("err.lock-unsatisfied", "path", o.LockPath, "problems", strings.Join(lc.Problems, "\n  "))))
 		}
 		if o.Check {
 			return finish(o, &doc, nil)
@@ -334,9 +350,9 @@ func run(ctx context.Context, o *Options) error {
 			}
 			last = time.Now()
 			if total > 0 {
-				pr.Printf("downloading %s: %s / %s (%d%%)\n", pin.Ref, mib(done), mib(total), done*100/total)
+				pr.Printf("%s\n", t.T("downloading-of", "ref", pin.Ref, "done", mib(done), "total", mib(total), "percent", done*100/total))
 			} else {
-				pr.Printf("downloading %s: %s\n", pin.Ref, mib(done))
+				pr.Printf("%s\n", t.T("downloading", "ref", pin.Ref, "done", mib(done)))
 			}
 		}
 		s, err := fetcher.Fetch(ctx, pin)
@@ -396,7 +412,7 @@ func run(ctx context.Context, o *Options) error {
 	d := build.Deps{Runner: f.Runner, Now: f.Now, Environ: f.Environ(), Diagnose: build.KBDiagnose, Llamactl: buildinfo.Get().Version}
 	if !f.IO.JSON {
 		ep := ui.NewErrPrinter(f.IO)
-		d.Stage = func(name string) { ep.Printf("%s %s\n", ep.Mark(ui.Info), name) }
+		d.Stage = func(name string) { ep.Printf("%s %s\n", ep.Mark(ui.Info), t.Line(name)) }
 		step := 0
 		d.Progress = func(done, total int, what string) {
 			// Every line with --verbose, else about every 10%.
@@ -429,7 +445,7 @@ func run(ctx context.Context, o *Options) error {
 			bin = abs
 		}
 		if werr := paths.WriteLastBuild(cacheDir(o), paths.LastBuild{BinDir: bin, Manifest: res.Manifest}); werr != nil {
-			fmt.Fprintf(f.IO.ErrOut, "llamactl: warning: could not record the last build for 'llamactl run': %v\n", werr)
+			fmt.Fprintf(f.IO.ErrOut, "%s\n", t.T("warn.last-build", "err", werr))
 		}
 	}
 	if res != nil && res.Plan.Backend != "" {
@@ -541,26 +557,30 @@ func finish(o *Options, doc *Doc, err error) error {
 		}
 		return nil
 	}
-	printText(f, doc)
+	printText(f, o, doc)
 	if doc.Lock != nil && !doc.Lock.Satisfied && cmdutil.ExitCode(err) == cmdutil.ExitCheck {
 		return cmdutil.Exit(cmdutil.ExitCheck) // printText listed the problems; once is enough
 	}
 	return err
 }
 
-func printText(f *cmdutil.Factory, doc *Doc) {
+func printText(f *cmdutil.Factory, o *Options, doc *Doc) {
+	t, pt := o.t, o.pt
+	if t == nil {
+		t, pt = texts(""), plan.NewTranslator("")
+	}
 	pr := ui.NewPrinter(f.IO)
 	if doc.Lock != nil {
 		if doc.Lock.Satisfied {
-			pr.Line(ui.OK, "this machine satisfies "+doc.Lock.Path)
+			pr.Line(ui.OK, t.T("lock.satisfied", "path", doc.Lock.Path))
 		} else {
-			pr.Line(ui.Err, "this machine no longer satisfies "+doc.Lock.Path, doc.Lock.Problems...)
+			pr.Line(ui.Err, t.T("lock.unsatisfied", "path", doc.Lock.Path), doc.Lock.Problems...)
 		}
 	}
 	if doc.DryRun && doc.Plan != nil {
-		pr.Printf("%s", doc.Plan.Text())
+		pr.Printf("%s", doc.Plan.TextIn(pt))
 		if doc.Source != nil && doc.Source.URL != "" {
-			pr.Printf("\nThe source is downloaded on the first real build from %s into %s.\n", doc.Source.URL, doc.Source.Dir)
+			pr.Printf("\n%s\n", t.T("dry-run-source", "url", doc.Source.URL, "dir", doc.Source.Dir))
 		}
 		return
 	}
@@ -569,7 +589,7 @@ func printText(f *cmdutil.Factory, doc *Doc) {
 		return
 	}
 	for _, w := range r.Plan.Warnings {
-		pr.Line(ui.Warn, w.Text)
+		pr.Line(ui.Warn, pt.Note(w))
 	}
 	for _, s := range r.Steps {
 		st := ui.OK
@@ -579,9 +599,9 @@ func printText(f *cmdutil.Factory, doc *Doc) {
 		case "skipped":
 			st = ui.Skip
 		}
-		text := s.Name
+		text := t.Line(s.Name)
 		if s.Detail != "" {
-			text += ": " + s.Detail
+			text += ": " + pt.Line(s.Detail)
 		}
 		if f.IO.Verbose {
 			text += fmt.Sprintf(" (%.1fs)", s.Seconds)
@@ -589,43 +609,71 @@ func printText(f *cmdutil.Factory, doc *Doc) {
 		pr.Line(st, text)
 	}
 	for _, id := range r.Healed {
-		pr.Line(ui.Warn, "--heal applied patch "+id+" and retried (llamactl patches show "+id+")")
+		pr.Line(ui.Warn, t.T("healed", "id", id))
 	}
+	ft := failures.Default().Translator(t.Lang())
 	for _, d := range r.Diagnoses {
-		details := []string{"Cause: " + d.Cause, "Fix: " + d.Fix}
+		d = diagnosisIn(ft, d)
+		details := []string{t.T("cause", "text", d.Cause), t.T("fix", "text", d.Fix)}
 		for _, c := range d.Commands {
 			details = append(details, "  "+c)
 		}
 		if ids := patches.Default().Healers(d.ID); len(ids) > 0 && len(r.Healed) == 0 {
-			details = append(details, fmt.Sprintf("llamactl knows a fix (patch %s): rerun with --heal", strings.Join(ids, ", ")))
+			details = append(details, t.T("knows-fix", "ids", strings.Join(ids, ", ")))
 		}
 		pr.Line(ui.Err, d.ID+": "+d.Title, details...)
 	}
 	if r.Failed == "" && r.Verify != nil {
 		p := r.Plan
 		if r.NoOp {
-			pr.Line(ui.OK, "up to date: nothing to rebuild")
+			pr.Line(ui.OK, t.T("up-to-date"))
 		}
-		pr.Line(ui.OK, fmt.Sprintf("llama.cpp %s (%s) built for %s", orDash(p.Engine.Ref), r.Verify.VersionLine, p.Backend))
+		ref := p.Engine.Ref
+		if ref == "" {
+			ref = t.T("source-tree")
+		}
+		pr.Line(ui.OK, t.T("built", "ref", ref, "version", r.Verify.VersionLine, "backend", p.Backend))
 		for _, ap := range p.Patches {
-			pr.Line(ui.Info, "patch "+ap.ID+": "+ap.Title)
+			pr.Line(ui.Info, t.T("patch", "id", ap.ID, "title", ap.Title))
 		}
 		bin := r.BinDir
 		if r.OutDir != "" {
 			bin = r.OutDir // what the user asked for and will ship, not the build folder
 		}
-		pr.Printf("\nBinaries: %s\nManifest: %s\nLog:      %s\n", bin, r.Manifest, r.LogPath)
+		pr.Printf("\n%s\n", t.T("result", "bin", bin, "manifest", r.Manifest, "log", r.LogPath))
 	} else if r.LogPath != "" {
-		pr.Printf("\nLog: %s\n", r.LogPath)
+		pr.Printf("\n%s\n", t.T("log", "log", r.LogPath))
 	}
 }
 
-func orDash(s string) string {
-	if s == "" {
-		return "source tree"
+// diagnosisIn is d with the knowledge base's texts of its ID in ft's
+// language; a cause llamactl prefixed with what it saw keeps the prefix.
+func diagnosisIn(ft *failures.Translator, d build.Diagnosis) build.Diagnosis {
+	e, ok := failures.Default().Entry(d.ID)
+	if !ok {
+		return d
 	}
-	return s
+	tr := ft.Finding(failures.Finding{ID: e.ID, Title: e.Title, Cause: e.Cause, Fix: e.Fix})
+	if d.Title == e.Title {
+		d.Title = tr.Title
+	}
+	if d.Fix == e.Fix {
+		d.Fix = tr.Fix
+	}
+	if strings.HasSuffix(d.Cause, e.Cause) {
+		d.Cause = strings.TrimSuffix(d.Cause, e.Cause) + tr.Cause
+	}
+	return d
 }
+
+//go:embed data/text.en.json
+var textEN []byte
+
+//go:embed data/text.zh-CN.json
+var textZhCN []byte
+
+// texts is build's own sentences (data/text.en.json) in l.
+func texts(l string) *lang.Catalog { return lang.FromFiles(l, textEN, textZhCN) }
 
 // systemGGML says whether the user asked llama.cpp to use an installed ggml.
 func systemGGML(args []string) bool {

@@ -341,6 +341,18 @@ func TestBuildDownloadedEngineEndToEnd(t *testing.T) {
 	if err := json.Unmarshal(rec, &lb); err != nil || lb.BinDir != o.OutDir || lb.Manifest != filepath.Join(o.OutDir, "manifest.json") {
 		t.Errorf("last-build record after a relative --out: %s (%v)", rec, err)
 	}
+
+	// The same build in Chinese: steps, the result and the paths' labels.
+	o4, out4, errOut4 := newOpts(t, env, proc.Exec{})
+	o4.CacheDir, o4.Backend, o4.SnapshotPath, o4.HTTP, o4.OutDir, o4.Lang = cache, "cpu", snapPath, srv.Client(), "dist", "zh-CN"
+	if err := run(context.Background(), o4); err != nil {
+		t.Fatalf("fourth build: %v", err)
+	}
+	for _, want := range []string{"已是最新：无需重新构建", "已为 cpu 构建 llama.cpp b9591", "程序目录：" + o.OutDir + "\n", "清单文件：", "配置: 自上次配置以来计划未变"} {
+		if !strings.Contains(out4.String(), want) {
+			t.Errorf("zh-CN build lacks %q:\n%s\n%s", want, out4, errOut4)
+		}
+	}
 }
 
 func FuzzParseLockFile(f *testing.F) {

@@ -17,6 +17,9 @@ var messagesJSON []byte
 type Note struct {
 	ID   string `json:"id"`
 	Text string `json:"text"`
+	// Args are the values Text was filled with, in order (a translation
+	// fills its own text with them); not part of --json.
+	Args []string `json:"-"`
 }
 
 func (n Note) String() string { return n.Text }
@@ -50,5 +53,14 @@ func message(id string, a ...any) Note {
 		// A missing ID is a bug caught by TestMessagesComplete; still say something.
 		return Note{ID: id, Text: fmt.Sprint(append([]any{id + ":"}, a...)...)}
 	}
-	return Note{ID: id, Text: fmt.Sprintf(m.Text, a...)}
+	args, sa := make([]string, len(a)), make([]any, len(a))
+	for i, v := range a {
+		args[i] = fmt.Sprint(v)
+		sa[i] = args[i]
+	}
+	return Note{ID: id, Text: fmt.Sprintf(m.Text, sa...), Args: args}
 }
+
+// Message is the English note of a stable message ID (data/messages.json)
+// filled with a, for the build steps' details.
+func Message(id string, a ...any) Note { return message(id, a...) }

@@ -216,9 +216,9 @@ func (pl *planner) make() error {
 		if backend == "" {
 			backend = "cpu"
 		}
-		pl.p.Reasons = append(pl.p.Reasons, "backend "+backend+" selected by doctor (--backend auto)")
+		pl.p.Reasons = append(pl.p.Reasons, message("reason-backend-auto", backend).Text)
 	} else {
-		pl.p.Reasons = append(pl.p.Reasons, "backend "+backend+" requested with --backend")
+		pl.p.Reasons = append(pl.p.Reasons, message("reason-backend-flag", backend).Text)
 	}
 	pl.p.Backend = backend
 	if build == 0 {
@@ -355,7 +355,7 @@ func (pl *planner) windows() {
 		vc = winJoin(m.Path, `VC\Auxiliary\Build\vcvarsall.bat`)
 	}
 	pl.p.VCVars = &VCVars{Path: vc, Arch: "x64", Toolset: pl.in.Selection.MSVCToolset}
-	pl.p.Reasons = append(pl.p.Reasons, fmt.Sprintf("MSVC environment from %s (%s)", m.DisplayName, m.ProductVersion))
+	pl.p.Reasons = append(pl.p.Reasons, message("reason-msvc-env", m.DisplayName, m.ProductVersion).Text)
 	if pl.in.Compiler == "clang-cl" {
 		if !m.HasClangCL {
 			pl.blocker("clang-cl-missing", m.DisplayName)
@@ -394,7 +394,7 @@ func (pl *planner) cuda() {
 	}
 	// Pin nvcc: whatever nvcc is first on PATH may belong to another toolkit (F12).
 	pl.set("CMAKE_CUDA_COMPILER", tk.NVCC)
-	pl.p.Reasons = append(pl.p.Reasons, fmt.Sprintf("CUDA %s at %s", tk.Version, tk.Root))
+	pl.p.Reasons = append(pl.p.Reasons, message("reason-cuda", tk.Version, tk.Root).Text)
 	archs := pl.in.Selection.CUDAArchitectures
 	gpus := len(pl.in.Snapshot.NVIDIA.GPUs)
 	if archs != "" {
@@ -451,7 +451,7 @@ func (pl *planner) vulkan() {
 		pl.blocker("vulkan-spirv-headers-missing", fmt.Sprint(req.From), message("fix-spirv-headers-"+osKey).Text)
 	}
 	if v.SDK != "" {
-		pl.p.Reasons = append(pl.p.Reasons, "Vulkan SDK at "+v.SDK)
+		pl.p.Reasons = append(pl.p.Reasons, message("reason-vulkan-sdk", v.SDK).Text)
 	}
 }
 

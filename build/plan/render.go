@@ -97,41 +97,48 @@ func cmdCommand(c Command) string {
 	return strings.Join(parts, " ")
 }
 
-// Text renders the plan for a person: what will be built and why, the
-// patches, warnings, blockers and the commands for each shell.
-func (p Plan) Text() string {
+// Text renders the plan for a person in English: what will be built and
+// why, the patches, warnings, blockers and the commands for each shell.
+func (p Plan) Text() string { return p.TextIn(NewTranslator("")) }
+
+// TextIn is Text in the translator's language.
+func (p Plan) TextIn(t *Translator) string {
 	var b strings.Builder
 	eng := p.Engine.Ref
 	if eng == "" {
-		eng = "source tree"
+		eng = t.T("text-source-tree")
 	}
-	fmt.Fprintf(&b, "Plan: llama.cpp %s", eng)
 	if p.Engine.BuildNumber > 0 {
-		fmt.Fprintf(&b, " (build %d, commit %s)", p.Engine.BuildNumber, orUnknown(p.Engine.Commit))
+		commit := p.Engine.Commit
+		if commit == "" {
+			commit = t.T("text-unknown")
+		}
+		fmt.Fprintf(&b, "%s\n", t.T("text-plan-with-build", eng, p.Engine.BuildNumber, commit, p.Backend, p.OS, p.Generator, p.Jobs))
+	} else {
+		fmt.Fprintf(&b, "%s\n", t.T("text-plan", eng, p.Backend, p.OS, p.Generator, p.Jobs))
 	}
-	fmt.Fprintf(&b, ", backend %s, %s, generator %s, %d jobs\n", p.Backend, p.OS, p.Generator, p.Jobs)
-	fmt.Fprintf(&b, "  source: %s\n  build:  %s\n", p.SourceDir, p.BuildDir)
+	fmt.Fprintf(&b, "  %s\n  %s\n", t.T("text-source-dir", p.SourceDir), t.T("text-build-dir", p.BuildDir))
 	if len(p.Reasons) > 0 {
-		b.WriteString("\nWhy:\n")
+		fmt.Fprintf(&b, "\n%s\n", t.T("text-why"))
 		for _, r := range p.Reasons {
-			fmt.Fprintf(&b, "  - %s\n", r)
+			fmt.Fprintf(&b, "  - %s\n", t.Line(r))
 		}
 	}
 	if p.VCVars != nil {
-		fmt.Fprintf(&b, "\nMSVC environment: \"%s\" %s (applied to cmake and ninja only)\n", p.VCVars.Path, strings.Join(p.VCVars.Args(), " "))
+		fmt.Fprintf(&b, "\n%s\n", t.T("text-msvc-env", p.VCVars.Path, strings.Join(p.VCVars.Args(), " ")))
 	}
-	b.WriteString("\nCMake options:\n")
+	fmt.Fprintf(&b, "\n%s\n", t.T("text-cmake-options"))
 	for _, c := range p.Cache {
 		fmt.Fprintf(&b, "  %s\n", c.String())
 	}
 	if len(p.Env) > 0 {
-		b.WriteString("\nEnvironment (cmake and ninja only):\n")
+		fmt.Fprintf(&b, "\n%s\n", t.T("text-environment"))
 		for _, e := range p.Env {
 			fmt.Fprintf(&b, "  %s=%s\n", e.Name, e.Value)
 		}
 	}
 	if len(p.Patches) > 0 {
-		b.WriteString("\nPatches:\n")
+		fmt.Fprintf(&b, "\n%s\n", t.T("text-patches"))
 		for _, ap := range p.Patches {
 			fmt.Fprintf(&b, "  %s: %s (%s)\n", ap.ID, ap.Title, ap.Reason)
 			for _, c := range ap.Changes {
@@ -140,15 +147,15 @@ func (p Plan) Text() string {
 		}
 	}
 	if len(p.Warnings) > 0 {
-		b.WriteString("\nWarnings:\n")
+		fmt.Fprintf(&b, "\n%s\n", t.T("text-warnings"))
 		for _, w := range p.Warnings {
-			fmt.Fprintf(&b, "  ! %s\n", w)
+			fmt.Fprintf(&b, "  ! %s\n", t.Note(w))
 		}
 	}
 	if len(p.Blockers) > 0 {
-		b.WriteString("\nBlocked:\n")
+		fmt.Fprintf(&b, "\n%s\n", t.T("text-blocked"))
 		for _, w := range p.Blockers {
-			fmt.Fprintf(&b, "  ✗ %s\n", w)
+			fmt.Fprintf(&b, "  ✗ %s\n", t.Note(w))
 		}
 	}
 	for _, sh := range Shells {
@@ -158,11 +165,4 @@ func (p Plan) Text() string {
 		}
 	}
 	return b.String()
-}
-
-func orUnknown(s string) string {
-	if s == "" {
-		return "unknown"
-	}
-	return s
 }

@@ -15,7 +15,11 @@ var (
 	overlayQuoted = regexp.MustCompile("\"[^\"]*\"|'[^']*'|`[^`]*`|“[^”]*”|「[^」]*」")
 	// an English sentence: four plain words in a row ("the build needs
 	// network"); commands and names have flags, dots, slashes or digits.
-	overlayEnglish = regexp.MustCompile(`(?:^|[^A-Za-z0-9_./=-])((?:[A-Za-z]+ ){3}[A-Za-z]+)(?:$|[^A-Za-z0-9_./=-])`)
+	// Words joined to a path's backslash are a path's ("C:\\NVIDIA GPU
+	// Computing Toolkit\\CUDA").
+	overlayEnglish = regexp.MustCompile(`(?:^|[^A-Za-z0-9_./=\\-])((?:[A-Za-z]+ ){3}[A-Za-z]+)(?:$|[^A-Za-z0-9_./=\\-])`)
+	// llamactl's own command lines ("llamactl matrix gpu NAME").
+	overlayCommand = regexp.MustCompile(`\bllamactl(?: [a-z][a-z-]*){0,2}(?: [A-Z]{2,})?`)
 )
 
 // placeholderSet is the sorted set of a text's {placeholders}.
@@ -39,6 +43,7 @@ func placeholderSet(s string) string {
 func EnglishLeft(s string, allow ...string) string {
 	s = overlayPH.ReplaceAllString(s, "·")
 	s = overlayQuoted.ReplaceAllString(s, "·")
+	s = overlayCommand.ReplaceAllString(s, "·")
 	for _, a := range allow {
 		s = strings.ReplaceAll(s, a, "·")
 	}

@@ -15,6 +15,9 @@ func TestEnglishLeft(t *testing.T) {
 		"构建失败 because it was not found":                               "because it was not",
 		"Visual Studio Build Tools 已安装":                               "Visual Studio Build Tools",
 		"用 -DCMAKE_CUDA_HOST_COMPILER=g++-12 and rerun the build now": "and rerun the build",
+		`位于 D:\NVIDIA GPU Computing Toolkit\CUDA\v12.3`:               "",
+		"（llamactl matrix gpu NAME 会给出）":                              "",
+		"llamactl doctor and then run the build":                      "then run the build",
 	} {
 		if got := EnglishLeft(s); got != want {
 			t.Errorf("EnglishLeft(%q) = %q, want %q", s, got, want)
