@@ -31,6 +31,7 @@ import (
 	"github.com/llamactl/llamactl/internal/cmdutil"
 	"github.com/llamactl/llamactl/internal/paths"
 	"github.com/llamactl/llamactl/internal/proc"
+	"github.com/llamactl/llamactl/internal/safefile"
 	"github.com/llamactl/llamactl/internal/ui"
 	"github.com/llamactl/llamactl/patches"
 	"github.com/llamactl/llamactl/runner/launch"
@@ -149,7 +150,11 @@ func cacheDir(o *Options) string {
 
 func loadSnapshot(ctx context.Context, o *Options) (*snapshot.Snapshot, error) {
 	if o.SnapshotPath != "" {
-		b, err := os.ReadFile(o.SnapshotPath)
+		b, err := safefile.ReadFile(o.SnapshotPath, safefile.Snapshot)
+		var fe *safefile.Error
+		if errors.As(err, &fe) {
+			return nil, cmdutil.UsageErrorf("--snapshot %v. Record a machine with: llamactl doctor --snapshot machine.json (on that machine), then pass that file", err)
+		}
 		if err != nil {
 			return nil, cmdutil.UsageErrorf("--snapshot %s: %s. Record a machine with: llamactl doctor --snapshot %s (on that machine), then pass that file", o.SnapshotPath, fileProblem(err), o.SnapshotPath)
 		}
@@ -166,6 +171,10 @@ func loadSnapshot(ctx context.Context, o *Options) (*snapshot.Snapshot, error) {
 		var s snapshot.Snapshot
 		if err := json.Unmarshal(b, &s); err != nil {
 			return nil, cmdutil.UsageErrorf("--snapshot %s: %v", o.SnapshotPath, err)
+		}
+		if s.Schema == 0 {
+			// null, {} or some other JSON object: nothing a plan can use.
+			return nil, cmdutil.UsageErrorf("--snapshot %s is not a snapshot (no \"schema\" field). Record a machine with: llamactl doctor --snapshot machine.json (on that machine), then pass that file", o.SnapshotPath)
 		}
 		if s.Schema > snapshot.SchemaVersion {
 			return nil, cmdutil.UsageErrorf("--snapshot %s has schema %d; this llamactl reads up to %d: update llamactl", o.SnapshotPath, s.Schema, snapshot.SchemaVersion)
@@ -196,6 +205,10 @@ func fileProblem(err error) string {
 // lockError explains an unreadable or invalid --lock file and how to get
 // a good one.
 func lockError(path string, err error) error {
+	var fe *safefile.Error
+	if errors.As(err, &fe) {
+		return cmdutil.UsageErrorf("--lock %v. Pass a lock file as docs/ci.md shows and rerun: llamactl build --lock FILE --check", err)
+	}
 	if errors.Is(err, fs.ErrNotExist) || errors.Is(err, fs.ErrPermission) || isDirErr(err) {
 		return cmdutil.UsageErrorf("--lock %s: %s. Write a lock file as docs/ci.md shows ([engine] ref, [build] backend...) and rerun: llamactl build --lock %s --check", path, fileProblem(err), path)
 	}

@@ -134,7 +134,7 @@ func TestUsageErrorsNameTheNextStep(t *testing.T) {
 		{"missing lock", func(o *Options) { o.LockPath = "missing.toml" },
 			[]string{"--lock missing.toml: no such file", "docs/ci.md", "llamactl build --lock missing.toml --check"}},
 		{"lock is a folder", func(o *Options) { o.LockPath = t.TempDir() },
-			[]string{"is a directory", "llamactl build --lock"}},
+			[]string{"is a folder", "llamactl build --lock"}},
 		{"missing snapshot", func(o *Options) { o.SnapshotPath = "missing.json"; o.DryRun = true },
 			[]string{"--snapshot missing.json: no such file", "llamactl doctor --snapshot"}},
 		{"msvc toolset on linux", func(o *Options) { o.SnapshotPath = linux; o.DryRun = true; o.MSVCToolset = "14.39" },

@@ -24,6 +24,7 @@ import (
 	"github.com/llamactl/llamactl/doctor/snapshot"
 	"github.com/llamactl/llamactl/internal/buildinfo"
 	"github.com/llamactl/llamactl/internal/cmdutil"
+	"github.com/llamactl/llamactl/internal/safefile"
 	"github.com/llamactl/llamactl/internal/ui"
 	"github.com/llamactl/llamactl/kernels"
 	"github.com/llamactl/llamactl/matrix"
@@ -33,8 +34,6 @@ import (
 // Schema versions the --json document (docs/doctor.md).
 const Schema = 1
 
-// maxReplayBytes bounds a replayed file: snapshots are a few hundred KiB.
-const maxReplayBytes = 64 << 20
 
 // Options are the command's inputs.
 type Options struct {
@@ -409,22 +408,35 @@ func LoadSnapshot(path string) (*snapshot.Snapshot, error) {
 	if st, err := os.Stat(path); err == nil && st.IsDir() {
 		path = filepath.Join(path, "report.json") // a --report folder
 	}
-	fh, err := os.Open(path)
+	fh, err := safefile.Open(path, safefile.Report)
 	if err != nil {
+		var fe *safefile.Error
+		if errors.As(err, &fe) {
+			return nil, cmdutil.UsageErrorf("%v. %s", err, snapshotHint)
+		}
 		return nil, cmdutil.UsageErrorf("cannot read %s: %v. %s", path, errors.Unwrap(err), snapshotHint)
 	}
 	defer fh.Close()
-	b, err := io.ReadAll(io.LimitReader(fh, maxReplayBytes+1))
-	if err != nil {
-		return nil, cmdutil.UsageErrorf("cannot read %s: %v. %s", path, err, snapshotHint)
-	}
-	if len(b) > maxReplayBytes {
-		return nil, cmdutil.UsageErrorf("%s is larger than %d MiB: not a snapshot. %s", path, maxReplayBytes>>20, snapshotHint)
-	}
-	if bytes.HasPrefix(b, []byte("PK\x03\x04")) {
-		if b, err = fromZip(b); err != nil {
+	var magic [4]byte
+	n, _ := io.ReadFull(fh, magic[:])
+	var b []byte
+	if string(magic[:n]) == "PK\x03\x04" {
+		st, err := fh.Stat()
+		if err != nil {
+			return nil, cmdutil.UsageErrorf("cannot read %s: %v. %s", path, err, snapshotHint)
+		}
+		if b, err = fromZip(fh, st.Size()); err != nil {
 			return nil, cmdutil.UsageErrorf("%s: %v. %s", path, err, snapshotHint)
 		}
+	} else {
+		rest, err := safefile.ReadAll(fh, safefile.Snapshot)
+		if errors.Is(err, safefile.ErrTooLarge) {
+			return nil, cmdutil.UsageErrorf("%s is larger than %d MiB: not a snapshot. %s", path, safefile.Snapshot.Max>>20, snapshotHint)
+		}
+		if err != nil {
+			return nil, cmdutil.UsageErrorf("cannot read %s: %v. %s", path, err, snapshotHint)
+		}
+		b = append(magic[:n:n], rest...)
 	}
 	return ParseSnapshot(b, path)
 }
@@ -457,8 +469,8 @@ func ParseSnapshot(b []byte, name string) (*snapshot.Snapshot, error) {
 }
 
 // fromZip returns the snapshot-bearing JSON inside a report zip.
-func fromZip(b []byte) ([]byte, error) {
-	zr, err := zip.NewReader(bytes.NewReader(b), int64(len(b)))
+func fromZip(r io.ReaderAt, size int64) ([]byte, error) {
+	zr, err := zip.NewReader(r, size)
 	if err != nil {
 		return nil, fmt.Errorf("not a valid zip: %v", err)
 	}
@@ -471,8 +483,11 @@ func fromZip(b []byte) ([]byte, error) {
 			if err != nil {
 				return nil, err
 			}
-			data, err := io.ReadAll(io.LimitReader(rc, maxReplayBytes))
+			data, err := safefile.ReadAll(rc, safefile.Snapshot)
 			rc.Close()
+			if errors.Is(err, safefile.ErrTooLarge) {
+				return nil, fmt.Errorf("its %s is larger than %d MiB: not a snapshot", zf.Name, safefile.Snapshot.Max>>20)
+			}
 			if err != nil {
 				return nil, err
 			}
