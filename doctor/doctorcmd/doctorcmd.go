@@ -34,7 +34,6 @@ import (
 // Schema versions the --json document (docs/doctor.md).
 const Schema = 1
 
-
 // Options are the command's inputs.
 type Options struct {
 	F           *cmdutil.Factory
