@@ -305,6 +305,9 @@ func run(ctx context.Context, o *Options) error {
 	if fetcher.HTTP == nil {
 		fetcher.HTTP = &http.Client{Timeout: 0}
 	}
+	fetcher.Waiting = func() {
+		fmt.Fprintf(f.IO.ErrOut, "llamactl: another llamactl is downloading this llama.cpp release into %s; waiting for it (Ctrl-C stops waiting)\n", cache)
+	}
 
 	// The engine: a tree given with --source, or the pinned (or --ref) release.
 	var src engine.Source
@@ -422,7 +425,10 @@ func run(ctx context.Context, o *Options) error {
 		return finish(o, &doc, ferr)
 	}
 
-	d := build.Deps{Runner: f.Runner, Now: f.Now, Environ: f.Environ(), Diagnose: build.KBDiagnose, Llamactl: buildinfo.Get().Version}
+	d := build.Deps{Runner: f.Runner, Now: f.Now, Environ: f.Environ(), Diagnose: build.KBDiagnose, Llamactl: buildinfo.Get().Version,
+		Waiting: func(dir string) {
+			fmt.Fprintf(f.IO.ErrOut, "llamactl: another llamactl is building in %s; waiting for it to finish (Ctrl-C stops waiting)\n", dir)
+		}}
 	if !f.IO.JSON {
 		ep := ui.NewErrPrinter(f.IO)
 		d.Stage = func(name string) { ep.Printf("%s %s\n", ep.Mark(ui.Info), name) }
