@@ -26,13 +26,13 @@ import (
 	"github.com/llamactl/llamactl/build/plan"
 	"github.com/llamactl/llamactl/doctor"
 	"github.com/llamactl/llamactl/doctor/probe"
-	"github.com/llamactl/llamactl/doctor/snapshot"
 	"github.com/llamactl/llamactl/internal/buildinfo"
 	"github.com/llamactl/llamactl/internal/cmdutil"
 	"github.com/llamactl/llamactl/internal/paths"
 	"github.com/llamactl/llamactl/internal/proc"
 	"github.com/llamactl/llamactl/internal/safefile"
 	"github.com/llamactl/llamactl/internal/ui"
+	"github.com/llamactl/llamactl/machine"
 	"github.com/llamactl/llamactl/patches"
 	"github.com/llamactl/llamactl/runner/launch"
 )
@@ -40,7 +40,7 @@ import (
 // Options holds the injected world and the parsed flags.
 type Options struct {
 	F      *cmdutil.Factory
-	Gather func(ctx context.Context) *snapshot.Snapshot
+	Gather func(ctx context.Context) *machine.Snapshot
 	HTTP   engine.Doer
 
 	Backend, Ref, Source, BuildDir, OutDir string
@@ -148,7 +148,7 @@ func cacheDir(o *Options) string {
 	return paths.CacheDir(runtime.GOOS, o.F.Getenv)
 }
 
-func loadSnapshot(ctx context.Context, o *Options) (*snapshot.Snapshot, error) {
+func loadSnapshot(ctx context.Context, o *Options) (*machine.Snapshot, error) {
 	if o.SnapshotPath != "" {
 		b, err := safefile.ReadFile(o.SnapshotPath, safefile.Snapshot)
 		var fe *safefile.Error
@@ -159,8 +159,8 @@ func loadSnapshot(ctx context.Context, o *Options) (*snapshot.Snapshot, error) {
 			return nil, cmdutil.UsageErrorf("--snapshot %s: %s. Record a machine with: llamactl doctor --snapshot %s (on that machine), then pass that file", o.SnapshotPath, fileProblem(err), o.SnapshotPath)
 		}
 		var doc struct {
-			Schema   int                `json:"schema"`
-			Snapshot *snapshot.Snapshot `json:"snapshot"`
+			Schema   int               `json:"schema"`
+			Snapshot *machine.Snapshot `json:"snapshot"`
 		}
 		if err := json.Unmarshal(b, &doc); err != nil {
 			return nil, cmdutil.UsageErrorf("--snapshot %s is not JSON: %v", o.SnapshotPath, err)
@@ -168,7 +168,7 @@ func loadSnapshot(ctx context.Context, o *Options) (*snapshot.Snapshot, error) {
 		if doc.Snapshot != nil {
 			return doc.Snapshot, nil // a `doctor --json` document
 		}
-		var s snapshot.Snapshot
+		var s machine.Snapshot
 		if err := json.Unmarshal(b, &s); err != nil {
 			return nil, cmdutil.UsageErrorf("--snapshot %s: %v", o.SnapshotPath, err)
 		}
@@ -176,8 +176,8 @@ func loadSnapshot(ctx context.Context, o *Options) (*snapshot.Snapshot, error) {
 			// null, {} or some other JSON object: nothing a plan can use.
 			return nil, cmdutil.UsageErrorf("--snapshot %s is not a snapshot (no \"schema\" field). Record a machine with: llamactl doctor --snapshot machine.json (on that machine), then pass that file", o.SnapshotPath)
 		}
-		if s.Schema > snapshot.SchemaVersion {
-			return nil, cmdutil.UsageErrorf("--snapshot %s has schema %d; this llamactl reads up to %d: update llamactl", o.SnapshotPath, s.Schema, snapshot.SchemaVersion)
+		if s.Schema > machine.SchemaVersion {
+			return nil, cmdutil.UsageErrorf("--snapshot %s has schema %d; this llamactl reads up to %d: update llamactl", o.SnapshotPath, s.Schema, machine.SchemaVersion)
 		}
 		return &s, nil
 	}
@@ -221,7 +221,7 @@ func isDirErr(err error) bool {
 }
 
 // selection converts doctor's selection into the planner's input.
-func selection(s *snapshot.Snapshot, backend string) plan.Selection {
+func selection(s *machine.Snapshot, backend string) plan.Selection {
 	d := doctor.SelectFor(s, backend)
 	return plan.Selection{Backend: d.Backend, CUDA: d.CUDA, Toolkit: d.Toolkit, CUDAArchitectures: d.CUDAArchitectures,
 		HostCompiler: d.HostCompiler, MSVCToolset: d.MSVCToolset, VCVarsAll: d.VCVarsAll, Reasons: d.Reasons}
@@ -494,7 +494,7 @@ func launcher(r proc.Runner) string {
 	return ""
 }
 
-func checkLock(o *Options, l *LockFile, s *snapshot.Snapshot, sel plan.Selection, fetcher *engine.Fetcher, pin engine.Pin) *LockCheck {
+func checkLock(o *Options, l *LockFile, s *machine.Snapshot, sel plan.Selection, fetcher *engine.Fetcher, pin engine.Pin) *LockCheck {
 	lc := &LockCheck{Path: o.LockPath}
 	problem := func(format string, a ...any) { lc.Problems = append(lc.Problems, fmt.Sprintf(format, a...)) }
 	switch l.Build.Backend {

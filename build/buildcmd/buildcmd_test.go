@@ -5,9 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"github.com/llamactl/llamactl/internal/paths"
-	"github.com/llamactl/llamactl/internal/testutil"
-	runengine "github.com/llamactl/llamactl/runner/engine"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -19,7 +16,10 @@ import (
 	"time"
 
 	"github.com/llamactl/llamactl/internal/cmdutil"
+	"github.com/llamactl/llamactl/internal/paths"
 	"github.com/llamactl/llamactl/internal/proc"
+	"github.com/llamactl/llamactl/internal/testutil"
+	runengine "github.com/llamactl/llamactl/runner/engine"
 )
 
 const plans = "../../testdata/build/plans"

@@ -21,12 +21,12 @@ import (
 
 	"github.com/llamactl/llamactl/doctor"
 	"github.com/llamactl/llamactl/doctor/probe"
-	"github.com/llamactl/llamactl/doctor/snapshot"
 	"github.com/llamactl/llamactl/internal/buildinfo"
 	"github.com/llamactl/llamactl/internal/cmdutil"
 	"github.com/llamactl/llamactl/internal/safefile"
 	"github.com/llamactl/llamactl/internal/ui"
 	"github.com/llamactl/llamactl/kernels"
+	"github.com/llamactl/llamactl/machine"
 	"github.com/llamactl/llamactl/matrix"
 	"github.com/llamactl/llamactl/support/report"
 )
@@ -51,9 +51,9 @@ type Options struct {
 	// Lang is --lang: the language of the human output (zh-CN, en).
 	Lang string
 	// Gather takes the snapshot of this machine (probe.Gather by default).
-	Gather func(ctx context.Context) *snapshot.Snapshot
+	Gather func(ctx context.Context) *machine.Snapshot
 	// Kernels runs the --probe kernels (kernels.Run by default).
-	Kernels func(ctx context.Context, s *snapshot.Snapshot, sel doctor.Selection) (kernels.Report, error)
+	Kernels func(ctx context.Context, s *machine.Snapshot, sel doctor.Selection) (kernels.Report, error)
 }
 
 // Doc is the --json document.
@@ -67,8 +67,8 @@ type Doc struct {
 	// Report is what --report wrote: its absolute path and the files in it.
 	Report *report.Result `json:"report,omitempty"`
 	// SnapshotFile is the absolute path --snapshot wrote.
-	SnapshotFile string             `json:"snapshot_file,omitempty"`
-	Snapshot     *snapshot.Snapshot `json:"snapshot"`
+	SnapshotFile string            `json:"snapshot_file,omitempty"`
+	Snapshot     *machine.Snapshot `json:"snapshot"`
 }
 
 // Summary counts findings by status.
@@ -168,7 +168,7 @@ func run(ctx context.Context, o *Options) error {
 	ropts := doctor.Options{Only: o.Checks, Backend: o.Backend}
 
 	t0 := time.Now()
-	var s *snapshot.Snapshot
+	var s *machine.Snapshot
 	if o.Replay != "" {
 		var err error
 		if s, err = LoadSnapshot(o.Replay); err != nil {
@@ -177,7 +177,7 @@ func run(ctx context.Context, o *Options) error {
 	} else {
 		gather := o.Gather
 		if gather == nil {
-			gather = func(ctx context.Context) *snapshot.Snapshot {
+			gather = func(ctx context.Context) *machine.Snapshot {
 				d := probe.System(f)
 				d.Version = buildinfo.Get().Version
 				return probe.Gather(ctx, d)
@@ -335,7 +335,7 @@ func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
 // runKernels runs the kernel probes with the selection and turns their
 // findings into doctor findings (kernels.DoctorFindings keeps the failure
 // ID as facts.failure_id).
-func runKernels(ctx context.Context, o *Options, s *snapshot.Snapshot, sel doctor.Selection) ([]doctor.Finding, error) {
+func runKernels(ctx context.Context, o *Options, s *machine.Snapshot, sel doctor.Selection) ([]doctor.Finding, error) {
 	ch := kernels.FromSelection(sel)
 	fallback := ""
 	if ch.CUDAArchitectures == "" && ch.Toolkit != nil {
@@ -347,7 +347,7 @@ func runKernels(ctx context.Context, o *Options, s *snapshot.Snapshot, sel docto
 	}
 	k := o.Kernels
 	if k == nil {
-		k = func(ctx context.Context, s *snapshot.Snapshot, sel doctor.Selection) (kernels.Report, error) {
+		k = func(ctx context.Context, s *machine.Snapshot, sel doctor.Selection) (kernels.Report, error) {
 			return kernels.Run(ctx, o.F, s, ch, kernels.Options{})
 		}
 	}
@@ -368,7 +368,7 @@ func runKernels(ctx context.Context, o *Options, s *snapshot.Snapshot, sel docto
 // fallbackArch is the newest real architecture the toolkit's nvcc lists
 // (--list-gpu-arch), else the newest the matrix knows for its version; ""
 // when neither is known (the probe then skips).
-func fallbackArch(tk *snapshot.CUDAToolkit) string {
+func fallbackArch(tk *machine.CUDAToolkit) string {
 	best := 0
 	for _, a := range tk.GPUArchs {
 		if n, err := strconv.Atoi(strings.TrimPrefix(strings.TrimPrefix(a, "compute_"), "sm_")); err == nil && n > best {
@@ -403,7 +403,7 @@ const snapshotHint = "Create one with 'llamactl doctor --snapshot machine.json' 
 // document or a support report.json (both carry a "snapshot" field), or a
 // report zip holding one of those. Bad input is a usage error that says what
 // to do, never a panic.
-func LoadSnapshot(path string) (*snapshot.Snapshot, error) {
+func LoadSnapshot(path string) (*machine.Snapshot, error) {
 	if st, err := os.Stat(path); err == nil && st.IsDir() {
 		path = filepath.Join(path, "report.json") // a --report folder
 	}
@@ -441,7 +441,7 @@ func LoadSnapshot(path string) (*snapshot.Snapshot, error) {
 }
 
 // ParseSnapshot decodes snapshot JSON (see LoadSnapshot); name is for messages.
-func ParseSnapshot(b []byte, name string) (*snapshot.Snapshot, error) {
+func ParseSnapshot(b []byte, name string) (*machine.Snapshot, error) {
 	hint := snapshotHint
 	var probeDoc map[string]json.RawMessage
 	if err := json.Unmarshal(b, &probeDoc); err != nil {
@@ -457,12 +457,12 @@ func ParseSnapshot(b []byte, name string) (*snapshot.Snapshot, error) {
 	if _, ok := probeDoc["os"]; !ok {
 		return nil, cmdutil.UsageErrorf("%s is JSON but not a llamactl snapshot (no \"os\" field). %s", name, hint)
 	}
-	var s snapshot.Snapshot
+	var s machine.Snapshot
 	if err := json.Unmarshal(b, &s); err != nil {
 		return nil, cmdutil.UsageErrorf("%s is not a valid snapshot: %v. %s", name, err, hint)
 	}
-	if s.Schema > snapshot.SchemaVersion {
-		return nil, cmdutil.UsageErrorf("%s has snapshot schema %d but this llamactl reads up to %d: update llamactl", name, s.Schema, snapshot.SchemaVersion)
+	if s.Schema > machine.SchemaVersion {
+		return nil, cmdutil.UsageErrorf("%s has snapshot schema %d but this llamactl reads up to %d: update llamactl", name, s.Schema, machine.SchemaVersion)
 	}
 	return &s, nil
 }
@@ -498,7 +498,7 @@ func fromZip(r io.ReaderAt, size int64) ([]byte, error) {
 
 // Evaluate runs every check and the selection on a snapshot (the pure part
 // of the command; fuzzed with arbitrary snapshots).
-func Evaluate(s *snapshot.Snapshot, backend string) Doc {
+func Evaluate(s *machine.Snapshot, backend string) Doc {
 	fs := doctor.Run(context.Background(), s, doctor.Options{Backend: backend})
 	return Doc{Schema: Schema, Checks: fs, Selection: doctor.SelectFor(s, backend), Snapshot: s}
 }

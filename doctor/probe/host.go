@@ -11,7 +11,7 @@ import (
 	"github.com/shirou/gopsutil/v4/host"
 	"github.com/shirou/gopsutil/v4/mem"
 
-	"github.com/llamactl/llamactl/doctor/snapshot"
+	"github.com/llamactl/llamactl/machine"
 )
 
 // gopsutilHost reads CPU, memory and disk through gopsutil.
@@ -26,8 +26,8 @@ var cpuFlagsThatMatter = map[string]bool{
 	"neon": true, "asimd": true, "sve": true, "dotprod": true, "asimddp": true, "i8mm": true,
 }
 
-func (h gopsutilHost) Info(ctx context.Context) (snapshot.OSInfo, error) {
-	var o snapshot.OSInfo
+func (h gopsutilHost) Info(ctx context.Context) (machine.OSInfo, error) {
+	var o machine.OSInfo
 	var errs []error
 	if hi, err := host.InfoWithContext(ctx); err == nil {
 		o.Hostname = hi.Hostname
