@@ -28,6 +28,7 @@ import (
 	"github.com/llamactl/llamactl/kernels"
 	"github.com/llamactl/llamactl/machine"
 	"github.com/llamactl/llamactl/matrix"
+	"github.com/llamactl/llamactl/support/redact"
 	"github.com/llamactl/llamactl/support/report"
 )
 
@@ -184,6 +185,12 @@ func run(ctx context.Context, o *Options) error {
 			}
 		}
 		s = gather(ctx)
+	}
+	// No secret leaves this command, whatever the variables' names promise:
+	// the snapshot (and so --snapshot, --json and --report) is scrubbed once,
+	// by the report's own redaction (support/redact).
+	if err := scrubSecrets(s, environ(f)); err != nil {
+		return cmdutil.Errorf(cmdutil.ExitInternal, "redacting the snapshot: %v", err)
 	}
 	tGather := time.Since(t0)
 
@@ -504,6 +511,26 @@ func Evaluate(s *machine.Snapshot, backend string) Doc {
 }
 
 // environ is the real environment as a map, for the report's leak self-check.
+// scrubSecrets replaces every secret in s: secret-named variables, the
+// values of the environment's secrets wherever they appear, and token
+// patterns (URL passwords, keys, secret assignments in flags).
+func scrubSecrets(s *machine.Snapshot, env map[string]string) error {
+	if s == nil {
+		return nil
+	}
+	// Only the values of secret-named variables are secrets as a whole here:
+	// a token inside an innocent variable (NVCC_APPEND_FLAGS) is cut out by
+	// the token patterns, and the rest of its value stays for the checks.
+	secrets := map[string]string{}
+	for k, v := range env {
+		if redact.SecretName(k) {
+			secrets[k] = v
+		}
+	}
+	red := redact.New(redact.Known{Secrets: secrets})
+	return redact.Document(s, red.Secrets)
+}
+
 func environ(f *cmdutil.Factory) map[string]string {
 	m := map[string]string{}
 	if f.Environ == nil {

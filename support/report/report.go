@@ -446,71 +446,23 @@ func redactDoc(r *redact.Redactor, doc *Doc, raw map[string]string) error {
 		names, prefixes := probe.EnvAllowlist()
 		doc.Snapshot.Env = r.EnvAllowing(doc.Snapshot.Env, names, prefixes)
 	}
-	b, err := json.Marshal(doc)
-	if err != nil {
+	// One pass of support/redact over the whole document: learn every
+	// name first, then replace.
+	if err := redact.Document(doc, func(s string) string { r.Learn(s); return s }); err != nil {
 		return err
 	}
-	var tree any
-	dec := json.NewDecoder(bytes.NewReader(b))
-	dec.UseNumber()
-	if err := dec.Decode(&tree); err != nil {
-		return err
-	}
-	walk(tree, r.Learn)
 	for k, v := range raw {
 		r.Learn(k)
 		r.Learn(v)
 	}
-	tree = rewrite(tree, r.String)
+	if err := redact.Document(doc, r.String); err != nil {
+		return err
+	}
 	for k, v := range raw {
 		delete(raw, k)
 		raw[r.String(k)] = r.String(v)
 	}
-	b, err = json.Marshal(tree)
-	if err != nil {
-		return err
-	}
-	var out Doc
-	if err := json.Unmarshal(b, &out); err != nil {
-		return err
-	}
-	*doc = out
 	return nil
-}
-
-func walk(v any, f func(string)) {
-	switch t := v.(type) {
-	case string:
-		f(t)
-	case []any:
-		for _, e := range t {
-			walk(e, f)
-		}
-	case map[string]any:
-		for k, e := range t {
-			f(k)
-			walk(e, f)
-		}
-	}
-}
-
-func rewrite(v any, f func(string) string) any {
-	switch t := v.(type) {
-	case string:
-		return f(t)
-	case []any:
-		for i, e := range t {
-			t[i] = rewrite(e, f)
-		}
-		return t
-	case map[string]any:
-		out := make(map[string]any, len(t))
-		for k, e := range t {
-			out[f(k)] = rewrite(e, f)
-		}
-		return out
-	}
-	return v
 }
 
 func marshal(doc *Doc) ([]byte, error) {
