@@ -29,6 +29,7 @@ import (
 	"github.com/llamactl/llamactl/internal/cmdutil"
 	"github.com/llamactl/llamactl/internal/enginefacts"
 	"github.com/llamactl/llamactl/internal/filelock"
+	"github.com/llamactl/llamactl/internal/paths"
 	"github.com/llamactl/llamactl/internal/proc"
 	"github.com/llamactl/llamactl/patches"
 )
@@ -389,7 +390,7 @@ func readStamp(dir string) stampFile {
 
 func writeStamp(dir string, s stampFile) error {
 	b, _ := json.MarshalIndent(s, "", "  ")
-	return os.WriteFile(filepath.Join(dir, stampName), append(b, '\n'), 0o644)
+	return paths.WriteFileAtomicPerm(filepath.Join(dir, stampName), append(b, '\n'), 0o644)
 }
 
 func fileExists(p string) bool {
@@ -649,7 +650,7 @@ func (r *runner) finish(ctx context.Context) error {
 	m := r.manifest()
 	b, _ := json.MarshalIndent(m, "", "  ")
 	r.res.Manifest = filepath.Join(dest, ManifestName)
-	if err := os.WriteFile(r.res.Manifest, append(b, '\n'), 0o644); err != nil {
+	if err := paths.WriteFileAtomicPerm(r.res.Manifest, append(b, '\n'), 0o644); err != nil {
 		return cmdutil.Errorf(cmdutil.ExitInternal, "writing the manifest: %v", err)
 	}
 	r.step(Step{Name: "manifest", Status: "ok", Detail: r.res.Manifest}, start)

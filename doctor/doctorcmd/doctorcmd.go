@@ -23,6 +23,7 @@ import (
 	"github.com/llamactl/llamactl/doctor/probe"
 	"github.com/llamactl/llamactl/internal/buildinfo"
 	"github.com/llamactl/llamactl/internal/cmdutil"
+	"github.com/llamactl/llamactl/internal/paths"
 	"github.com/llamactl/llamactl/internal/safefile"
 	"github.com/llamactl/llamactl/internal/ui"
 	"github.com/llamactl/llamactl/kernels"
@@ -39,8 +40,10 @@ const Schema = 1
 type Options struct {
 	F           *cmdutil.Factory
 	SnapshotOut string
-	Replay      string
-	Checks      []string
+	// Force lets --snapshot replace an existing file.
+	Force  bool
+	Replay string
+	Checks []string
 	// CheckGiven is true when --check was on the command line, even empty.
 	CheckGiven bool
 	ListChecks bool
@@ -121,7 +124,8 @@ Exit status: 0 when no check found an error (warnings allowed), 1 otherwise.`,
 		},
 	}
 	fl := cmd.Flags()
-	fl.StringVar(&opts.SnapshotOut, "snapshot", "", "also write the machine `FILE` (JSON) for support or --replay")
+	fl.StringVar(&opts.SnapshotOut, "snapshot", "", "also write the machine `FILE` (JSON) for support or --replay; an existing FILE is kept unless --force")
+	fl.BoolVar(&opts.Force, "force", false, "with --snapshot: replace FILE if it exists")
 	fl.StringVar(&opts.Replay, "replay", "", "evaluate a saved snapshot `FILE` (or a report.json / doctor --json file) instead of this machine")
 	fl.StringSliceVar(&opts.Checks, "check", nil, "run only this check `ID` (repeatable; see --list-checks)")
 	fl.BoolVar(&opts.ListChecks, "list-checks", false, "list every check and exit")
@@ -165,6 +169,16 @@ func run(ctx context.Context, o *Options) error {
 	}
 	if err := validateChecks(o); err != nil {
 		return err
+	}
+	if o.Force && o.SnapshotOut == "" {
+		return cmdutil.UsageErrorf("--force goes with --snapshot FILE: it lets the snapshot replace an existing FILE")
+	}
+	if o.SnapshotOut != "" && !o.Force {
+		// The file may be the customer's snapshot a support engineer meant
+		// to read (--replay); checked before a gather of several seconds.
+		if _, err := os.Lstat(o.SnapshotOut); err == nil {
+			return cmdutil.UsageErrorf("%s already exists and --snapshot does not overwrite it (to read it: llamactl doctor --replay %s). Replace it with: llamactl doctor --snapshot %s --force, or choose another name", o.SnapshotOut, o.SnapshotOut, o.SnapshotOut)
+		}
 	}
 	ropts := doctor.Options{Only: o.Checks, Backend: o.Backend}
 
@@ -400,7 +414,7 @@ func writeJSONFile(path string, v any) error {
 	if err := ui.WriteJSON(&b, v); err != nil {
 		return err
 	}
-	return os.WriteFile(path, b.Bytes(), 0o644)
+	return paths.WriteFileAtomicPerm(path, b.Bytes(), 0o644)
 }
 
 // snapshotHint is the next step after any unusable --replay input.

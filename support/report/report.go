@@ -516,50 +516,62 @@ func sortedKeys(m map[string]string) []string {
 	return ks
 }
 
+// writeDir writes the report's files into dir all or nothing: each goes to
+// a temporary name first, and only when all are written (a full disk fails
+// here) are they renamed into place, so an old report stays whole.
 func writeDir(dir string, files []file) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return fmt.Errorf("create %s: %w", dir, err)
 	}
+	var pending []*paths.AtomicFile
+	defer func() {
+		for _, f := range pending {
+			f.Abort()
+		}
+	}()
 	for _, f := range files {
 		if strings.Contains(f.name, "/") {
 			continue // raw outputs only go into the zip
 		}
-		if err := os.WriteFile(filepath.Join(dir, f.name), f.data, 0o644); err != nil {
+		af, err := paths.CreateAtomic(filepath.Join(dir, f.name), 0o644)
+		if err != nil {
 			return err
 		}
+		pending = append(pending, af)
+		if _, err := af.Write(f.data); err != nil {
+			return err
+		}
+		if err := af.Sync(); err != nil {
+			return err
+		}
+	}
+	for len(pending) > 0 {
+		if err := pending[0].Commit(); err != nil {
+			return err
+		}
+		pending = pending[1:]
 	}
 	return nil
 }
 
 func writeZip(path string, files []file, modified time.Time) error {
-	if dir := filepath.Dir(path); dir != "" {
-		if err := os.MkdirAll(dir, 0o755); err != nil {
-			return err
-		}
-	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".report-*.zip")
+	tmp, err := paths.CreateAtomic(path, 0o644)
 	if err != nil {
 		return err
 	}
-	defer os.Remove(tmp.Name())
+	defer tmp.Abort()
 	zw := zip.NewWriter(tmp)
 	for _, f := range files { // names are unique (rawNames)
 		w, err := zw.CreateHeader(&zip.FileHeader{Name: f.name, Method: zip.Deflate, Modified: modified})
 		if err != nil {
-			tmp.Close()
 			return err
 		}
 		if _, err := w.Write(f.data); err != nil {
-			tmp.Close()
 			return err
 		}
 	}
 	if err := zw.Close(); err != nil {
-		tmp.Close()
 		return err
 	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), path)
+	return tmp.Commit()
 }
