@@ -34,7 +34,6 @@ import (
 	"github.com/llamactl/llamactl/internal/ui"
 	"github.com/llamactl/llamactl/machine"
 	"github.com/llamactl/llamactl/patches"
-	"github.com/llamactl/llamactl/runner/launch"
 )
 
 // Options holds the injected world and the parsed flags.
@@ -450,7 +449,6 @@ func run(ctx context.Context, o *Options) error {
 	// process group, so the terminal's SIGINT misses it) compiling on.
 	ctx, stop := o.Interrupt(ctx)
 	defer stop()
-	defer launch.GuardChildren()() // Windows: the compilers die with llamactl
 	res, err := build.Run(ctx, d, in, build.Options{Heal: o.Heal, OutDir: o.OutDir})
 	doc.Result = res
 	if err == nil && res != nil {

@@ -399,7 +399,6 @@ func launchAndVerify(ctx context.Context, o *Options, eng *engine.Engine, m *ggu
 	errp := ui.NewErrPrinter(f.IO)
 	ctx, stop := o.Interrupt(ctx)
 	defer stop()
-	defer launch.GuardChildren()()
 	var logw io.Writer
 	if f.IO.Verbose && !f.IO.JSON {
 		logw = f.IO.ErrOut
