@@ -84,7 +84,7 @@ func runGGUF(f *cmdutil.Factory, path string) error {
 	if title == "" {
 		title = path
 	}
-	p.Heading(title)
+	p.Heading(ui.Safe(title, true)) // a model's metadata is not trusted to be text
 	var minL, maxL, sum uint64
 	for i, b := range m.Weights.Layer {
 		if i == 0 || b < minL {
@@ -142,6 +142,11 @@ func runGGUF(f *cmdutil.Factory, path string) error {
 		}
 		rows = append(rows, []string{k, mix})
 	}
+	for _, r := range rows {
+		for i := range r {
+			r[i] = ui.Safe(r[i], true)
+		}
+	}
 	p.Table(nil, rows)
 	if f.IO.Verbose {
 		p.Println()
@@ -160,7 +165,7 @@ func runGGUF(f *cmdutil.Factory, path string) error {
 		p.Table(h, lr)
 	}
 	for _, w := range m.Warnings {
-		p.Line(ui.Warn, w)
+		p.Line(ui.Warn, ui.Safe(w, true))
 	}
 	return nil
 }
