@@ -64,3 +64,12 @@ func TestMatch(t *testing.T) {
 		}
 	}
 }
+
+func TestHealers(t *testing.T) {
+	if got := strings.Join(Default().Healers("cuda-link-libpath"), ","); got != "cuda-libpath,cuda-no-vmm" {
+		t.Errorf("Healers(cuda-link-libpath) = %s", got)
+	}
+	if got := Default().Healers("gpu-out-of-memory"); len(got) != 0 {
+		t.Errorf("Healers(gpu-out-of-memory) = %v", got)
+	}
+}

@@ -5,7 +5,6 @@ package buildcmd
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -149,41 +148,16 @@ func cacheDir(o *Options) string {
 
 func loadSnapshot(ctx context.Context, o *Options) (*machine.Snapshot, error) {
 	if o.SnapshotPath != "" {
-		b, err := safefile.ReadFile(o.SnapshotPath, safefile.Snapshot)
-		var fe *safefile.Error
-		if errors.As(err, &fe) {
-			return nil, cmdutil.UsageErrorf("--snapshot %v. Record a machine with: llamactl doctor --snapshot machine.json (on that machine), then pass that file", err)
-		}
+		s, err := machine.Load(o.SnapshotPath)
 		if err != nil {
-			return nil, cmdutil.UsageErrorf("--snapshot %s: %s. Record a machine with: llamactl doctor --snapshot %s (on that machine), then pass that file", o.SnapshotPath, fileProblem(err), o.SnapshotPath)
+			return nil, cmdutil.UsageErrorf("--snapshot: %v", err)
 		}
-		var doc struct {
-			Schema   int               `json:"schema"`
-			Snapshot *machine.Snapshot `json:"snapshot"`
-		}
-		if err := json.Unmarshal(b, &doc); err != nil {
-			return nil, cmdutil.UsageErrorf("--snapshot %s is not JSON: %v", o.SnapshotPath, err)
-		}
-		if doc.Snapshot != nil {
-			return doc.Snapshot, nil // a `doctor --json` document
-		}
-		var s machine.Snapshot
-		if err := json.Unmarshal(b, &s); err != nil {
-			return nil, cmdutil.UsageErrorf("--snapshot %s: %v", o.SnapshotPath, err)
-		}
-		if s.Schema == 0 {
-			// null, {} or some other JSON object: nothing a plan can use.
-			return nil, cmdutil.UsageErrorf("--snapshot %s is not a snapshot (no \"schema\" field). Record a machine with: llamactl doctor --snapshot machine.json (on that machine), then pass that file", o.SnapshotPath)
-		}
-		if s.Schema > machine.SchemaVersion {
-			return nil, cmdutil.UsageErrorf("--snapshot %s has schema %d; this llamactl reads up to %d: update llamactl", o.SnapshotPath, s.Schema, machine.SchemaVersion)
-		}
-		return &s, nil
+		return s, nil
 	}
 	if o.Gather != nil {
 		return o.Gather(ctx), nil
 	}
-	return probe.Gather(ctx, probe.System(o.F)), nil
+	return probe.Gather(ctx, probe.System(o.F.Env())), nil
 }
 
 // fileProblem says in words why an input file could not be read.
@@ -450,6 +424,7 @@ func run(ctx context.Context, o *Options) error {
 	ctx, stop := o.Interrupt(ctx)
 	defer stop()
 	res, err := build.Run(ctx, d, in, build.Options{Heal: o.Heal, OutDir: o.OutDir})
+	err = exitError(err)
 	doc.Result = res
 	if err == nil && res != nil {
 		// Leave a record so `llamactl run` finds these binaries next.
@@ -469,6 +444,26 @@ func run(ctx context.Context, o *Options) error {
 		doc.Plan = &p
 	}
 	return finish(o, &doc, err)
+}
+
+// exitError maps build's error kinds to exit codes (docs/exit-codes.md).
+func exitError(err error) error {
+	var be *build.Error
+	if !errors.As(err, &be) {
+		return err
+	}
+	code := cmdutil.ExitInternal
+	switch be.Kind {
+	case build.BadInput:
+		code = cmdutil.ExitUsage
+	case build.Blocked:
+		code = cmdutil.ExitFindings
+	case build.Failed:
+		code = cmdutil.ExitBuild
+	case build.Interrupted:
+		code = cmdutil.ExitSignal
+	}
+	return &cmdutil.ExitError{Code: code, Message: be.Message, Err: err}
 }
 
 func mib(n int64) string { return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20)) }
@@ -608,7 +603,7 @@ func printText(f *cmdutil.Factory, doc *Doc) {
 		for _, c := range d.Commands {
 			details = append(details, "  "+c)
 		}
-		if ids := healers(d.ID); len(ids) > 0 && len(r.Healed) == 0 {
+		if ids := patches.Default().Healers(d.ID); len(ids) > 0 && len(r.Healed) == 0 {
 			details = append(details, fmt.Sprintf("llamactl knows a fix (patch %s): rerun with --heal", strings.Join(ids, ", ")))
 		}
 		pr.Line(ui.Err, d.ID+": "+d.Title, details...)
@@ -630,17 +625,6 @@ func printText(f *cmdutil.Factory, doc *Doc) {
 	} else if r.LogPath != "" {
 		pr.Printf("\nLog: %s\n", r.LogPath)
 	}
-}
-
-// healers lists the registry patches --heal applies for a failure ID.
-func healers(id string) []string {
-	var out []string
-	for _, p := range patches.Default().Patches {
-		if contains(p.When.Symptoms, id) {
-			out = append(out, p.ID)
-		}
-	}
-	return out
 }
 
 func orDash(s string) string {

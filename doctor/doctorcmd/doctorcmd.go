@@ -4,13 +4,10 @@
 package doctorcmd
 
 import (
-	"archive/zip"
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -24,7 +21,6 @@ import (
 	"github.com/llamactl/llamactl/internal/buildinfo"
 	"github.com/llamactl/llamactl/internal/cmdutil"
 	"github.com/llamactl/llamactl/internal/paths"
-	"github.com/llamactl/llamactl/internal/safefile"
 	"github.com/llamactl/llamactl/internal/ui"
 	"github.com/llamactl/llamactl/kernels"
 	"github.com/llamactl/llamactl/machine"
@@ -186,14 +182,14 @@ func run(ctx context.Context, o *Options) error {
 	var s *machine.Snapshot
 	if o.Replay != "" {
 		var err error
-		if s, err = LoadSnapshot(o.Replay); err != nil {
-			return err
+		if s, err = machine.Load(o.Replay); err != nil {
+			return cmdutil.UsageError(err)
 		}
 	} else {
 		gather := o.Gather
 		if gather == nil {
 			gather = func(ctx context.Context) *machine.Snapshot {
-				d := probe.System(f)
+				d := probe.System(f.Env())
 				d.Version = buildinfo.Get().Version
 				return probe.Gather(ctx, d)
 			}
@@ -369,11 +365,13 @@ func runKernels(ctx context.Context, o *Options, s *machine.Snapshot, sel doctor
 	k := o.Kernels
 	if k == nil {
 		k = func(ctx context.Context, s *machine.Snapshot, sel doctor.Selection) (kernels.Report, error) {
-			return kernels.Run(ctx, o.F, s, ch, kernels.Options{})
+			return kernels.Run(ctx, o.F.Env(), s, ch, kernels.Options{})
 		}
 	}
 	rep, err := k(ctx, s, sel)
-	if err != nil {
+	if ie := (*kernels.InputError)(nil); errors.As(err, &ie) {
+		return nil, cmdutil.UsageError(err)
+	} else if err != nil {
 		return nil, err
 	}
 	s.Probes = kernels.ToSnapshot(rep.Stages)
@@ -415,113 +413,6 @@ func writeJSONFile(path string, v any) error {
 		return err
 	}
 	return paths.WriteFileAtomicPerm(path, b.Bytes(), 0o644)
-}
-
-// snapshotHint is the next step after any unusable --replay input.
-const snapshotHint = "Create one with 'llamactl doctor --snapshot machine.json' on the machine to diagnose."
-
-// LoadSnapshot reads a snapshot file: a bare snapshot, a doctor --json
-// document or a support report.json (both carry a "snapshot" field), or a
-// report zip holding one of those. Bad input is a usage error that says what
-// to do, never a panic.
-func LoadSnapshot(path string) (*machine.Snapshot, error) {
-	if st, err := os.Stat(path); err == nil && st.IsDir() {
-		path = filepath.Join(path, "report.json") // a --report folder
-	}
-	fh, err := safefile.Open(path, safefile.Report)
-	if err != nil {
-		var fe *safefile.Error
-		if errors.As(err, &fe) {
-			return nil, cmdutil.UsageErrorf("%v. %s", err, snapshotHint)
-		}
-		return nil, cmdutil.UsageErrorf("cannot read %s: %v. %s", path, errors.Unwrap(err), snapshotHint)
-	}
-	defer fh.Close()
-	var magic [4]byte
-	n, _ := io.ReadFull(fh, magic[:])
-	var b []byte
-	if string(magic[:n]) == "PK\x03\x04" {
-		st, err := fh.Stat()
-		if err != nil {
-			return nil, cmdutil.UsageErrorf("cannot read %s: %v. %s", path, err, snapshotHint)
-		}
-		if b, err = fromZip(fh, st.Size()); err != nil {
-			return nil, cmdutil.UsageErrorf("%s: %v. %s", path, err, snapshotHint)
-		}
-	} else {
-		rest, err := safefile.ReadAll(fh, safefile.Snapshot)
-		if errors.Is(err, safefile.ErrTooLarge) {
-			return nil, cmdutil.UsageErrorf("%s is larger than %d MiB: not a snapshot. %s", path, safefile.Snapshot.Max>>20, snapshotHint)
-		}
-		if err != nil {
-			return nil, cmdutil.UsageErrorf("cannot read %s: %v. %s", path, err, snapshotHint)
-		}
-		b = append(magic[:n:n], rest...)
-	}
-	return ParseSnapshot(b, path)
-}
-
-// ParseSnapshot decodes snapshot JSON (see LoadSnapshot); name is for messages.
-func ParseSnapshot(b []byte, name string) (*machine.Snapshot, error) {
-	hint := snapshotHint
-	var probeDoc map[string]json.RawMessage
-	if err := json.Unmarshal(b, &probeDoc); err != nil {
-		return nil, cmdutil.UsageErrorf("%s is not a snapshot (invalid JSON: %v). %s", name, err, hint)
-	}
-	if inner, ok := probeDoc["snapshot"]; ok && len(inner) > 0 && inner[0] == '{' {
-		b = inner
-		probeDoc = nil
-		if err := json.Unmarshal(b, &probeDoc); err != nil {
-			return nil, cmdutil.UsageErrorf("%s: its \"snapshot\" field is not valid JSON: %v. %s", name, err, hint)
-		}
-	}
-	if _, ok := probeDoc["os"]; !ok {
-		return nil, cmdutil.UsageErrorf("%s is JSON but not a llamactl snapshot (no \"os\" field). %s", name, hint)
-	}
-	var s machine.Snapshot
-	if err := json.Unmarshal(b, &s); err != nil {
-		return nil, cmdutil.UsageErrorf("%s is not a valid snapshot: %v. %s", name, err, hint)
-	}
-	if s.Schema > machine.SchemaVersion {
-		return nil, cmdutil.UsageErrorf("%s has snapshot schema %d but this llamactl reads up to %d: update llamactl", name, s.Schema, machine.SchemaVersion)
-	}
-	return &s, nil
-}
-
-// fromZip returns the snapshot-bearing JSON inside a report zip.
-func fromZip(r io.ReaderAt, size int64) ([]byte, error) {
-	zr, err := zip.NewReader(r, size)
-	if err != nil {
-		return nil, fmt.Errorf("not a valid zip: %v", err)
-	}
-	for _, want := range []string{"snapshot.json", "report.json", "doctor.json"} {
-		for _, zf := range zr.File {
-			if zf.Name != want && !strings.HasSuffix(zf.Name, "/"+want) {
-				continue
-			}
-			rc, err := zf.Open()
-			if err != nil {
-				return nil, err
-			}
-			data, err := safefile.ReadAll(rc, safefile.Snapshot)
-			rc.Close()
-			if errors.Is(err, safefile.ErrTooLarge) {
-				return nil, fmt.Errorf("its %s is larger than %d MiB: not a snapshot", zf.Name, safefile.Snapshot.Max>>20)
-			}
-			if err != nil {
-				return nil, err
-			}
-			return data, nil
-		}
-	}
-	return nil, errors.New("the zip holds no snapshot.json or report.json")
-}
-
-// Evaluate runs every check and the selection on a snapshot (the pure part
-// of the command; fuzzed with arbitrary snapshots).
-func Evaluate(s *machine.Snapshot, backend string) Doc {
-	fs := doctor.Run(context.Background(), s, doctor.Options{Backend: backend})
-	return Doc{Schema: Schema, Checks: fs, Selection: doctor.SelectFor(s, backend), Snapshot: s}
 }
 
 // environ is the real environment as a map, for the report's leak self-check.

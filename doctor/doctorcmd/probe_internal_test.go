@@ -16,7 +16,7 @@ import (
 // says which architecture it compiled for when the machine has no NVIDIA
 // GPU. The stages are those the real probe gave on the GPU-less CI machine.
 func TestProbeFindingsKeepFailureID(t *testing.T) {
-	s, err := LoadSnapshot("../../testdata/doctor/snapshots/linux-ci-debian-nvcc11.8-gcc12.json")
+	s, err := machine.Load("../../testdata/doctor/snapshots/linux-ci-debian-nvcc11.8-gcc12.json")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -37,7 +37,7 @@ func TestSnapshotAndJSONCarryNoSecrets(t *testing.T) {
 	f.IO.JSON = true
 	snap := filepath.Join(dir, "machine.json")
 	o := &Options{F: f, SnapshotOut: snap, Gather: func(ctx context.Context) *machine.Snapshot {
-		d := probe.System(f)
+		d := probe.System(f.Env())
 		d.CommandTimeout = 300 * time.Millisecond
 		d.Timeout = 2 * time.Second
 		return probe.Gather(ctx, d)

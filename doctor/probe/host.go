@@ -9,7 +9,6 @@ import (
 	"github.com/shirou/gopsutil/v4/cpu"
 	"github.com/shirou/gopsutil/v4/disk"
 	"github.com/shirou/gopsutil/v4/host"
-	"github.com/shirou/gopsutil/v4/mem"
 
 	"github.com/llamactl/llamactl/machine"
 )
@@ -57,9 +56,9 @@ func (h gopsutilHost) Info(ctx context.Context) (machine.OSInfo, error) {
 	if n, err := cpu.CountsWithContext(ctx, true); err == nil {
 		o.LogicalCores = n
 	}
-	if vm, err := mem.VirtualMemoryWithContext(ctx); err == nil {
-		o.RAMTotalMiB = vm.Total >> 20
-		o.RAMFreeMiB = vm.Available >> 20
+	if m, err := machine.HostMemory(ctx); err == nil {
+		o.RAMTotalMiB = m.TotalMiB
+		o.RAMFreeMiB = m.AvailableMiB
 	} else {
 		errs = append(errs, err)
 	}

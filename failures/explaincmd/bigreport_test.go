@@ -3,13 +3,14 @@ package explaincmd
 import (
 	"archive/zip"
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
-	"github.com/llamactl/llamactl/doctor/doctorcmd"
 	"github.com/llamactl/llamactl/internal/cmdutil"
+	"github.com/llamactl/llamactl/machine"
 )
 
 // A report zip whose report.json is larger than llamactl reads (64 MiB) is
@@ -40,8 +41,9 @@ func TestOversizedReportZipIsRefused(t *testing.T) {
 	if cmdutil.ExitCode(err) != cmdutil.ExitUsage || !strings.Contains(err.Error(), "larger than 64 MiB") {
 		t.Errorf("explain: %v; want a usage error saying it is larger than 64 MiB", err)
 	}
-	_, err = doctorcmd.LoadSnapshot(p)
-	if cmdutil.ExitCode(err) != cmdutil.ExitUsage || !strings.Contains(err.Error(), "larger than 64 MiB") {
+	_, err = machine.Load(p)
+	var le *machine.LoadError
+	if !errors.As(err, &le) || !strings.Contains(err.Error(), "larger than 64 MiB") {
 		t.Errorf("doctor --replay: %v; want a usage error saying it is larger than 64 MiB", err)
 	}
 }

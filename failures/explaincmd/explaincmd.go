@@ -16,7 +16,6 @@ import (
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
 
-	"github.com/llamactl/llamactl/doctor/doctorcmd"
 	"github.com/llamactl/llamactl/doctor/probe"
 	"github.com/llamactl/llamactl/failures"
 	"github.com/llamactl/llamactl/internal/cmdutil"
@@ -63,7 +62,7 @@ func NewCmd(f *cmdutil.Factory, runF ...func(*Options) error) *cobra.Command {
 	opts := &Options{
 		IO: f.IO,
 		Gather: func(ctx context.Context) *machine.Snapshot {
-			return probe.Gather(ctx, probe.System(f))
+			return probe.Gather(ctx, probe.System(f.Env()))
 		},
 		Open: func(name string) (io.ReadCloser, error) { return safefile.Open(name, safefile.Log) },
 		StdinIsTerminal: func() bool {
@@ -128,8 +127,8 @@ func Run(ctx context.Context, o *Options) error {
 	factsFrom := ""
 	if o.Snapshot != "" {
 		var err error
-		if s, err = doctorcmd.LoadSnapshot(o.Snapshot); err != nil {
-			return err
+		if s, err = machine.Load(o.Snapshot); err != nil {
+			return cmdutil.UsageError(err)
 		}
 		factsFrom = "snapshot " + o.Snapshot
 	}

@@ -4,7 +4,6 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/llamactl/llamactl/doctor/doctorcmd"
 	"github.com/llamactl/llamactl/machine"
 	"github.com/llamactl/llamactl/support/report"
 )
@@ -24,7 +23,7 @@ func TestReplayableByDoctor(t *testing.T) {
 		if filepath.Ext(out) != ".zip" {
 			in = filepath.Join(out, "report.json")
 		}
-		got, err := doctorcmd.LoadSnapshot(in)
+		got, err := machine.Load(in)
 		if err != nil {
 			t.Fatalf("%s: %v", in, err)
 		}

@@ -25,8 +25,8 @@ import (
 	"github.com/llamactl/llamactl/doctor/probe"
 	"github.com/llamactl/llamactl/failures"
 	"github.com/llamactl/llamactl/internal/buildinfo"
+	"github.com/llamactl/llamactl/internal/jsonout"
 	"github.com/llamactl/llamactl/internal/paths"
-	"github.com/llamactl/llamactl/internal/ui"
 	"github.com/llamactl/llamactl/machine"
 	"github.com/llamactl/llamactl/support/redact"
 )
@@ -467,7 +467,7 @@ func redactDoc(r *redact.Redactor, doc *Doc, raw map[string]string) error {
 
 func marshal(doc *Doc) ([]byte, error) {
 	var buf bytes.Buffer
-	if err := ui.WriteJSON(&buf, doc); err != nil {
+	if err := jsonout.Write(&buf, doc); err != nil {
 		return nil, err
 	}
 	return buf.Bytes(), nil
