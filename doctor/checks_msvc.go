@@ -9,7 +9,7 @@ import (
 	"github.com/llamactl/llamactl/machine"
 )
 
-// Section D of doctor.md §10: MSVC, clang-cl and the build tools.
+// Section D of docs/doctor.md\'s "Every check": MSVC, clang-cl and the build tools.
 
 func hasProbeError(s *machine.Snapshot, probe string) (machine.ProbeError, bool) {
 	for _, e := range s.ProbeErrors {
@@ -73,7 +73,7 @@ func checkMSVCToolset(s *machine.Snapshot) []Finding {
 	return []Finding{emit(s, "msvc.toolset", "ok", "toolset", def, "cl", orUnknown(clVersionOf(m))).with(m.Toolsets...)}
 }
 
-// Windows SDK install folder (doctor.md §4.2).
+// Windows SDK install folder.
 const regWindowsSDK = `HKLM\SOFTWARE\WOW6432Node\Microsoft\Microsoft SDKs\Windows\v10.0\InstallationFolder`
 
 func checkWindowsSDK(s *machine.Snapshot) []Finding {
@@ -87,7 +87,7 @@ func checkWindowsSDK(s *machine.Snapshot) []Finding {
 		}
 	}
 	// In a developer environment LIB names the SDK's lib folder (rustup's
-	// kernel32.lib test, doctor.md §4.2).
+	// kernel32.lib test).
 	if lib, ok := env(s, "LIB"); ok && lib != "" {
 		if strings.Contains(strings.ToLower(lib), `windows kits`) {
 			return []Finding{emit(s, "msvc.sdk", "ok", "dir", sdkDirFromLib(lib))}
@@ -148,7 +148,7 @@ func checkClVersion(s *machine.Snapshot) []Finding {
 	return checkClVersionFor(s, tk, "msvc.cl-version")
 }
 
-// checkClVersionFor applies the MSVC <-> CUDA gates of doctor.md §4.6:
+// checkClVersionFor applies the MSVC <-> CUDA gates:
 // nvcc's host_config.h range and the STL's minimum CUDA (STL1002).
 func checkClVersionFor(s *machine.Snapshot, tk *machine.CUDAToolkit, id string) []Finding {
 	m := latestMSVC(s)
@@ -193,7 +193,7 @@ func checkClangCL(s *machine.Snapshot) []Finding {
 	if has {
 		return []Finding{emit(s, "clangcl.present", "ok")}
 	}
-	// Only Windows on ARM builds need clang (llama.cpp docs, doctor.md §4.5).
+	// Only Windows on ARM builds need clang (llama.cpp docs).
 	if s.OS.Arch == "arm64" {
 		return []Finding{emit(s, "clangcl.present", "missing-arm64")}
 	}
@@ -229,7 +229,7 @@ func checkNinja(s *machine.Snapshot) []Finding {
 	t, ok := toolVersion(s, "ninja")
 	if !ok {
 		if m := latestMSVC(s); m != nil && isWindows(s) {
-			// VS ships a Ninja next to its CMake; llamactl's build uses it (doctor.md §4.2).
+			// VS ships a Ninja next to its CMake; llamactl's build uses it.
 			return []Finding{emit(s, "build.ninja", "vs-bundled", "vs", strings.TrimRight(m.Path, `\`))}
 		}
 		return []Finding{emit(s, "build.ninja", "missing")}

@@ -250,7 +250,7 @@ func clVersionOf(m *machine.MSVCInstall) string {
 	return toolsetToCl(t)
 }
 
-// toolsetToCl maps toolset 14.xx to cl 19.xx (doctor.md §4.2).
+// toolsetToCl maps toolset 14.xx to cl 19.xx.
 func toolsetToCl(t string) string {
 	v := version.Of(t)
 	if v.Len() < 2 || v.At(0) != 14 {

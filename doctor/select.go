@@ -152,8 +152,7 @@ func vendorList(v map[string]bool) string {
 }
 
 // bestNonOpenCL is what accelerates AMD/NVIDIA cards: CUDA for NVIDIA, HIP
-// when the ROCm/HIP SDK is installed and knows the GPU, else Vulkan
-// (doctor.md §5.4).
+// when the ROCm/HIP SDK is installed and knows the GPU, else Vulkan.
 func bestNonOpenCL(s *machine.Snapshot, nv []machine.GPU, vend map[string]bool) string {
 	if len(nv) > 0 {
 		return "cuda"
@@ -213,7 +212,7 @@ func visibleIn(list string, g machine.GPU) bool {
 }
 
 // archFor is CMAKE_CUDA_ARCHITECTURES for a CC: "89-real". Blackwell 12.x
-// stays plain: llama.cpp itself rewrites 12X to 12Xa (doctor.md §2.7).
+// stays plain: llama.cpp itself rewrites 12X to 12Xa.
 func archFor(cc string) string {
 	sm := ccToSM(cc)
 	if sm == 0 {
