@@ -197,13 +197,6 @@ func untrack(cmd *exec.Cmd) {
 	live.Unlock()
 }
 
-// Running is how many children are running now.
-func Running() int {
-	live.Lock()
-	defer live.Unlock()
-	return len(live.cmds)
-}
-
 // KillAll ends every running child and its process group (its whole tree
 // on Windows) and refuses new ones. It is for llamactl's last moments: a
 // second Ctrl-C, a command that did not stop after the first, a panic.

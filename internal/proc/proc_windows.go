@@ -3,11 +3,8 @@
 package proc
 
 import (
-	"unsafe"
-
 	"context"
 	"errors"
-	"golang.org/x/sys/windows"
 	"io/fs"
 	"os"
 	"os/exec"
@@ -15,6 +12,9 @@ import (
 	"strconv"
 	"syscall"
 	"time"
+	"unsafe"
+
+	"golang.org/x/sys/windows"
 )
 
 // setProcessGroup makes a deadline or Ctrl-C end the whole tree: Windows has

@@ -158,13 +158,3 @@ func ReadAll(r io.Reader, k Kind) ([]byte, error) {
 	}
 	return b, nil
 }
-
-// Check says whether path can be opened as kind k, without reading it (for
-// inputs another program reads, and for early flag validation).
-func Check(path string, k Kind) error {
-	fh, err := Open(path, k)
-	if err != nil {
-		return err
-	}
-	return fh.Close()
-}
