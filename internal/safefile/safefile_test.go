@@ -13,7 +13,9 @@ import (
 func TestRefusesWhatIsNotARegularFile(t *testing.T) {
 	dir := t.TempDir()
 	cases := map[string]string{"folder": dir}
-	if runtime.GOOS != "windows" {
+	if runtime.GOOS == "windows" {
+		cases["device"] = "NUL"
+	} else {
 		cases["fifo"] = mkfifo(t, filepath.Join(dir, "pipe"))
 		cases["device"] = "/dev/zero"
 	}

@@ -215,6 +215,21 @@ for t in "runner/gguf:FuzzRead$" "doctor:FuzzEvaluate$"; do
   if [[ $rc == 0 && ${runs:-0} -gt 2000 ]]; then ok "$(tail -1 <<<"$out")"; else bad "fuzz $t: $out"; fi
 done
 
+echo "-- Windows: the input opener, the cache lock and the kill-on-close job under wine"
+if [[ -x scripts/wine-run ]]; then
+  for spec in safefile:. filelock:. proc:GuardChildren; do
+    pkg=${spec%%:*} run=${spec#*:}
+    if GOOS=windows go test -c -o "$W/win/$pkg.exe" ./internal/$pkg >/dev/null 2>&1 &&
+      out=$(timeout 120 scripts/wine-run "$W/win/$pkg.exe" -test.v -test.run "$run" 2>&1) && grep -q '^PASS' <<<"$out"; then
+      ok "internal/$pkg tests pass on Windows (wine): $(grep -c '^--- PASS' <<<"$out") tests"
+    else
+      bad "internal/$pkg under wine: $(tail -5 <<<"${out:-build failed}")"
+    fi
+  done
+else
+  echo "  skip  no scripts/wine-run"
+fi
+
 echo "faults: leftover processes $LEFT, torn files $TORN, leaked secrets $LEAKED, peak RSS $((PEAK / 1024)) MiB"
 echo "$pass passed, $fail failed"
 [[ $fail == 0 ]]
