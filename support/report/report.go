@@ -27,6 +27,7 @@ import (
 	"github.com/llamactl/llamactl/internal/buildinfo"
 	"github.com/llamactl/llamactl/internal/jsonout"
 	"github.com/llamactl/llamactl/internal/paths"
+	"github.com/llamactl/llamactl/internal/safefile"
 	"github.com/llamactl/llamactl/machine"
 	"github.com/llamactl/llamactl/support/redact"
 )
@@ -375,7 +376,7 @@ func readBuild(path string) Build {
 }
 
 func readLimited(path string, n int64) ([]byte, error) {
-	f, err := os.Open(path)
+	f, err := safefile.Open(path, safefile.Log) // a pipe in the cache must not hang the report
 	if err != nil {
 		return nil, err
 	}
@@ -385,7 +386,7 @@ func readLimited(path string, n int64) ([]byte, error) {
 
 // Tail returns the last lines of a file, reading at most maxBytes from its end.
 func Tail(path string, maxBytes int64, maxLines int) (string, error) {
-	f, err := os.Open(path)
+	f, err := safefile.Open(path, safefile.Log)
 	if err != nil {
 		return "", err
 	}
