@@ -108,13 +108,13 @@ func checkCUDASelect(s *machine.Snapshot) []Finding {
 			blockers = append(blockers, b.Message+" → "+b.Fix)
 		}
 	}
-	if tk := chooseToolkit(s, nv); tk != nil && sel.CUDA == "" {
+	if tk := sel.Installed; tk != nil && sel.CUDA == "" {
 		return []Finding{emit(s, "cuda.select", "blocked-nofit", "version", tk.Version).
-			with(toolkitProblems(s, tk, nv)...).with(blockers...)}
+			with(sel.Problems...).with(blockers...)}
 	}
-	if tk := chooseToolkit(s, nv); tk != nil {
+	if tk := sel.Installed; tk != nil {
 		return []Finding{emit(s, "cuda.select", "blocked", "version", tk.Version, "recommended", orUnknown(sel.CUDA)).
-			with(toolkitProblems(s, tk, nv)...).with(blockers...)}
+			with(sel.Problems...).with(blockers...)}
 	}
 	if sel.CUDA == "" {
 		return []Finding{emit(s, "cuda.select", "no-version").with(blockers...)}
@@ -183,7 +183,7 @@ func checkArchsFlag(s *machine.Snapshot) []Finding {
 func checkHostCompiler(s *machine.Snapshot) []Finding {
 	// The toolkit llamactl will build with (the active one unless another
 	// works better; the active one when none does, so its problem shows).
-	tk := chooseToolkit(s, nvidiaGPUs(s))
+	tk, _ := chooseToolkit(s, nvidiaGPUs(s))
 	if tk == nil {
 		return []Finding{skip("cuda.host-compiler", "no-toolkit")}
 	}

@@ -1,9 +1,10 @@
 package doctor
 
 import (
-	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/llamactl/llamactl/matrix"
 
 	"github.com/llamactl/llamactl/internal/version"
 	"github.com/llamactl/llamactl/machine"
@@ -168,7 +169,7 @@ func checkClVersionFor(s *machine.Snapshot, tk *machine.CUDAToolkit, id string) 
 	if need := stlMinCUDA(cl); need != "" && version.Compare(version.MajorMinor(tk.Version), need) < 0 {
 		details = append(details, reasonText("stl1002", "cl", cl, "need", need))
 	}
-	if row.MSCVerMaxExcl > 0 && mscVer(cl) >= row.MSCVerMaxExcl {
+	if row.MSCVerMaxExcl > 0 && matrix.MSCVer(cl) >= row.MSCVerMaxExcl {
 		need := minCUDAForCl(cl)
 		if t := olderToolset(m, row.MSCVerMaxExcl, tk.Version); t != "" {
 			return []Finding{emit(s, id, "use-older-toolset", "cl", cl, "vs", vs, "version", tk.Version, "toolset", t, "vcvarsall", vcvarsall(m)).with(details...)}
@@ -176,8 +177,8 @@ func checkClVersionFor(s *machine.Snapshot, tk *machine.CUDAToolkit, id string) 
 		return []Finding{emit(s, id, "msvc-too-new", "cl", cl, "vs", vs, "version", tk.Version, "need", orUnknown(need)).with(details...)}
 	}
 	// host_config.h has a floor too: CUDA 13.x rejects VS 2017 (_MSC_VER < 1920).
-	if msc := mscVer(cl); row.MSCVerMin > 0 && msc > 0 && msc < row.MSCVerMin {
-		return []Finding{emit(s, id, "msvc-too-old", "cl", cl, "vs", vs, "version", tk.Version, "min", clOf(row.MSCVerMin))}
+	if msc := matrix.MSCVer(cl); row.MSCVerMin > 0 && msc > 0 && msc < row.MSCVerMin {
+		return []Finding{emit(s, id, "msvc-too-old", "cl", cl, "vs", vs, "version", tk.Version, "min", matrix.CLVersion(row.MSCVerMin))}
 	}
 	if len(details) > 0 {
 		return []Finding{emit(s, id, "stl-too-new", "cl", cl, "vs", vs, "version", tk.Version, "need", stlMinCUDA(cl)).with(details...)}
@@ -251,20 +252,6 @@ func checkGit(s *machine.Snapshot) []Finding {
 	return []Finding{emit(s, "build.git", "ok", "version", t.Version, "path", t.Path)}
 }
 
-// clOf turns _MSC_VER 1920 into cl "19.20".
-func clOf(msc int) string { return fmt.Sprintf("%d.%02d", msc/100, msc%100) }
-
-// minCUDAForCl is the oldest CUDA (major.minor) whose nvcc and STL gates accept cl.
-func minCUDAForCl(cl string) string {
-	stl := stlMinCUDA(cl)
-	for _, r := range g().Toolkits {
-		if r.MSCVerMaxExcl > mscVer(cl) && (stl == "" || version.Compare(r.CUDA, stl) >= 0) {
-			return r.CUDA
-		}
-	}
-	return ""
-}
-
 // vsName is "Visual Studio Community 2022 17.11.5" (or what is known of it).
 func vsName(m *machine.MSVCInstall) string {
 	n := m.DisplayName
@@ -277,4 +264,15 @@ func vsName(m *machine.MSVCInstall) string {
 		n += " " + m.InstallVersion
 	}
 	return n
+}
+
+// minCUDAForCl is the oldest CUDA (major.minor) whose nvcc and STL gates accept cl.
+func minCUDAForCl(cl string) string {
+	stl := stlMinCUDA(cl)
+	for _, r := range g().Toolkits {
+		if r.MSCVerMaxExcl > matrix.MSCVer(cl) && (stl == "" || version.Compare(r.CUDA, stl) >= 0) {
+			return r.CUDA
+		}
+	}
+	return ""
 }

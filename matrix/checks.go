@@ -358,9 +358,8 @@ func (r *resolver) checkHost(e *evaluation, kind, cxx string, have, max int, inf
 // toolsetToCL turns an MSVC toolset directory version ("14.39.33519", as
 // under VC\Tools\MSVC) into the cl.exe version ("19.39"); cl versions pass.
 func toolsetToCL(s string) string {
-	v, ok := parseVersion(s)
-	if ok && v.Len() >= 2 && v.At(0) == 14 && v.At(1) >= 10 {
-		return fmt.Sprintf("19.%02d", v.At(1))
+	if cl := ToolsetCL(s); cl != "" {
+		return cl
 	}
 	return s
 }
