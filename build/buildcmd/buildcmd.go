@@ -32,10 +32,10 @@ import (
 	"github.com/llamactl/llamactl/internal/lang"
 	"github.com/llamactl/llamactl/internal/paths"
 	"github.com/llamactl/llamactl/internal/proc"
+	"github.com/llamactl/llamactl/internal/safefile"
 	"github.com/llamactl/llamactl/internal/ui"
 	"github.com/llamactl/llamactl/machine"
 	"github.com/llamactl/llamactl/patches"
-	"github.com/llamactl/llamactl/runner/launch"
 )
 
 // Options holds the injected world and the parsed flags.
@@ -89,8 +89,9 @@ type LockCheck struct {
 	Problems  []string `json:"problems,omitempty"`
 }
 
-// NewCmd builds `llamactl build`.
-func NewCmd(f *cmdutil.Factory) *cobra.Command {
+// NewCmd builds `llamactl build`; runF, when given, replaces the run
+// function (a test captures the parsed Options with it).
+func NewCmd(f *cmdutil.Factory, runF ...func(*Options) error) *cobra.Command {
 	opts := &Options{F: f}
 	cmd := &cobra.Command{
 		Use:   "build",
@@ -111,6 +112,9 @@ Examples:
   llamactl build --lock llamactl.lock.toml --check   CI: fail if this machine no longer satisfies the lock`,
 		Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, args []string) error {
+			if len(runF) > 0 && runF[0] != nil {
+				return runF[0](opts)
+			}
 			return run(c.Context(), opts)
 		},
 	}
@@ -187,6 +191,10 @@ func fileProblem(t *lang.Catalog, err error) string {
 // lockError explains an unreadable or invalid --lock file and how to get
 // a good one.
 func lockError(t *lang.Catalog, path string, err error) error {
+	var fe *safefile.Error
+	if errors.As(err, &fe) {
+		return cmdutil.UsageErrorf("%s", t.T("err.lock-unsafe", "err", err))
+	}
 	if errors.Is(err, fs.ErrNotExist) || errors.Is(err, fs.ErrPermission) || isDirErr(err) {
 		return cmdutil.UsageErrorf("%s", t.T("err.lock-file", "path", path, "problem", fileProblem(t, err)))
 	}
@@ -295,6 +303,9 @@ func run(ctx context.Context, o *Options) error {
 	fetcher := &engine.Fetcher{HTTP: o.HTTP, CacheDir: cache}
 	if fetcher.HTTP == nil {
 		fetcher.HTTP = &http.Client{Timeout: 0}
+	}
+	fetcher.Waiting = func() {
+		fmt.Fprintf(f.IO.ErrOut, "%s\n", t.T("wait.download", "dir", cache))
 	}
 
 	// The engine: a tree given with --source, or the pinned (or --ref) release.
@@ -409,7 +420,10 @@ func run(ctx context.Context, o *Options) error {
 		return finish(o, &doc, ferr)
 	}
 
-	d := build.Deps{Runner: f.Runner, Now: f.Now, Environ: f.Environ(), Diagnose: build.KBDiagnose, Llamactl: buildinfo.Get().Version}
+	d := build.Deps{Runner: f.Runner, Now: f.Now, Environ: f.Environ(), Diagnose: build.KBDiagnose, Llamactl: buildinfo.Get().Version,
+		Waiting: func(dir string) {
+			fmt.Fprintf(f.IO.ErrOut, "%s\n", t.T("wait.build", "dir", dir))
+		}}
 	if !f.IO.JSON {
 		ep := ui.NewErrPrinter(f.IO)
 		d.Stage = func(name string) { ep.Printf("%s %s\n", ep.Mark(ui.Info), t.Line(name)) }
@@ -431,7 +445,6 @@ func run(ctx context.Context, o *Options) error {
 	// process group, so the terminal's SIGINT misses it) compiling on.
 	ctx, stop := o.Interrupt(ctx)
 	defer stop()
-	defer launch.GuardChildren()() // Windows: the compilers die with llamactl
 	res, err := build.Run(ctx, d, in, build.Options{Heal: o.Heal, OutDir: o.OutDir})
 	err = exitError(err)
 	doc.Result = res
