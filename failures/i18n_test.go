@@ -18,6 +18,8 @@ func TestZhCNOverlay(t *testing.T) {
 	}
 	testutil.CheckOverlay(t, Default().Texts(), zh, nil)
 	testutil.CheckTextCatalog(t, zhCNOverlay)
+	cat := lang.NewCatalog(lang.ZhCN, Default().Texts(), zh)
+	testutil.CheckLines(t, Default().Texts(), zh, cat.Line, nil)
 }
 
 // Every finding of the knowledge base comes out in Chinese: title, cause

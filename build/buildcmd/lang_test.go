@@ -25,6 +25,7 @@ func TestZhCNTexts(t *testing.T) {
 	testutil.CheckOverlay(t, en, zh, nil)
 	testutil.CheckTextCatalog(t, textEN)
 	testutil.CheckTextCatalog(t, textZhCN)
+	testutil.CheckLines(t, en, zh, texts(lang.ZhCN).Line, nil)
 }
 
 // buildCLI runs the command with its flags (--json is the root's: json).

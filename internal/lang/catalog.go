@@ -101,13 +101,32 @@ func (c *Catalog) line(s string, depth int) string {
 		for i, n := range t.names {
 			v := m[i+1]
 			if depth > 0 {
-				v = c.line(v, depth-1)
+				v = c.value(v, depth-1)
 			}
 			kv = append(kv, n, v)
 		}
 		return placeholder.Fill(tr, kv...)
 	}
 	return s
+}
+
+// value translates a value captured from a line: a filled template, or
+// filled templates joined with "; " (a list of reasons).
+func (c *Catalog) value(v string, depth int) string {
+	if tr := c.line(v, depth); tr != v || !strings.Contains(v, "; ") {
+		return tr
+	}
+	parts := strings.Split(v, "; ")
+	changed := false
+	for i, p := range parts {
+		if tr := c.line(p, depth); tr != p {
+			parts[i], changed = tr, true
+		}
+	}
+	if !changed {
+		return v
+	}
+	return strings.Join(parts, "；")
 }
 
 // exact is the key of a template without placeholders whose text is s.

@@ -109,3 +109,29 @@ func CheckOverlay(tb testing.TB, en, tr map[string]string, neutral map[string]bo
 		tb.Errorf("%d of %d English texts have no translation", missing, len(en))
 	}
 }
+
+// CheckLines checks the reverse translation the human output relies on:
+// every English text of en, filled with sample values, comes back from
+// line as its translation in tr filled with the same values (a text tr
+// lacks comes back unchanged). skip lists texts that cannot be told apart
+// from the line alone (a bare "{warning}").
+func CheckLines(tb testing.TB, en, tr map[string]string, line func(string) string, skip map[string]bool) {
+	tb.Helper()
+	for k, e := range en {
+		if skip[k] {
+			continue
+		}
+		var pairs []string
+		for i, p := range overlayPH.FindAllString(e, -1) {
+			pairs = append(pairs, p, "«"+string(rune('a'+i))+"»")
+		}
+		r := strings.NewReplacer(pairs...)
+		want := e
+		if t, ok := tr[k]; ok {
+			want = t
+		}
+		if got := line(r.Replace(e)); got != r.Replace(want) {
+			tb.Errorf("%s: %q\n  translated to %q\n  want         %q", k, r.Replace(e), got, r.Replace(want))
+		}
+	}
+}

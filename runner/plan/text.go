@@ -5,11 +5,20 @@ import (
 	"encoding/json"
 	"sync"
 
+	"github.com/llamactl/llamactl/internal/lang"
 	"github.com/llamactl/llamactl/internal/placeholder"
 )
 
 //go:embed data/text.en.json
 var textJSON []byte
+
+//go:embed data/text.zh-CN.json
+var textZhCN []byte
+
+// Texts is the plan's sentences in l (lang.ZhCN), for the human output:
+// T's keys, and Line to translate a reason or a change T filled in
+// English. English, or a language without a translation, is English.
+func Texts(l string) *lang.Catalog { return lang.FromFiles(l, textJSON, textZhCN) }
 
 var texts = sync.OnceValue(func() map[string]string {
 	var doc struct {

@@ -64,7 +64,7 @@ func TestRunCommandArgs(t *testing.T) {
 
 // A folder instead of a model: exit 2, and the message says which file to pass.
 func TestOpenModelFolder(t *testing.T) {
-	_, _, err := openModel(t.TempDir())
+	_, _, err := openModel(texts(""), t.TempDir())
 	if cmdutil.ExitCode(err) != cmdutil.ExitUsage || !strings.Contains(err.Error(), "is a folder") || !strings.Contains(err.Error(), ".gguf model file in it") {
 		t.Errorf("err = %v", err)
 	}

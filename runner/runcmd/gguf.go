@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/llamactl/llamactl/internal/cmdutil"
+	"github.com/llamactl/llamactl/internal/lang"
 	"github.com/llamactl/llamactl/internal/safefile"
 	"github.com/llamactl/llamactl/internal/ui"
 	"github.com/llamactl/llamactl/runner/gguf"
@@ -29,7 +30,8 @@ type GGUFDoc struct {
 
 // NewGGUFCmd builds `llamactl gguf MODEL`.
 func NewGGUFCmd(f *cmdutil.Factory) *cobra.Command {
-	return &cobra.Command{
+	var langFlag string
+	cmd := &cobra.Command{
 		Use:   "gguf MODEL.gguf",
 		Short: "Show a GGUF model's architecture, layers, quantization and vocabulary",
 		Long: `Read a GGUF model's header (never its weights) and print what sizing it needs:
@@ -39,29 +41,38 @@ architecture, layers and their sizes, the quantization mix, context length and v
   llamactl gguf model.gguf --json`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return runGGUF(f, args[0])
+			l, err := f.ChooseLang(langFlag, "llamactl gguf model.gguf --lang zh-CN")
+			if err != nil {
+				return err
+			}
+			if f.IO.JSON {
+				l = lang.EN
+			}
+			return runGGUF(f, texts(l), args[0])
 		},
 	}
+	cmdutil.AddLangFlag(cmd, &langFlag)
+	return cmd
 }
 
 // openModel reads a model and turns every failure into an error that says
 // what to do.
-func openModel(path string) (*gguf.File, gguf.Model, error) {
+func openModel(t *lang.Catalog, path string) (*gguf.File, gguf.Model, error) {
 	gf, err := gguf.OpenModel(path)
 	if err != nil {
 		if info, serr := os.Stat(path); serr == nil && info.IsDir() {
-			return nil, gguf.Model{}, cmdutil.UsageErrorf("%s is a folder: pass the path of the .gguf model file in it (for a split model, its first part: ...-00001-of-0000N.gguf)", path)
+			return nil, gguf.Model{}, cmdutil.UsageErrorf("%s", t.T("err.model-folder", "path", path))
 		}
 		switch {
 		case errors.Is(err, safefile.ErrNotRegular):
 			return nil, gguf.Model{}, cmdutil.UsageErrorf("%v", err)
 		case errors.Is(err, os.ErrNotExist):
-			return nil, gguf.Model{}, cmdutil.UsageErrorf("%s does not exist: pass the path of a .gguf model file", path)
+			return nil, gguf.Model{}, cmdutil.UsageErrorf("%s", t.T("err.model-missing", "path", path))
 		case errors.Is(err, gguf.ErrNotGGUF), errors.Is(err, gguf.ErrTruncated), errors.Is(err, gguf.ErrUnsupported),
 			errors.Is(err, gguf.ErrLimit), errors.Is(err, gguf.ErrCorrupt):
-			return nil, gguf.Model{}, cmdutil.UsageErrorf("%v\nllamactl needs a complete GGUF model (download it again, or convert it with llama.cpp's convert_hf_to_gguf.py)", err)
+			return nil, gguf.Model{}, cmdutil.UsageErrorf("%s", t.T("err.model-incomplete", "err", err))
 		}
-		return nil, gguf.Model{}, cmdutil.UsageErrorf("cannot read %s: %v\nCheck that the file is readable by you, or pass another .gguf model file", path, err)
+		return nil, gguf.Model{}, cmdutil.UsageErrorf("%s", t.T("err.model-unreadable", "path", path, "err", err))
 	}
 	m, err := gf.Model()
 	if err != nil {
@@ -70,8 +81,8 @@ func openModel(path string) (*gguf.File, gguf.Model, error) {
 	return gf, m, nil
 }
 
-func runGGUF(f *cmdutil.Factory, path string) error {
-	gf, m, err := openModel(path)
+func runGGUF(f *cmdutil.Factory, t *lang.Catalog, path string) error {
+	gf, m, err := openModel(t, path)
 	if err != nil {
 		return err
 	}
@@ -95,22 +106,30 @@ func runGGUF(f *cmdutil.Factory, path string) error {
 	}
 	perLayer := "-"
 	if m.Layers > 0 {
-		perLayer = fmt.Sprintf("%s (min %s, max %s)", mibStr(sum/uint64(m.Layers)), mibStr(minL), mibStr(maxL))
+		perLayer = t.T("gguf.per-layer-value", "avg", mibStr(sum/uint64(m.Layers)), "min", mibStr(minL), "max", mibStr(maxL))
 	}
 	kv := "-"
 	if len(m.HeadCountKV) > 0 {
 		kv = strconv.FormatUint(m.HeadCountKV[0], 10)
 	}
+	size := t.T("gguf.size-value", "size", mibStr(m.Weights.Total), "tensors", len(gf.Tensors), "version", gf.Version)
+	if gf.Shards > 1 {
+		size = t.T("gguf.size-split", "size", mibStr(m.Weights.Total), "tensors", len(gf.Tensors), "version", gf.Version, "parts", gf.Shards)
+	}
+	output := mibStr(m.Weights.Output)
+	if m.Weights.TiedOutput {
+		output = t.T("gguf.tied", "size", output)
+	}
 	rows := [][]string{
-		{"architecture", m.Architecture},
-		{"file type", orDash(m.FileType)},
-		{"size", fmt.Sprintf("%s in %d tensors (GGUF v%d)%s", mibStr(m.Weights.Total), len(gf.Tensors), gf.Version, parts(gf.Shards))},
-		{"layers", strconv.Itoa(m.Layers)},
-		{"per layer", perLayer},
-		{"output layer", mibStr(m.Weights.Output) + tied(m.Weights.TiedOutput)},
-		{"token embedding", mibStr(m.Weights.TokenEmbd) + " (stays on the CPU)"},
-		{"context (trained)", strconv.FormatUint(m.ContextLength, 10)},
-		{"embedding / heads / kv heads", fmt.Sprintf("%d / %d / %s (head dim %d)", m.EmbeddingLength, m.HeadCount, kv, m.KeyLength)},
+		{t.T("gguf.architecture"), m.Architecture},
+		{t.T("gguf.file-type"), orDash(m.FileType)},
+		{t.T("gguf.size"), size},
+		{t.T("gguf.layers"), strconv.Itoa(m.Layers)},
+		{t.T("gguf.per-layer"), perLayer},
+		{t.T("gguf.output"), output},
+		{t.T("gguf.token-embd"), t.T("gguf.token-embd-value", "size", mibStr(m.Weights.TokenEmbd))},
+		{t.T("gguf.context"), strconv.FormatUint(m.ContextLength, 10)},
+		{t.T("gguf.dims"), t.T("gguf.dims-value", "embedding", m.EmbeddingLength, "heads", m.HeadCount, "kv", kv, "dim", m.KeyLength)},
 	}
 	if m.SlidingWindow > 0 {
 		n := 0
@@ -119,26 +138,26 @@ func runGGUF(f *cmdutil.Factory, path string) error {
 				n++
 			}
 		}
-		rows = append(rows, []string{"sliding window", fmt.Sprintf("%d tokens on %d of %d layers", m.SlidingWindow, n, m.Layers)})
+		rows = append(rows, []string{t.T("gguf.sliding-window"), t.T("gguf.sliding-window-value", "window", m.SlidingWindow, "n", n, "layers", m.Layers)})
 	}
 	if m.ExpertCount > 0 {
-		rows = append(rows, []string{"experts", fmt.Sprintf("%d, %d used per token", m.ExpertCount, m.ExpertUsed)})
+		rows = append(rows, []string{t.T("gguf.experts"), t.T("gguf.experts-value", "n", m.ExpertCount, "used", m.ExpertUsed)})
 	}
 	if m.KVLoraRank > 0 {
 		rows = append(rows, []string{"MLA kv_lora_rank", strconv.FormatUint(m.KVLoraRank, 10)})
 	}
 	if m.Embedding {
-		rows = append(rows, []string{"embedding model", "yes (pooling " + orDash(m.Pooling) + ")"})
+		rows = append(rows, []string{t.T("gguf.embedding-model"), t.T("gguf.embedding-value", "pooling", orDash(m.Pooling))})
 	}
 	hash := m.Tokenizer.TokensHash
 	if len(hash) > 12 {
 		hash = hash[:12]
 	}
-	rows = append(rows, []string{"vocabulary", fmt.Sprintf("%s, %d tokens (sha256 %s)", orDash(m.Tokenizer.Model), m.Tokenizer.VocabSize, orDash(hash))})
+	rows = append(rows, []string{t.T("gguf.vocabulary"), t.T("gguf.vocabulary-value", "model", orDash(m.Tokenizer.Model), "n", m.Tokenizer.VocabSize, "hash", orDash(hash))})
 	for i, mix := range m.Weights.TypeMix() {
 		k := ""
 		if i == 0 {
-			k = "quant mix"
+			k = t.T("gguf.quant-mix")
 		}
 		rows = append(rows, []string{k, mix})
 	}
@@ -158,9 +177,9 @@ func runGGUF(f *cmdutil.Factory, path string) error {
 			}
 			lr = append(lr, row)
 		}
-		h := []string{"layer", "size"}
+		h := []string{t.T("gguf.layer"), t.T("gguf.size")}
 		if len(m.Weights.LayerExperts) > 0 {
-			h = append(h, "experts")
+			h = append(h, t.T("table.experts"))
 		}
 		p.Table(h, lr)
 	}
@@ -168,20 +187,6 @@ func runGGUF(f *cmdutil.Factory, path string) error {
 		p.Line(ui.Warn, ui.Safe(w, true))
 	}
 	return nil
-}
-
-func parts(n int) string {
-	if n > 1 {
-		return fmt.Sprintf(", split in %d parts", n)
-	}
-	return ""
-}
-
-func tied(t bool) string {
-	if t {
-		return " (tied to token_embd: llama.cpp copies it to the output device)"
-	}
-	return ""
 }
 
 func orDash(s string) string {

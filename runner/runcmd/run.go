@@ -2,6 +2,8 @@ package runcmd
 
 import (
 	"context"
+	_ "embed"
+	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -17,6 +19,7 @@ import (
 
 	"github.com/llamactl/llamactl/failures"
 	"github.com/llamactl/llamactl/internal/cmdutil"
+	"github.com/llamactl/llamactl/internal/lang"
 	"github.com/llamactl/llamactl/internal/paths"
 	"github.com/llamactl/llamactl/internal/shellquote"
 	"github.com/llamactl/llamactl/internal/ui"
@@ -53,8 +56,12 @@ type Options struct {
 	Retune     bool
 	NoMmap     bool
 	Extra      []string
+	// Lang is --lang: the language of the human output (zh-CN, en).
+	Lang string
 
 	ReadyTimeout time.Duration
+	// t and pt are run's and the plan's sentences in that language.
+	t, pt *lang.Catalog
 
 	// World.
 	HostInfo func(context.Context) (plan.Host, error)
@@ -89,13 +96,16 @@ See docs/run.md.`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.Model = args[0]
+			if err := o.chooseLang(); err != nil {
+				return err
+			}
 			if n := cmd.ArgsLenAtDash(); n >= 0 {
 				if n != 1 {
-					return cmdutil.UsageErrorf("run takes one model; put engine flags after --")
+					return cmdutil.UsageErrorf("%s", o.t.T("err.one-model"))
 				}
 				o.Extra = args[1:]
 			} else if len(args) > 1 {
-				return cmdutil.UsageErrorf("run takes one model (got %d arguments); put engine flags after --", len(args))
+				return cmdutil.UsageErrorf("%s", o.t.T("err.one-model-n", "n", len(args)))
 			}
 			if len(runF) > 0 && runF[0] != nil {
 				return runF[0](o)
@@ -122,8 +132,32 @@ See docs/run.md.`,
 	fl.IntVar(&o.NPredict, "n-predict", 64, "tokens to generate for --prompt")
 	fl.BoolVar(&o.Retune, "retune", false, "forget the remembered plan for this model, devices and engine, and plan again")
 	fl.BoolVar(&o.NoMmap, "no-mmap", false, "load weights into RAM instead of mapping the file")
+	cmdutil.AddLangFlag(cmd, &o.Lang)
 	return cmd
 }
+
+// chooseLang sets the texts of the human output from --lang and the
+// environment; --json output stays English.
+func (o *Options) chooseLang() error {
+	l, err := o.F.ChooseLang(o.Lang, "llamactl run model.gguf --dry-run --lang zh-CN")
+	if err != nil {
+		return err
+	}
+	if o.F.IO.JSON {
+		l = lang.EN
+	}
+	o.t, o.pt = texts(l), plan.Texts(l)
+	return nil
+}
+
+//go:embed data/text.en.json
+var textEN []byte
+
+//go:embed data/text.zh-CN.json
+var textZhCN []byte
+
+// texts is run's and gguf's own sentences (data/text.en.json) in l.
+func texts(l string) *lang.Catalog { return lang.FromFiles(l, textEN, textZhCN) }
 
 // Doc is `llamactl run --json` (schema 1, docs/run.md).
 type Doc struct {
@@ -216,44 +250,50 @@ func Run(ctx context.Context, o *Options) error {
 	}
 	o.defaults()
 	f := o.F
+	if o.t == nil {
+		if err := o.chooseLang(); err != nil {
+			return err
+		}
+	}
+	t, pt := o.t, o.pt
 	if o.FlashAttn != "" && o.FlashAttn != "on" && o.FlashAttn != "off" {
-		return cmdutil.UsageErrorf("--flash-attn must be on or off, not %q", o.FlashAttn)
+		return cmdutil.UsageErrorf("%s", t.T("err.flash-attn", "value", fmt.Sprintf("%q", o.FlashAttn)))
 	}
 	if o.CacheType != "" && !plan.KnownCacheType(o.CacheType) {
-		return cmdutil.UsageErrorf("--cache-type %q is not a KV cache type llama.cpp knows (f16, bf16, q8_0, q5_1, q5_0, q4_1, q4_0, iq4_nl)", o.CacheType)
+		return cmdutil.UsageErrorf("%s", t.T("err.cache-type", "value", fmt.Sprintf("%q", o.CacheType)))
 	}
 	if o.Ctx > plan.MaxCtx {
-		return cmdutil.UsageErrorf("--ctx %d is larger than llama.cpp accepts (at most %d tokens): give a smaller context, or leave --ctx out and llamactl chooses the largest that fits", o.Ctx, plan.MaxCtx)
+		return cmdutil.UsageErrorf("%s", t.T("err.ctx", "ctx", o.Ctx, "max", plan.MaxCtx))
 	}
 	if o.Port < 0 || o.Port > 65535 {
-		return cmdutil.UsageErrorf("--port %d is not a TCP port", o.Port)
+		return cmdutil.UsageErrorf("%s", t.T("err.port", "port", o.Port))
 	}
 	for _, n := range []struct {
 		flag string
 		v    int
 	}{{"--batch", o.Batch}, {"--ubatch", o.UBatch}, {"--threads", o.Threads}} {
 		if n.v < 0 {
-			return cmdutil.UsageErrorf("%s %d is negative: give a positive number, or leave it out and llamactl chooses", n.flag, n.v)
+			return cmdutil.UsageErrorf("%s", t.T("err.negative", "flag", n.flag, "value", n.v))
 		}
 	}
 	if o.NGL < -1 {
-		return cmdutil.UsageErrorf("--ngl %d is not a layer count: give 0 (CPU only) or more, or -1 to let llamactl choose", o.NGL)
+		return cmdutil.UsageErrorf("%s", t.T("err.ngl", "ngl", o.NGL))
 	}
 	if o.Batch > 0 && o.UBatch > o.Batch {
-		return cmdutil.UsageErrorf("--ubatch %d is larger than --batch %d: llama.cpp processes at most one logical batch at a time; use --ubatch ≤ --batch", o.UBatch, o.Batch)
+		return cmdutil.UsageErrorf("%s", t.T("err.ubatch", "ubatch", o.UBatch, "batch", o.Batch))
 	}
-	gf, m, err := openModel(o.Model)
+	gf, m, err := openModel(t, o.Model)
 	if err != nil {
 		return err
 	}
 	var draft *gguf.Model
 	if o.Draft != "" {
-		_, dm, err := openModel(o.Draft)
+		_, dm, err := openModel(t, o.Draft)
 		if err != nil {
 			return err
 		}
-		if msg := tokenizerMismatch(m.Tokenizer, dm.Tokenizer); msg != "" {
-			return cmdutil.UsageErrorf("draft model %s cannot speculate for %s: %s. Use a draft from the same model family (same tokenizer)", o.Draft, o.Model, msg)
+		if msg := tokenizerMismatch(t, m.Tokenizer, dm.Tokenizer); msg != "" {
+			return cmdutil.UsageErrorf("%s", t.T("err.draft", "draft", o.Draft, "model", o.Model, "why", msg))
 		}
 		draft = &dm
 	}
@@ -265,7 +305,7 @@ func Run(ctx context.Context, o *Options) error {
 	}
 	eng, err := engine.Probe(ctx, f.Runner, path, source)
 	if err != nil {
-		return cmdutil.Errorf(cmdutil.ExitEngine, "%s (found by %s) does not answer like llama.cpp's llama-server: %v\nPass --engine with the path of llama-server (or the folder that holds it), or build one with: llamactl build", path, source, err)
+		return cmdutil.Errorf(cmdutil.ExitEngine, "%s", t.T("err.engine-probe", "path", path, "source", source, "err", err))
 	}
 	edevs, err := eng.ListDevices(ctx, f.Runner)
 	if err != nil {
@@ -294,7 +334,7 @@ func Run(ctx context.Context, o *Options) error {
 	}
 	host, err := o.HostInfo(ctx)
 	if err != nil {
-		return cmdutil.Errorf(cmdutil.ExitInternal, "reading host memory: %v", err)
+		return cmdutil.Errorf(cmdutil.ExitInternal, "%s", t.T("err.host-memory", "err", err))
 	}
 	caps := plan.Caps{FlashAttn: eng.Caps.Flags["-fa"] || eng.Caps.Flags["--flash-attn"], CacheTypes: eng.Caps.CacheTypes, CPUMoE: eng.Caps.CPUMoE}
 	req := plan.Request{Ctx: o.Ctx, NGL: o.NGL, Batch: o.Batch, UBatch: o.UBatch, Threads: o.Threads, CacheType: o.CacheType,
@@ -341,7 +381,7 @@ func Run(ctx context.Context, o *Options) error {
 	port := o.Port
 	if port == 0 && !o.DryRun {
 		if port, err = o.FreePort(); err != nil {
-			return cmdutil.Errorf(cmdutil.ExitInternal, "no free port: %v", err)
+			return cmdutil.Errorf(cmdutil.ExitInternal, "%s", t.T("err.no-port", "err", err))
 		}
 	}
 	argvFor := func(p plan.Plan) []string {
@@ -363,20 +403,20 @@ func Run(ctx context.Context, o *Options) error {
 			}
 			return cmdutil.Exit(cmdutil.ExitFindings)
 		}
-		printPlan(f, doc)
+		printPlan(f, o, doc)
 		if notFit {
-			return cmdutil.Errorf(cmdutil.ExitFindings, "%s", plan.T("run.not-fit", "model", o.Model))
+			return cmdutil.Errorf(cmdutil.ExitFindings, "%s", pt.T("run.not-fit", "model", o.Model))
 		}
 		return nil
 	}
 	if notFit {
 		if !f.IO.JSON {
-			printPlan(f, doc)
+			printPlan(f, o, doc)
 		}
-		return cmdutil.Errorf(cmdutil.ExitFindings, "%s", plan.T("run.not-fit", "model", o.Model))
+		return cmdutil.Errorf(cmdutil.ExitFindings, "%s", pt.T("run.not-fit", "model", o.Model))
 	}
 	if !f.IO.JSON {
-		printPlan(f, doc)
+		printPlan(f, o, doc)
 	}
 	return launchAndVerify(ctx, o, eng, &m, &doc, argvFor, key, req.Calibration, env)
 }
@@ -399,20 +439,21 @@ func modelDoc(path string, m gguf.Model) ModelDoc {
 func round2(x float64) float64 { return math.Round(x*100) / 100 }
 
 // tokenizerMismatch compares what speculative decoding needs identical.
-func tokenizerMismatch(a, b gguf.Tokenizer) string {
+func tokenizerMismatch(t *lang.Catalog, a, b gguf.Tokenizer) string {
 	switch {
 	case a.Model != b.Model:
-		return fmt.Sprintf("tokenizer %q vs %q", a.Model, b.Model)
+		return t.T("draft.tokenizer", "a", fmt.Sprintf("%q", a.Model), "b", fmt.Sprintf("%q", b.Model))
 	case a.VocabSize != b.VocabSize:
-		return fmt.Sprintf("vocabulary of %d vs %d tokens", a.VocabSize, b.VocabSize)
+		return t.T("draft.vocab", "a", a.VocabSize, "b", b.VocabSize)
 	case a.TokensHash != b.TokensHash:
-		return "the token lists differ"
+		return t.T("draft.tokens")
 	}
 	return ""
 }
 
 func launchAndVerify(ctx context.Context, o *Options, eng *engine.Engine, m *gguf.Model, doc *Doc, argvFor func(plan.Plan) []string, key string, cal plan.Calibration, env []string) error {
 	f := o.F
+	t, pt := o.t, o.pt
 	errp := ui.NewErrPrinter(f.IO)
 	ctx, stop := o.Interrupt(ctx)
 	defer stop()
@@ -444,13 +485,13 @@ func launchAndVerify(ctx context.Context, o *Options, eng *engine.Engine, m *ggu
 				doc.Attempts[len(doc.Attempts)-1].OOM = rep.OOM
 				doc.Attempts[len(doc.Attempts)-1].Change = change
 				if !f.IO.JSON {
-					errp.Line(ui.Warn, plan.T("run.oom", "line", rep.OOM.Line), plan.T("run.retry", "change", change))
+					errp.Line(ui.Warn, pt.T("run.oom", "line", rep.OOM.Line), pt.T("run.retry", "change", pt.Line(change)))
 				}
 				p = np
 				continue
 			}
 		}
-		return engineFailure(f, srv.Tail(), res, err)
+		return engineFailure(t, srv.Tail(), res, err)
 	}
 	defer srv.Stop()
 	rep := srv.Report()
@@ -471,7 +512,7 @@ func launchAndVerify(ctx context.Context, o *Options, eng *engine.Engine, m *ggu
 		if f.IO.JSON {
 			return ui.WriteJSON(f.IO.Out, doc)
 		}
-		ui.NewPrinter(f.IO).Line(ui.OK, plan.T("run.embedding", "dims", e.Dimensions, "head", fmt.Sprint(e.Head)))
+		ui.NewPrinter(f.IO).Line(ui.OK, pt.T("run.embedding", "dims", e.Dimensions, "head", fmt.Sprint(e.Head)))
 		return nil
 	}
 	if o.Prompt != "" {
@@ -488,7 +529,7 @@ func launchAndVerify(ctx context.Context, o *Options, eng *engine.Engine, m *ggu
 			return ui.WriteJSON(f.IO.Out, doc)
 		}
 		fmt.Fprintf(f.IO.Out, "%s%s\n", o.Prompt, c.Content)
-		ui.NewPrinter(f.IO).Line(ui.OK, plan.T("run.tokens", "n", c.TokensPredicted, "tps", fmt.Sprintf("%.1f", c.TokensPerSecond), "pps", fmt.Sprintf("%.1f", c.PromptPerSecond)))
+		ui.NewPrinter(f.IO).Line(ui.OK, pt.T("run.tokens", "n", c.TokensPredicted, "tps", fmt.Sprintf("%.1f", c.TokensPerSecond), "pps", fmt.Sprintf("%.1f", c.PromptPerSecond)))
 		return nil
 	}
 	if f.IO.JSON {
@@ -496,14 +537,14 @@ func launchAndVerify(ctx context.Context, o *Options, eng *engine.Engine, m *ggu
 			return err
 		}
 	} else {
-		ui.NewPrinter(f.IO).Line(ui.OK, plan.T("run.ready", "url", baseURL))
+		ui.NewPrinter(f.IO).Line(ui.OK, pt.T("run.ready", "url", baseURL))
 	}
 	res, err := srv.Wait(ctx)
 	if err != nil && ctx.Err() != nil {
 		return cmdutil.Exit(cmdutil.ExitSignal)
 	}
 	if res.ExitCode != 0 {
-		err := engineFailure(f, srv.Tail(), res, fmt.Errorf("llama-server exited with code %d", res.ExitCode))
+		err := engineFailure(t, srv.Tail(), res, errors.New(t.T("err.server-exit", "code", res.ExitCode)))
 		if ee, ok := err.(*cmdutil.ExitError); ok && res.ExitCode > 0 && res.ExitCode < 126 {
 			ee.Code = res.ExitCode // a server that ran and then stopped: its own exit code
 		}
@@ -513,16 +554,19 @@ func launchAndVerify(ctx context.Context, o *Options, eng *engine.Engine, m *ggu
 }
 
 // engineFailure explains a failed engine with the failure knowledge base.
-func engineFailure(f *cmdutil.Factory, tail string, res interface{ Combined() string }, err error) error {
+func engineFailure(t *lang.Catalog, tail string, res interface{ Combined() string }, err error) error {
 	log := tail
 	if log == "" {
 		log = res.Combined()
 	}
-	diag := failures.Default().DiagnoseString(log)
+	kb := failures.Default()
+	tr := kb.Translator(t.Lang())
+	diag := kb.DiagnoseString(log)
 	var b strings.Builder
 	fmt.Fprintf(&b, "%v", err)
 	for _, fd := range diag.Findings {
-		fmt.Fprintf(&b, "\n  cause: %s\n  fix: %s", fd.Cause, fd.Fix)
+		fd = tr.Finding(fd)
+		fmt.Fprintf(&b, "\n  %s\n  %s", t.T("fail.cause", "text", fd.Cause), t.T("fail.fix", "text", fd.Fix))
 		for _, c := range fd.Commands {
 			fmt.Fprintf(&b, "\n    %s", c)
 		}
@@ -532,7 +576,7 @@ func engineFailure(f *cmdutil.Factory, tail string, res interface{ Combined() st
 		if len(lines) > 8 {
 			lines = lines[len(lines)-8:]
 		}
-		fmt.Fprintf(&b, "\nlast engine output:\n  %s\nRun again with --verbose to see all of it, or save it and run 'llamactl explain LOG'.", strings.Join(lines, "\n  "))
+		fmt.Fprintf(&b, "\n%s\n  %s\n%s", t.T("fail.last-output"), strings.Join(lines, "\n  "), t.T("fail.hint"))
 	}
 	code := cmdutil.ExitEngine
 	return &cmdutil.ExitError{Code: code, Message: b.String()}
@@ -545,13 +589,14 @@ func compareAndRecord(o *Options, doc *Doc, rep launch.Report, key string, cal p
 	pred := doc.Predicted.Host
 	if doc.Actual != nil && f.IO.Verbose && !f.IO.JSON {
 		p := ui.NewErrPrinter(f.IO)
-		rows := [][]string{{"host", mi(pred.ModelMiB, rep.Host.ModelMiB), mi(pred.ContextMiB, rep.Host.ContextMiB), mi(pred.ComputeMiB, rep.Host.ComputeMiB)}}
+		t, pt := o.t, o.pt
+		rows := [][]string{{t.T("table.host"), mi(pred.ModelMiB, rep.Host.ModelMiB), mi(pred.ContextMiB, rep.Host.ContextMiB), mi(pred.ComputeMiB, rep.Host.ComputeMiB)}}
 		for _, d := range doc.Predicted.Devices {
 			a := rep.Devices[d.ID]
 			rows = append(rows, []string{d.ID, mi(d.ModelMiB, a.ModelMiB), mi(d.ContextMiB, a.ContextMiB), mi(d.ComputeMiB, a.ComputeMiB)})
 		}
-		p.Heading(plan.T("run.memory-heading"))
-		p.Table([]string{"", "model", "context", "compute"}, rows)
+		p.Heading(pt.T("run.memory-heading"))
+		p.Table([]string{"", t.T("table.model"), t.T("table.context"), t.T("table.compute")}, rows)
 	}
 	// Calibrate the classes the analytic model is least sure of.
 	newCal := cal
@@ -594,22 +639,27 @@ func portOf(argv []string) int {
 }
 
 // printPlan is the human plan: the choice, why, and the runner-ups.
-func printPlan(f *cmdutil.Factory, d Doc) {
+func printPlan(f *cmdutil.Factory, o *Options, d Doc) {
+	t, pt := o.t, o.pt
 	p := ui.NewPrinter(f.IO)
 	pl := d.Plan
-	p.Heading(ui.Safe(fmt.Sprintf("%s (%s, %d layers, %.0f MiB)", filepath.Base(d.Model.Path), d.Model.Architecture, d.Model.Layers, d.Model.SizeMiB), true))
+	p.Heading(ui.Safe(t.T("plan.heading", "file", filepath.Base(d.Model.Path), "arch", d.Model.Architecture, "layers", d.Model.Layers, "size", fmt.Sprintf("%.0f", d.Model.SizeMiB)), true))
 	status := ui.OK
 	if !d.Fits {
 		status = ui.Err
 	}
-	p.Line(status, fmt.Sprintf("-ngl %d  -c %d  -b %d  -ub %d  -t %d  -fa %s  KV %s/%s", pl.NGL, pl.Ctx, pl.Batch, pl.UBatch, pl.Threads, pl.FlashAttn, pl.CacheK, pl.CacheV), d.Reasons...)
-	rows := [][]string{{"host", f1(d.Predicted.Host.ModelMiB), f1(d.Predicted.Host.ContextMiB), f1(d.Predicted.Host.ComputeMiB), fmt.Sprintf("%d", d.Predicted.HostFreeMiB)}}
+	reasons := make([]string, len(d.Reasons))
+	for i, r := range d.Reasons {
+		reasons[i] = pt.Line(r)
+	}
+	p.Line(status, fmt.Sprintf("-ngl %d  -c %d  -b %d  -ub %d  -t %d  -fa %s  KV %s/%s", pl.NGL, pl.Ctx, pl.Batch, pl.UBatch, pl.Threads, pl.FlashAttn, pl.CacheK, pl.CacheV), reasons...)
+	rows := [][]string{{t.T("table.host"), f1(d.Predicted.Host.ModelMiB), f1(d.Predicted.Host.ContextMiB), f1(d.Predicted.Host.ComputeMiB), fmt.Sprintf("%d", d.Predicted.HostFreeMiB)}}
 	for _, dv := range d.Predicted.Devices {
 		rows = append(rows, []string{ui.Safe(dv.ID+" "+dv.Name, true), f1(dv.ModelMiB), f1(dv.ContextMiB), f1(dv.ComputeMiB), fmt.Sprintf("%d", dv.FreeMiB)})
 	}
-	p.Table([]string{"predicted MiB", "model", "context", "compute", "free"}, rows)
+	p.Table([]string{t.T("table.predicted"), t.T("table.model"), t.T("table.context"), t.T("table.compute"), t.T("table.free")}, rows)
 	if len(d.Alternatives) > 0 {
-		p.Println(plan.T("run.runner-ups"))
+		p.Println(pt.T("run.runner-ups"))
 		for _, a := range d.Alternatives {
 			tot := a.Predicted.Host.Total()
 			for _, dv := range a.Predicted.Devices {
@@ -619,12 +669,12 @@ func printPlan(f *cmdutil.Factory, d Doc) {
 			if !a.Fits {
 				st = ui.Err
 			}
-			p.Line(st, fmt.Sprintf("-ngl %d -c %d KV %s: %.0f MiB: %s", a.Plan.NGL, a.Plan.Ctx, a.Plan.CacheK, tot, a.Why))
+			p.Line(st, fmt.Sprintf("-ngl %d -c %d KV %s: %.0f MiB: %s", a.Plan.NGL, a.Plan.Ctx, a.Plan.CacheK, tot, pt.Line(a.Why)))
 		}
 	}
-	p.Println(ui.Safe("engine: "+d.Engine.Path+" ("+d.Engine.Version+")", true))
+	p.Println(ui.Safe(t.T("engine", "path", d.Engine.Path, "version", d.Engine.Version), true))
 	// Quoted for this machine's shell, so it can be pasted and run as is.
-	p.Println(ui.Safe("command: "+shellquote.Line(runtime.GOOS, filepath.Base(d.Engine.Path), d.Argv...), true))
+	p.Println(ui.Safe(t.T("command", "command", shellquote.Line(runtime.GOOS, filepath.Base(d.Engine.Path), d.Argv...)), true))
 }
 
 func f1(x float64) string { return fmt.Sprintf("%.1f", x) }
