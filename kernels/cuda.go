@@ -114,7 +114,7 @@ func probeCUDA(ctx context.Context, r proc.Runner, plan CUDAPlan) CUDAReport {
 	finish := func(failed StageResult) CUDAReport {
 		rep.Stages = append(rep.Stages, failed)
 		for _, s := range order[len(rep.Stages):] {
-			rep.Stages = append(rep.Stages, StageResult{Kind: "cuda", Stage: s, Skipped: true, Detail: "skipped: the " + failed.Stage + " stage failed"})
+			rep.Stages = append(rep.Stages, StageResult{Kind: "cuda", Stage: s, Skipped: true, Detail: detail("skipped-after", map[string]string{"stage": failed.Stage})})
 		}
 		return rep
 	}
@@ -127,7 +127,7 @@ func probeCUDA(ctx context.Context, r proc.Runner, plan CUDAPlan) CUDAReport {
 	}
 	dir, err := os.MkdirTemp("", "llamactl-probe-")
 	if err != nil {
-		return finish(StageResult{Kind: "cuda", Stage: StageCompile, Detail: "cannot create a temporary directory: " + err.Error()})
+		return finish(StageResult{Kind: "cuda", Stage: StageCompile, Detail: detail("no-temp-dir", map[string]string{"err": err.Error()})})
 	}
 	defer os.RemoveAll(dir)
 	env := plan.Env
@@ -152,7 +152,7 @@ func probeCUDA(ctx context.Context, r proc.Runner, plan CUDAPlan) CUDAReport {
 		obj, exe = filepath.Join(dir, "probe.obj"), filepath.Join(dir, "probe.exe")
 	}
 	if err := os.WriteFile(src, []byte(cudaSource), 0o644); err != nil {
-		return finish(StageResult{Kind: "cuda", Stage: StageCompile, Detail: "cannot write the probe source: " + err.Error()})
+		return finish(StageResult{Kind: "cuda", Stage: StageCompile, Detail: detail("no-write-source", map[string]string{"err": err.Error()})})
 	}
 
 	step := func(stage string, c proc.Cmd) (StageResult, proc.Result, bool) {
@@ -162,10 +162,10 @@ func probeCUDA(ctx context.Context, r proc.Runner, plan CUDAPlan) CUDAReport {
 		switch {
 		case res.TimedOut || errors.Is(err, proc.ErrTimeout):
 			s.TimedOut = true
-			s.Detail = fmt.Sprintf("did not finish within %s and was killed", c.Timeout)
+			s.Detail = detail("timeout", map[string]string{"timeout": c.Timeout.String()})
 			s.Facts = map[string]string{"timeout": c.Timeout.String()}
 		case errors.Is(err, proc.ErrNotFound):
-			s.Detail = fmt.Sprintf("%s not found", c.Name)
+			s.Detail = detail("not-found", map[string]string{"name": c.Name})
 			if stage == StageCompile {
 				s.FailureID = "cuda-toolkit-not-found"
 			}
@@ -175,7 +175,7 @@ func probeCUDA(ctx context.Context, r proc.Runner, plan CUDAPlan) CUDAReport {
 			out := res.Combined()
 			cl := Classify(out)
 			s.FailureID, s.Excerpt = cl.ID, cl.Excerpt
-			s.Detail = fmt.Sprintf("exit code %d", res.ExitCode)
+			s.Detail = detail("exit-code", map[string]string{"code": strconv.Itoa(res.ExitCode)})
 			s.Output = tail(out, maxOutputTail)
 			s.Facts = failureFacts(cl, out)
 		default:
@@ -218,7 +218,7 @@ func probeCUDA(ctx context.Context, r proc.Runner, plan CUDAPlan) CUDAReport {
 		}
 	}
 	if ok && len(rep.Devices) == 0 {
-		s.OK, s.FailureID, s.Detail = false, "cuda-no-device", "the CUDA runtime reports 0 devices"
+		s.OK, s.FailureID, s.Detail = false, "cuda-no-device", detail("no-devices", nil)
 	}
 	if !s.OK {
 		return finish(s)
@@ -252,9 +252,9 @@ func runDevice(ctx context.Context, r proc.Runner, exe, dir string, env []string
 		case "verify":
 			verify.OK = l.kv["ok"] == "1"
 			if !verify.OK {
-				verify.Detail = fmt.Sprintf("%s of %s results wrong", l.kv["mismatches"], l.kv["of"])
+				verify.Detail = detail("wrong-results", map[string]string{"mismatches": l.kv["mismatches"], "of": l.kv["of"]})
 			} else {
-				verify.Detail = l.kv["elements"] + " elements correct"
+				verify.Detail = detail("correct", map[string]string{"elements": l.kv["elements"]})
 			}
 		case "bandwidth":
 			s.Metrics = map[string]float64{}
@@ -266,11 +266,11 @@ func runDevice(ctx context.Context, r proc.Runner, exe, dir string, env []string
 		}
 	}
 	if !ran {
-		verify.Skipped, verify.Detail = true, "skipped: the run stage failed"
+		verify.Skipped, verify.Detail = true, detail("skipped-after", map[string]string{"stage": StageRun})
 		switch {
 		case res.TimedOut || errors.Is(err, proc.ErrTimeout):
 			s.TimedOut = true
-			s.Detail = fmt.Sprintf("did not finish within %s and was killed", timeout)
+			s.Detail = detail("timeout", map[string]string{"timeout": timeout.String()})
 			s.Facts["timeout"] = timeout.String()
 		case err != nil:
 			s.Detail = err.Error()
@@ -280,16 +280,16 @@ func runDevice(ctx context.Context, r proc.Runner, exe, dir string, env []string
 			s.FailureID, s.Excerpt, s.Output = cl.ID, cl.Excerpt, tail(out, maxOutputTail)
 			s.Detail = cudaError(lines)
 			if s.Detail == "" {
-				s.Detail = fmt.Sprintf("exit code %d without a result", res.ExitCode)
+				s.Detail = detail("exit-no-result", map[string]string{"code": strconv.Itoa(res.ExitCode)})
 			}
 		}
 		return s, verify
 	}
 	// The kernel ran; a later failure (bandwidth, verify) is not a run failure.
 	s.OK = true
-	s.Detail = fmt.Sprintf("vector add on device %d (CC %s)", dev.Index, dev.CC)
+	s.Detail = detail("vector-add", map[string]string{"index": strconv.Itoa(dev.Index), "cc": dev.CC})
 	if verify.Detail == "" {
-		verify.Detail = "the probe printed no verification result"
+		verify.Detail = detail("no-verify", nil)
 		verify.TimedOut = res.TimedOut
 	}
 	return s, verify

@@ -4,7 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
+	"strconv"
 	"time"
 
 	"github.com/llamactl/llamactl/internal/enginefacts"
@@ -25,13 +25,13 @@ func ProbeOpenCL(ctx context.Context, f proc.Env, timeout time.Duration) ([]Stag
 	}
 	exe, err := f.Executable()
 	if err != nil {
-		return fail(StageResult{Kind: "opencl", Stage: StageEnumerate, Detail: "cannot find llamactl's own executable to start the probe child: " + err.Error()})
+		return fail(StageResult{Kind: "opencl", Stage: StageEnumerate, Detail: detail("no-self", map[string]string{"err": err.Error()})})
 	}
 	c := proc.Cmd{Name: exe, Args: ChildArgs, Env: f.Environ(), Timeout: timeout}
 	res, err := f.Runner.Run(ctx, c)
 	s := StageResult{Kind: "opencl", Stage: StageEnumerate, Command: c.String(), Duration: res.Duration}
 	if res.TimedOut || errors.Is(err, proc.ErrTimeout) {
-		s.TimedOut, s.Detail = true, fmt.Sprintf("did not finish within %s and was killed", timeout)
+		s.TimedOut, s.Detail = true, detail("timeout", map[string]string{"timeout": timeout.String()})
 		s.Facts = map[string]string{"timeout": timeout.String()}
 		return fail(s)
 	}
@@ -41,7 +41,7 @@ func ProbeOpenCL(ctx context.Context, f proc.Env, timeout time.Duration) ([]Stag
 	}
 	var rep opencl.Report
 	if jerr := json.Unmarshal(res.Stdout, &rep); jerr != nil || rep.Schema == 0 {
-		s.Detail = fmt.Sprintf("the probe child exited with %d without a report", res.ExitCode)
+		s.Detail = detail("child-exit", map[string]string{"code": strconv.Itoa(res.ExitCode)})
 		s.Output = tail(res.Combined(), maxOutputTail)
 		return fail(s)
 	}
@@ -77,7 +77,7 @@ func openCLStages(rep opencl.Report, s StageResult) []StageResult {
 			}{{StageBuild, d.Build}, {StageRun, d.Run}, {StageVerify, d.Verify}} {
 				r := StageResult{Kind: "opencl", Stage: st.name, Device: d.Name, OK: st.step.OK, Skipped: st.step.Skipped, Detail: st.step.Error, Output: tail(st.step.Log, maxOutputTail), Facts: facts}
 				if st.step.Skipped {
-					r.Detail = "skipped: an earlier stage failed"
+					r.Detail = detail("skipped-earlier", nil)
 				}
 				out = append(out, r)
 			}

@@ -199,7 +199,7 @@ func PlanCUDA(snap *machine.Snapshot, ch Choice, ov Overrides, goos string, look
 		}
 	}
 	if p.NVCC == "" {
-		return p, &ErrSkip{Key: "skipped-no-nvcc", Reason: "no nvcc: not in the selection, the snapshot or on PATH"}
+		return p, &ErrSkip{Key: "skipped-no-nvcc", Reason: detail("skip.skipped-no-nvcc", nil)}
 	}
 	if ov.CCBin != "" {
 		p.CCBin = ov.CCBin
@@ -212,7 +212,7 @@ func PlanCUDA(snap *machine.Snapshot, ch Choice, ov Overrides, goos string, look
 		archSpec = archsFromGPUs(snap)
 	}
 	if archSpec == "" {
-		return p, &ErrSkip{Key: "skipped-no-arch", Reason: "no CUDA architecture: no NVIDIA GPU in the snapshot and none selected (--arch)"}
+		return p, &ErrSkip{Key: "skipped-no-arch", Reason: detail("skip.skipped-no-arch", nil)}
 	}
 	archs, err := ParseArchList(archSpec)
 	if err != nil {

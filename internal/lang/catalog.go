@@ -64,6 +64,14 @@ func (c *Catalog) Has(key string) bool {
 	return ok
 }
 
+// HasTranslation says whether the overlay translates key.
+func (c *Catalog) HasTranslation(key string) bool {
+	if c == nil {
+		return false
+	}
+	return c.tr[key] != ""
+}
+
 // T is key's text filled from name, value pairs; an unknown key is itself.
 func (c *Catalog) T(key string, kv ...any) string {
 	s := c.Template(key)

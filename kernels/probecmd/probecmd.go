@@ -5,6 +5,7 @@ package probecmd
 
 import (
 	"context"
+	_ "embed"
 	"errors"
 	"fmt"
 	"strings"
@@ -14,6 +15,7 @@ import (
 	"github.com/llamactl/llamactl/doctor"
 	"github.com/llamactl/llamactl/doctor/probe"
 	"github.com/llamactl/llamactl/internal/cmdutil"
+	"github.com/llamactl/llamactl/internal/lang"
 	"github.com/llamactl/llamactl/internal/ui"
 	"github.com/llamactl/llamactl/kernels"
 	"github.com/llamactl/llamactl/kernels/opencl"
@@ -30,6 +32,8 @@ type Options struct {
 	Select func(*machine.Snapshot) doctor.Selection
 	// Timeouts, when set, replace kernels.DefaultTimeouts (tests).
 	Timeouts *kernels.Timeouts
+	// Lang is --lang: the language of the human output (zh-CN, en).
+	Lang string
 }
 
 // NewCmd builds `llamactl probe`; runF, when given, replaces the run
@@ -65,8 +69,18 @@ The flags override doctor's selection, e.g. to check a CI image:
 	fl.StringVar(&opts.Overrides.CCBin, "ccbin", "", "host compiler for nvcc (-ccbin) instead of the selected one")
 	fl.StringVar(&opts.Overrides.Arch, "arch", "", "architectures: sm_89, compute_90, 89, 86-real;89-real (CMake spelling; quote it in a shell)")
 	fl.StringVar(&opts.Only, "only", "", "run only one probe: cuda or opencl")
+	cmdutil.AddLangFlag(cmd, &opts.Lang)
 	return cmd
 }
+
+//go:embed data/text.en.json
+var textEN []byte
+
+//go:embed data/text.zh-CN.json
+var textZhCN []byte
+
+// texts is probe's own sentences (data/text.en.json) in l.
+func texts(l string) *lang.Catalog { return lang.FromFiles(l, textEN, textZhCN) }
 
 // ReportDoc is the --json document.
 type ReportDoc = kernels.Report
@@ -75,14 +89,22 @@ func run(ctx context.Context, o *Options) error {
 	if ctx == nil {
 		ctx = context.Background()
 	}
+	l, err := o.F.ChooseLang(o.Lang, "llamactl probe --lang zh-CN")
+	if err != nil {
+		return err
+	}
+	if o.F.IO.JSON {
+		l = lang.EN
+	}
+	t := texts(l)
 	switch o.Only {
 	case "", "cuda", "opencl":
 	default:
-		return cmdutil.UsageErrorf("--only %q: choose cuda or opencl", o.Only)
+		return cmdutil.UsageErrorf("%s", t.T("err.only", "value", fmt.Sprintf("%q", o.Only)))
 	}
 	if o.Overrides.Arch != "" {
 		if _, err := kernels.ParseArchList(o.Overrides.Arch); err != nil {
-			return cmdutil.UsageErrorf("--arch: %v", err)
+			return cmdutil.UsageErrorf("%s", t.T("err.arch", "err", err))
 		}
 	}
 	snap := o.Gather(ctx)
@@ -103,7 +125,7 @@ func run(ctx context.Context, o *Options) error {
 			return err
 		}
 	} else {
-		render(o.F, rep)
+		render(o.F, t, kernels.NewTranslator(l), rep)
 	}
 	for _, f := range rep.Findings {
 		if f.Status == kernels.Error {
@@ -117,50 +139,51 @@ func run(ctx context.Context, o *Options) error {
 // (doctorcmd's TestStatusWordsMatchUI keeps them so).
 func status(s kernels.Status) ui.Status { return ui.Status(s) }
 
-func render(f *cmdutil.Factory, rep kernels.Report) {
+func render(f *cmdutil.Factory, t *lang.Catalog, kt *kernels.Translator, rep kernels.Report) {
 	p := ui.NewPrinter(f.IO)
 	if c := rep.CUDA; c != nil {
-		p.Heading("CUDA probe")
+		p.Heading(t.T("heading.cuda"))
 		host := c.Plan.CCBin
 		if host == "" {
-			host = "(nvcc's default)"
+			host = t.T("nvcc-default")
 		}
-		p.Printf("nvcc %s (%s), host compiler %s, architectures %s\n", c.NVCCVersion, c.Plan.NVCC, host, kernels.ArchList(c.Plan.Archs))
+		p.Printf("%s\n", t.T("nvcc", "version", c.NVCCVersion, "path", c.Plan.NVCC, "host", host, "archs", kernels.ArchList(c.Plan.Archs)))
 		if f.IO.Verbose {
 			for _, g := range c.Plan.Gencodes() {
 				p.Printf("  %s\n", g)
 			}
 		}
-		stages(p, f.IO.Verbose, rep.Stages, "cuda")
+		stages(p, t, kt, f.IO.Verbose, rep.Stages, "cuda")
 		for _, d := range c.Devices {
-			p.Printf("device %d: %s, CC %s, %d MiB\n", d.Index, d.Name, d.CC, d.MemMiB)
+			p.Printf("%s\n", t.T("device", "index", d.Index, "name", d.Name, "cc", d.CC, "mem", d.MemMiB))
 		}
 		p.Println()
 	}
 	if rep.OpenCL != nil || hasKind(rep.Stages, "opencl") {
-		p.Heading("OpenCL probe")
+		p.Heading(t.T("heading.opencl"))
 		if o := rep.OpenCL; o != nil {
 			for _, pl := range o.Platforms {
-				p.Printf("platform %s (%s, %s)\n", pl.Name, pl.Vendor, pl.Version)
+				p.Printf("%s\n", t.T("platform", "name", pl.Name, "vendor", pl.Vendor, "version", pl.Version))
 				for _, d := range pl.Devices {
-					p.Printf("  device %s: %s, %s, %d MiB\n", d.Name, d.Type, d.OpenCLCVersion, d.GlobalMemMiB)
+					p.Printf("  %s\n", t.T("cl-device", "name", d.Name, "type", d.Type, "c", d.OpenCLCVersion, "mem", d.GlobalMemMiB))
 				}
 				if pl.Error != "" {
 					p.Printf("  %s\n", pl.Error)
 				}
 			}
 		}
-		stages(p, f.IO.Verbose, rep.Stages, "opencl")
+		stages(p, t, kt, f.IO.Verbose, rep.Stages, "opencl")
 		p.Println()
 	}
-	p.Heading("Findings")
+	p.Heading(t.T("heading.findings"))
 	for _, fd := range rep.Findings {
+		fd = kt.Finding(fd)
 		var details []string
 		if fd.FailureID != "" {
-			details = append(details, "failure: "+fd.FailureID)
+			details = append(details, t.T("failure", "id", fd.FailureID))
 		}
 		if fd.Fix != nil {
-			details = append(details, "fix: "+fd.Fix.Text)
+			details = append(details, t.T("fix", "text", fd.Fix.Text))
 			for _, c := range fd.Fix.Commands {
 				details = append(details, "  "+c)
 			}
@@ -178,7 +201,7 @@ func hasKind(ss []kernels.StageResult, kind string) bool {
 	return false
 }
 
-func stages(p *ui.Printer, verbose bool, ss []kernels.StageResult, kind string) {
+func stages(p *ui.Printer, t *lang.Catalog, kt *kernels.Translator, verbose bool, ss []kernels.StageResult, kind string) {
 	for _, s := range ss {
 		if s.Kind != kind {
 			continue
@@ -192,12 +215,12 @@ func stages(p *ui.Printer, verbose bool, ss []kernels.StageResult, kind string) 
 		case !s.OK:
 			st = ui.Err
 		}
-		text := s.Stage
+		text := kt.Stage(s.Stage)
 		if s.Device != "" {
-			text += " on " + s.Device
+			text = t.T("stage-on", "stage", text, "device", s.Device)
 		}
 		if s.Detail != "" {
-			text += ": " + s.Detail
+			text += ": " + kt.Line(s.Detail)
 		}
 		if verbose && s.Duration > 0 {
 			text += fmt.Sprintf(" (%s)", s.Duration.Round(1e7))
@@ -207,7 +230,7 @@ func stages(p *ui.Printer, verbose bool, ss []kernels.StageResult, kind string) 
 			details = append(details, s.Excerpt)
 		}
 		if s.Metrics != nil {
-			details = append(details, fmt.Sprintf("bandwidth: device %.1f GB/s, host→device %.1f GB/s, device→host %.1f GB/s", s.Metrics["device_gbps"], s.Metrics["h2d_gbps"], s.Metrics["d2h_gbps"]))
+			details = append(details, t.T("bandwidth", "device", fmt.Sprintf("%.1f", s.Metrics["device_gbps"]), "h2d", fmt.Sprintf("%.1f", s.Metrics["h2d_gbps"]), "d2h", fmt.Sprintf("%.1f", s.Metrics["d2h_gbps"])))
 		}
 		if verbose && s.Command != "" {
 			details = append(details, "$ "+s.Command)

@@ -1,0 +1,113 @@
+package kernels
+
+import (
+	_ "embed"
+	"sync"
+
+	"github.com/llamactl/llamactl/failures"
+	"github.com/llamactl/llamactl/internal/lang"
+	"github.com/llamactl/llamactl/internal/placeholder"
+)
+
+// Translations of the probe's human output. data/messages.zh-CN.json holds
+// the translated texts under flat stable keys: "<message key>.summary",
+// ".fix", "count.<noun>.one", ".other", "detail.<key>" and "stage.<name>".
+// A text it lacks stays English, one text at a time; IDs, commands and
+// --json output are never translated.
+
+//go:embed data/messages.zh-CN.json
+var messagesZhCN []byte
+
+var zhCN = sync.OnceValues(func() (map[string]string, error) {
+	return lang.ParseOverlay("kernels/data/messages.zh-CN.json", messagesZhCN)
+})
+
+// Stages are the probe's stage names, in the order they run.
+var Stages = []string{StageCompile, StageLink, StageLoad, StageRun, StageVerify, StageEnumerate, StageBuild, StageAccept}
+
+// Texts is data/messages.json's human texts by the overlay's keys.
+func Texts() map[string]string {
+	t := loadTables()
+	out := map[string]string{}
+	for k, m := range t.messages {
+		out[k+".summary"] = m.Summary
+		if m.Fix != "" {
+			out[k+".fix"] = m.Fix
+		}
+	}
+	for noun, f := range t.counts {
+		out["count."+noun+".one"], out["count."+noun+".other"] = f.One, f.Other
+	}
+	for k, d := range t.details {
+		out["detail."+k] = d
+	}
+	for _, s := range Stages {
+		out["stage."+s] = s
+	}
+	return out
+}
+
+// Translator renders probe findings and stage texts in one language.
+type Translator struct {
+	cat *lang.Catalog
+	ft  *failures.Translator
+}
+
+// NewTranslator is the translator into l (lang.ZhCN); English, an unknown
+// language or a broken overlay gives English.
+func NewTranslator(l string) *Translator {
+	var tr map[string]string
+	if l == lang.ZhCN {
+		tr, _ = zhCN()
+	}
+	return NewTranslatorWith(l, tr)
+}
+
+// NewTranslatorWith is a translator with the overlay tr (tests).
+func NewTranslatorWith(l string, tr map[string]string) *Translator {
+	return &Translator{cat: lang.NewCatalog(l, Texts(), tr), ft: failures.Default().Translator(l)}
+}
+
+// Lang is the translator's language (lang.EN without a translation).
+func (t *Translator) Lang() string { return t.cat.Lang() }
+
+// Finding is f with its summary and fix text in the translator's language,
+// filled with its facts (a stage name, a reason or a failure's title
+// translated too). f itself is not changed.
+func (t *Translator) Finding(f Finding) Finding {
+	if !t.cat.Translated() {
+		return f
+	}
+	facts := map[string]string{}
+	for k, v := range f.Facts {
+		facts[k] = t.Line(v)
+	}
+	if e, ok := failures.Default().Entry(f.FailureID); ok && facts["kb_title"] == e.Title {
+		facts["kb_title"] = t.ft.Finding(failures.Finding{ID: e.ID, Title: e.Title}).Title
+	}
+	if facts["stage"] != "" {
+		facts["stage"] = t.Stage(f.Facts["stage"])
+	}
+	r := placeholder.MapReplacer(facts)
+	if t.cat.HasTranslation(f.Message + ".summary") {
+		f.Summary = r.Replace(t.cat.Template(f.Message + ".summary"))
+	}
+	if f.Fix != nil && t.cat.HasTranslation(f.Message+".fix") {
+		fx := *f.Fix // the commands slice is shared, never changed
+		fx.Text = r.Replace(t.cat.Template(f.Message + ".fix"))
+		f.Fix = &fx
+	}
+	return f
+}
+
+// Stage is a stage's name in the translator's language.
+func (t *Translator) Stage(name string) string {
+	if t.cat.Has("stage." + name) {
+		return t.cat.Template("stage." + name)
+	}
+	return name
+}
+
+// Line translates a stage detail or a fact filled from one of the texts
+// (counts and details nest); any other line stays as it is.
+func (t *Translator) Line(s string) string { return t.cat.Line(s) }
