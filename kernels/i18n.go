@@ -68,9 +68,6 @@ func NewTranslatorWith(l string, tr map[string]string) *Translator {
 	return &Translator{cat: lang.NewCatalog(l, Texts(), tr), ft: failures.Default().Translator(l)}
 }
 
-// Lang is the translator's language (lang.EN without a translation).
-func (t *Translator) Lang() string { return t.cat.Lang() }
-
 // Finding is f with its summary and fix text in the translator's language,
 // filled with its facts (a stage name, a reason or a failure's title
 // translated too). f itself is not changed.
