@@ -20,7 +20,7 @@ import (
 	"sync"
 	"time"
 
-	version "github.com/hashicorp/go-version"
+	"github.com/llamactl/llamactl/internal/version"
 )
 
 // DefaultBase is where the installers and the check look for a release's
@@ -117,19 +117,7 @@ func Archives(entries []Entry) []Archive {
 
 // Compare orders two llamactl versions (semantic versions, "v" optional,
 // "0.2.0-rc1" before "0.2.0"); an unparsable version sorts first.
-func Compare(a, b string) int {
-	va, ea := version.NewVersion(a)
-	vb, eb := version.NewVersion(b)
-	switch {
-	case ea != nil && eb != nil:
-		return strings.Compare(a, b)
-	case ea != nil:
-		return -1
-	case eb != nil:
-		return 1
-	}
-	return va.Compare(vb)
-}
+func Compare(a, b string) int { return version.CompareSemver(a, b) }
 
 // Verdict of a check.
 const (
