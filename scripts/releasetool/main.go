@@ -138,11 +138,15 @@ func sha(path string) (string, error) {
 	return hex.EncodeToString(h.Sum(nil)), nil
 }
 
-// check says whether url names an archive in dist whose SHA-256 is sum.
+// tag is the release's git tag, from goreleaser's dist/metadata.json.
+var tag string
+
+// check says whether url is the release download URL of an archive in dist
+// whose SHA-256 is sum.
 func check(dist, url, sum string) error {
 	name := url[strings.LastIndex(url, "/")+1:]
-	if !strings.HasPrefix(url, "https://github.com/llamactl/llamactl/releases/download/") {
-		return fmt.Errorf("%s is not a llamactl release download URL", url)
+	if want := "https://github.com/llamactl/llamactl/releases/download/" + tag + "/" + name; url != want {
+		return fmt.Errorf("%s is not the release's download URL %s", url, want)
 	}
 	got, err := sha(filepath.Join(dist, name))
 	if err != nil {
@@ -156,6 +160,13 @@ func check(dist, url, sum string) error {
 
 func manifests(dist string) error {
 	n := 0
+	var meta struct {
+		Tag string `json:"tag"`
+	}
+	if b, err := os.ReadFile(filepath.Join(dist, "metadata.json")); err != nil || json.Unmarshal(b, &meta) != nil || meta.Tag == "" {
+		return fmt.Errorf("no tag in %s/metadata.json", dist)
+	}
+	tag = meta.Tag
 	// scoop: dist/scoop/llamactl.json (or dist/llamactl.json).
 	var scoopPath string
 	for _, p := range []string{filepath.Join(dist, "scoop", "llamactl.json"), filepath.Join(dist, "llamactl.json")} {
@@ -222,6 +233,6 @@ func manifests(dist string) error {
 	if n < 4 {
 		return fmt.Errorf("checked %d installers, want 2 scoop + 2 winget", n)
 	}
-	fmt.Printf("%d manifest entries match their archives\n", n)
+	fmt.Printf("scoop and winget: %d URLs (tag %s) and SHA-256 match the archives\n", n, tag)
 	return nil
 }
