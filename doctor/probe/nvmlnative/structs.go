@@ -4,17 +4,21 @@ package nvmlnative
 
 // nvmlPciInfo_t (nvmlDeviceGetPciInfo_v3) and nvmlMemory_t, as NVML's
 // nvml.h lays them out (all fields naturally aligned).
+// Fields llamactl does not read are blank: they only hold the layout.
 type pciInfo struct {
-	busIDLegacy    [16]byte
-	domain         uint32
-	bus            uint32
-	device         uint32
-	pciDeviceID    uint32
-	pciSubSystemID uint32
-	busID          [32]byte
+	_     [16]byte // busIdLegacy
+	_     uint32   // domain
+	_     uint32   // bus
+	_     uint32   // device
+	_     uint32   // pciDeviceId
+	_     uint32   // pciSubSystemId
+	busID [32]byte
 }
 
-type memInfo struct{ total, free, used uint64 }
+type memInfo struct {
+	total, free uint64
+	_           uint64 // used
+}
 
 func cstr(b []byte) string {
 	for i, c := range b {
