@@ -40,12 +40,14 @@ function Install-Llamactl {
         catch { throw "could not download $base/checksums.txt (offline, a proxy, or a wrong LLAMACTL_INSTALL_BASE?): $($_.Exception.Message). Nothing was installed." }
 
         $pattern = '^([0-9a-fA-F]{64}) [ *]?(llamactl_[0-9][0-9A-Za-z.+~-]*_windows_' + $arch + '\.zip)$'
-        $found = @(Get-Content "$tmp\checksums.txt" | ForEach-Object { if ($_ -match $pattern) { , @($Matches[1].ToLower(), $Matches[2]) } })
+        $found = @(Get-Content "$tmp\checksums.txt" | ForEach-Object {
+                if ($_ -match $pattern) { [pscustomobject]@{ Sum = $Matches[1].ToLower(); Name = $Matches[2] } } })
         if ($found.Count -ne 1) {
             throw "$base/checksums.txt names $($found.Count) llamactl archives for windows/$arch (expected one). Nothing was installed."
         }
-        $want, $name = $found[0]
-        $version = $name -replace '^llamactl_', '' -replace "_windows_$arch\.zip$", ''
+        $want = $found[0].Sum
+        $name = $found[0].Name
+        $version = $name -replace '^llamactl_', '' -replace ('_windows_' + $arch + '\.zip$'), ''
 
         Write-Host "Downloading $base/$name"
         try { Invoke-WebRequest -UseBasicParsing -Uri "$base/$name" -OutFile "$tmp\$name" }
@@ -71,12 +73,19 @@ function Install-Llamactl {
         Remove-Item -Recurse -Force $tmp -ErrorAction SilentlyContinue
     }
 
-    $userPath = [Environment]::GetEnvironmentVariable('Path', 'User')
+    # The user's PATH, read and written unexpanded (it may hold %USERPROFILE%...).
+    $envKey = [Microsoft.Win32.Registry]::CurrentUser.OpenSubKey('Environment', $true)
+    $userPath = [string]$envKey.GetValue('Path', '', 'DoNotExpandEnvironmentNames')
     if (-not (($userPath -split ';') -contains $dir)) {
         $newPath = if ($userPath) { "$userPath;$dir" } else { $dir }
-        [Environment]::SetEnvironmentVariable('Path', $newPath, 'User')
+        $envKey.SetValue('Path', $newPath, 'ExpandString')
+        # Setting any user variable through .NET tells Explorer the environment
+        # changed, so terminals opened from now on see the new PATH.
+        [Environment]::SetEnvironmentVariable('LLAMACTL_INSTALL_DIR_ADDED', $dir, 'User')
+        [Environment]::SetEnvironmentVariable('LLAMACTL_INSTALL_DIR_ADDED', $null, 'User')
         Write-Host "Added $dir to your user PATH (new terminals see it)."
     }
+    $envKey.Close()
     if (-not (($env:Path -split ';') -contains $dir)) { $env:Path = "$env:Path;$dir" }
     Write-Host "Installed llamactl $version to $dir\llamactl.exe"
     Write-Host "Next: llamactl doctor"

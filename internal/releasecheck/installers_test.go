@@ -37,7 +37,7 @@ func TestInstallersAgree(t *testing.T) {
 	if regexp.MustCompile(`(?im)^\s*exit\b|\bexit\s+\d`).MatchString(ps) {
 		t.Error("install.ps1 calls exit, which would close the user's PowerShell window")
 	}
-	if !strings.Contains(ps, `Join-Path $env:LOCALAPPDATA 'Programs\llamactl'`) || !strings.Contains(ps, "SetEnvironmentVariable('Path'") {
+	if !strings.Contains(ps, `Join-Path $env:LOCALAPPDATA 'Programs\llamactl'`) || !strings.Contains(ps, "SetValue('Path', $newPath, 'ExpandString')") {
 		t.Error("install.ps1 does not install into %LOCALAPPDATA%\\Programs\\llamactl and the user's PATH")
 	}
 	// install.sh runs only when fully downloaded: everything is inside main,
