@@ -61,6 +61,11 @@ else
   bad "cannot unpack $lin"
 fi
 
+# The arm64 binaries cannot run here: their stamped version is checked in the bytes.
+for t in linux_arm64_v8.0/llamactl windows_arm64_v8.0/llamactl.exe; do
+  grep -aq "$version" "$D/llamactl_$t" && ok "$t carries the stamped version" || bad "$t lacks the stamped version $version"
+done
+
 # --- checksums and their SSH signature
 (cd "$D" && sha256sum --quiet -c checksums.txt) && ok "every file in checksums.txt matches" || bad "checksums.txt does not match dist/"
 verify_sig() { ssh-keygen -Y verify -f "$D/allowed_signers" -I llamactl-release -n llamactl-release -s "$D/checksums.txt.sig" <"$1" >/dev/null 2>&1; }
