@@ -38,7 +38,7 @@ func TestZhCNTexts(t *testing.T) {
 func openCLChild(t *testing.T) *proc.Replay {
 	t.Helper()
 	if _, err := os.Stat("/etc/OpenCL/vendors/pocl.icd"); err != nil || !opencl.Available() {
-		testutil.Missing(t, "PoCL ICD not installed or no cgo; scripts/deps.sh installs it")
+		testutil.Missing(t, "PoCL ICD not installed; scripts/deps.sh installs it")
 	}
 	b, err := json.Marshal(opencl.Run())
 	if err != nil {
