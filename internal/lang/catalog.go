@@ -27,6 +27,7 @@ type template struct {
 	key   string
 	re    *regexp.Regexp
 	names []string
+	lit   int // characters outside the placeholders
 }
 
 // NewCatalog is the catalog of en in lang with the overlay tr (nil, or lang
@@ -119,22 +120,22 @@ func (c *Catalog) line(s string, depth int) string {
 }
 
 // value translates a value captured from a line: a filled template, or
-// filled templates joined with "; " (a list of reasons).
+// filled templates joined with "; " (a list of reasons: each part is
+// tried first, so one template cannot swallow the whole list).
 func (c *Catalog) value(v string, depth int) string {
-	if tr := c.line(v, depth); tr != v || !strings.Contains(v, "; ") {
-		return tr
-	}
-	parts := strings.Split(v, "; ")
-	changed := false
-	for i, p := range parts {
-		if tr := c.line(p, depth); tr != p {
-			parts[i], changed = tr, true
+	if strings.Contains(v, "; ") {
+		parts := strings.Split(v, "; ")
+		all := true
+		for i, p := range parts {
+			tr := c.line(p, depth)
+			all = all && tr != p
+			parts[i] = tr
+		}
+		if all {
+			return strings.Join(parts, "；")
 		}
 	}
-	if !changed {
-		return v
-	}
-	return strings.Join(parts, "；")
+	return c.line(v, depth)
 }
 
 // exact is the key of a template without placeholders whose text is s.
@@ -150,7 +151,8 @@ func (c *Catalog) exact(s string) string {
 var phRE = regexp.MustCompile(`\{[a-z_][a-z0-9_]*\}`)
 
 // compile turns every English template with a placeholder into a regexp,
-// the most literal text first so the most specific template wins.
+// the one with the most literal text first: of two templates that both
+// match a line, the one that explains more of it wins.
 func (c *Catalog) compile() {
 	for k, en := range c.en {
 		locs := phRE.FindAllStringIndex(en, -1)
@@ -174,12 +176,11 @@ func (c *Catalog) compile() {
 		if lit < 3 { // "{warning}": it would match any line
 			continue
 		}
-		c.res = append(c.res, template{key: k, re: regexp.MustCompile("(?s)" + b.String()), names: names})
+		c.res = append(c.res, template{key: k, re: regexp.MustCompile("(?s)" + b.String()), names: names, lit: lit})
 	}
 	sort.Slice(c.res, func(i, j int) bool {
-		li, lj := len(c.res[i].re.String()), len(c.res[j].re.String())
-		if li != lj {
-			return li > lj
+		if c.res[i].lit != c.res[j].lit {
+			return c.res[i].lit > c.res[j].lit
 		}
 		return c.res[i].key < c.res[j].key
 	})
