@@ -225,11 +225,11 @@ func (p Patch) applies(s Situation) (string, bool) {
 	}
 	for _, sym := range s.Symptoms {
 		if slices.Contains(w.Symptoms, sym) {
-			return "diagnosed " + sym, true
+			return Text("reason.diagnosed", "symptom", sym), true
 		}
 	}
 	if w.Proactive {
-		return "conditions hold on this machine", true
+		return Text("reason.proactive"), true
 	}
 	return "", false
 }

@@ -647,7 +647,8 @@ func printText(f *cmdutil.Factory, o *Options, doc *Doc) {
 		}
 		pr.Line(ui.OK, t.T("built", "ref", ref, "version", r.Verify.VersionLine, "backend", p.Backend))
 		for _, ap := range p.Patches {
-			pr.Line(ui.Info, t.T("patch", "id", ap.ID, "title", ap.Title))
+			title, _ := pt.Patch(ap)
+			pr.Line(ui.Info, t.T("patch", "id", ap.ID, "title", title))
 		}
 		bin := r.BinDir
 		if r.OutDir != "" {

@@ -7,6 +7,7 @@ import (
 	"sync"
 
 	"github.com/llamactl/llamactl/internal/lang"
+	"github.com/llamactl/llamactl/patches"
 )
 
 // Translations of the plan's human text. data/messages.zh-CN.json holds the
@@ -51,6 +52,7 @@ func named(m messageDef) string {
 // Translator renders the plan's texts in one language.
 type Translator struct {
 	cat *lang.Catalog
+	pat *patches.Translator
 	// Extra translates a reason the plan did not write (doctor's selection
 	// reasons); nil keeps it.
 	Extra func(string) string
@@ -68,7 +70,7 @@ func NewTranslator(l string) *Translator {
 
 // NewTranslatorWith is a translator with the overlay tr (tests).
 func NewTranslatorWith(l string, tr map[string]string) *Translator {
-	return &Translator{cat: lang.NewCatalog(l, Texts(), tr)}
+	return &Translator{cat: lang.NewCatalog(l, Texts(), tr), pat: patches.Default().Translator(l)}
 }
 
 // Lang is the translator's language (lang.EN without a translation).
@@ -86,7 +88,7 @@ func (t *Translator) T(id string, a ...any) string {
 	kv := make([]any, 0, 2*len(a))
 	for i, v := range a {
 		if i < len(m.Args) {
-			kv = append(kv, m.Args[i], t.cat.Line(fmt.Sprint(v)))
+			kv = append(kv, m.Args[i], t.Line(fmt.Sprint(v)))
 		}
 	}
 	return t.cat.T(id, kv...)
@@ -109,13 +111,23 @@ func (t *Translator) Note(n Note) string {
 	return t.Line(n.Text)
 }
 
+// Patch is an applied patch's title and reason in the translator's
+// language.
+func (t *Translator) Patch(ap AppliedPatch) (title, reason string) {
+	return t.pat.Title(ap.ID, ap.Title), t.pat.Reason(ap.Reason)
+}
+
 // Line translates a line filled from one of the messages (a reason, a
-// step's detail); any other line goes through Extra, else stays.
+// step's detail) or a patch's title; any other line goes through Extra,
+// else stays.
 func (t *Translator) Line(s string) string {
 	if !t.cat.Translated() {
 		return s
 	}
 	if tr := t.cat.Line(s); tr != s {
+		return tr
+	}
+	if tr := t.pat.Line(s); tr != s {
 		return tr
 	}
 	if t.Extra != nil {

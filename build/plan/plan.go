@@ -588,7 +588,7 @@ func (pl *planner) applyChanges(ap *AppliedPatch, p patches.Patch, c patches.Cha
 		ts := pl.olderToolset(c.MSVCToolsetBelow)
 		if ts == "" {
 			if c.Fallback != nil && (c.Fallback.Requires != "allow-unsupported-compiler" || pl.in.AllowUnsupportedCompiler) {
-				ap.Reason += "; no MSVC toolset below " + c.MSVCToolsetBelow + " is installed, using the fallback"
+				ap.Reason += "; " + patches.Text("reason.fallback", "toolset", c.MSVCToolsetBelow)
 				return pl.applyChanges(ap, p, *c.Fallback, ph)
 			}
 			pl.blocker("msvc-no-older-toolset", p.ID, p.Title, c.MSVCToolsetBelow)

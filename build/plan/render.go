@@ -122,7 +122,8 @@ func (p Plan) TextIn(t *Translator) string {
 	if len(p.Patches) > 0 {
 		fmt.Fprintf(&b, "\n%s\n", t.T("text-patches"))
 		for _, ap := range p.Patches {
-			fmt.Fprintf(&b, "  %s: %s (%s)\n", ap.ID, ap.Title, ap.Reason)
+			title, reason := t.Patch(ap)
+			fmt.Fprintf(&b, "  %s\n", t.T("text-patch", ap.ID, title, reason))
 			for _, c := range ap.Changes {
 				fmt.Fprintf(&b, "      %s\n", c)
 			}

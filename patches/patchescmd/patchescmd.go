@@ -3,12 +3,14 @@
 package patchescmd
 
 import (
+	_ "embed"
 	"fmt"
 	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/llamactl/llamactl/internal/cmdutil"
+	"github.com/llamactl/llamactl/internal/lang"
 	"github.com/llamactl/llamactl/internal/ui"
 	"github.com/llamactl/llamactl/patches"
 )
@@ -31,10 +33,34 @@ type Options struct {
 	IO       *ui.IOStreams
 	Registry *patches.Registry
 	ID       string
+	// t and pt render the human output in the chosen language (--lang).
+	t  *lang.Catalog
+	pt *patches.Translator
+}
+
+//go:embed data/text.en.json
+var textEN []byte
+
+//go:embed data/text.zh-CN.json
+var textZhCN []byte
+
+// newOptions is the options of a run in the language of --lang (else the
+// environment's); --json stays English.
+func newOptions(f *cmdutil.Factory, flag, id string) (*Options, error) {
+	l, err := f.ChooseLang(flag, "llamactl patches list --lang zh-CN")
+	if err != nil {
+		return nil, err
+	}
+	if f.IO.JSON {
+		l = lang.EN
+	}
+	r := patches.Default()
+	return &Options{IO: f.IO, Registry: r, ID: id, t: lang.FromFiles(l, textEN, textZhCN), pt: r.Translator(l)}, nil
 }
 
 // NewCmd builds `patches`.
 func NewCmd(f *cmdutil.Factory) *cobra.Command {
+	var langFlag string
 	cmd := &cobra.Command{
 		Use:   "patches",
 		Short: "List the known build fixes llamactl can apply",
@@ -43,6 +69,7 @@ an MSVC toolset choice or a source diff), when each applies, and why.
 "llamactl build" applies the proactive ones itself and the others with --heal.`,
 		Args: cobra.NoArgs,
 	}
+	cmd.PersistentFlags().StringVar(&langFlag, "lang", "", cmdutil.LangUsage)
 	cmd.AddCommand(&cobra.Command{
 		Use:   "list",
 		Short: "List every patch with what triggers it",
@@ -53,7 +80,11 @@ it: "automatic" (always, when the machine needs it) or "--heal on <failure ID>"
   llamactl patches list --json | jq -r '.patches[].id'`,
 		Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, args []string) error {
-			return listRun(&Options{IO: f.IO, Registry: patches.Default()})
+			o, err := newOptions(f, langFlag, "")
+			if err != nil {
+				return err
+			}
+			return listRun(o)
 		},
 	})
 	cmd.AddCommand(&cobra.Command{
@@ -70,42 +101,56 @@ its source. The IDs are those of llamactl patches list.`,
 			return patches.Default().IDs(), cobra.ShellCompDirectiveNoFileComp
 		},
 		RunE: func(c *cobra.Command, args []string) error {
-			return showRun(&Options{IO: f.IO, Registry: patches.Default(), ID: args[0]})
+			o, err := newOptions(f, langFlag, args[0])
+			if err != nil {
+				return err
+			}
+			return showRun(o)
 		},
 	})
 	return cmd
 }
 
-func trigger(p patches.Patch) string {
+func trigger(t *lang.Catalog, p patches.Patch) string {
 	var parts []string
 	if p.When.Proactive {
-		parts = append(parts, "automatic")
+		parts = append(parts, t.T("automatic"))
 	}
 	if len(p.When.Symptoms) > 0 {
-		parts = append(parts, "--heal on "+strings.Join(p.When.Symptoms, ", "))
+		parts = append(parts, t.T("heal-on", "ids", strings.Join(p.When.Symptoms, ", ")))
 	}
 	return strings.Join(parts, "; ")
+}
+
+// texts is o's catalogs, English when o was built without them.
+func (o *Options) texts() (*lang.Catalog, *patches.Translator) {
+	if o.t == nil {
+		return lang.FromFiles(lang.EN, textEN, textZhCN), o.Registry.Translator(lang.EN)
+	}
+	return o.t, o.pt
 }
 
 func listRun(opts *Options) error {
 	if opts.IO.JSON {
 		return ui.WriteJSON(opts.IO.Out, ListDoc{Schema: 1, Patches: opts.Registry.Patches})
 	}
+	t, pt := opts.texts()
 	pr := ui.NewPrinter(opts.IO)
 	var rows [][]string
 	for _, p := range opts.Registry.Patches {
-		rows = append(rows, []string{p.ID, p.Title, trigger(p)})
+		rows = append(rows, []string{p.ID, pt.Title(p.ID, p.Title), trigger(t, p)})
 	}
-	pr.Table([]string{"ID", "TITLE", "APPLIED"}, rows)
+	pr.Table([]string{t.T("col.id"), t.T("col.title"), t.T("col.applied")}, rows)
 	pr.Println()
-	pr.Println("Details: llamactl patches show ID")
+	pr.Println(t.T("details"))
 	return nil
 }
 
 func showRun(opts *Options) error {
+	t, pt := opts.texts()
 	p, ok := opts.Registry.Get(opts.ID)
 	if !ok {
-		return cmdutil.UsageErrorf("no patch named %q: known patches are %s.\nRun 'llamactl patches list'.", opts.ID, strings.Join(opts.Registry.IDs(), ", "))
+		return cmdutil.UsageErrorf("%s", t.T("err.no-patch", "id", fmt.Sprintf("%q", opts.ID), "ids", strings.Join(opts.Registry.IDs(), ", ")))
 	}
 	var diff string
 	if p.Changes.Diff != "" {
@@ -119,30 +164,30 @@ func showRun(opts *Options) error {
 		return ui.WriteJSON(opts.IO.Out, ShowDoc{Schema: 1, Patch: p, Diff: diff})
 	}
 	pr := ui.NewPrinter(opts.IO)
-	pr.Heading(p.ID + ": " + p.Title)
-	pr.Printf("\n%s\n\n", p.Why)
-	pr.Printf("Applied:  %s\n", trigger(p))
-	if w := when(p.When); w != "" {
-		pr.Printf("When:     %s\n", w)
+	pr.Heading(p.ID + ": " + pt.Title(p.ID, p.Title))
+	pr.Printf("\n%s\n\n", pt.Why(p.ID, p.Why))
+	pr.Printf("%s\n", t.T("applied", "value", trigger(t, p)))
+	if w := when(t, p.When); w != "" {
+		pr.Printf("%s\n", t.T("when", "value", w))
 	}
-	pr.Println("Changes:")
-	for _, l := range changeLines(p.Changes, "  ") {
+	pr.Println(t.T("changes"))
+	for _, l := range changeLines(t, p.Changes, "  ") {
 		pr.Println(l)
 	}
 	if diff != "" {
 		pr.Printf("\n%s", diff)
 	}
-	pr.Printf("Source:   %s\n", p.Source)
+	pr.Printf("%s\n", t.T("source", "value", p.Source))
 	return nil
 }
 
-func when(w patches.When) string {
+func when(t *lang.Catalog, w patches.When) string {
 	var parts []string
 	if len(w.OS) > 0 {
 		parts = append(parts, "OS "+strings.Join(w.OS, "/"))
 	}
 	if len(w.Backends) > 0 {
-		parts = append(parts, "backend "+strings.Join(w.Backends, "/"))
+		parts = append(parts, t.T("when.backend", "list", strings.Join(w.Backends, "/")))
 	}
 	if w.CUDAMin != "" {
 		parts = append(parts, "CUDA >= "+w.CUDAMin)
@@ -160,15 +205,15 @@ func when(w patches.When) string {
 		parts = append(parts, fmt.Sprintf("llama.cpp <= b%d", w.EngineMax))
 	}
 	if w.NoGit {
-		parts = append(parts, "source without git metadata")
+		parts = append(parts, t.T("when.no-git"))
 	}
 	if w.HostCompilerNeeded {
-		parts = append(parts, "default g++ newer than nvcc accepts")
+		parts = append(parts, t.T("when.host-compiler"))
 	}
 	return strings.Join(parts, ", ")
 }
 
-func changeLines(c patches.Changes, indent string) []string {
+func changeLines(t *lang.Catalog, c patches.Changes, indent string) []string {
 	var out []string
 	for _, kv := range c.Cache {
 		out = append(out, fmt.Sprintf("%s-D%s=%s", indent, kv.Name, kv.Value))
@@ -180,14 +225,14 @@ func changeLines(c patches.Changes, indent string) []string {
 		out = append(out, fmt.Sprintf("%senv %s=%s", indent, kv.Name, kv.Value))
 	}
 	if c.MSVCToolsetBelow != "" {
-		out = append(out, fmt.Sprintf("%sselect the newest installed MSVC toolset below %s (vcvarsall -vcvars_ver=)", indent, c.MSVCToolsetBelow))
+		out = append(out, indent+t.T("change.msvc", "toolset", c.MSVCToolsetBelow))
 	}
 	if c.Diff != "" {
-		out = append(out, fmt.Sprintf("%sapply source diff %s", indent, c.Diff))
+		out = append(out, indent+t.T("change.diff", "diff", c.Diff))
 	}
 	if c.Fallback != nil {
-		out = append(out, fmt.Sprintf("%sotherwise, only with --%s:", indent, c.Fallback.Requires))
-		out = append(out, changeLines(*c.Fallback, indent+"  ")...)
+		out = append(out, indent+t.T("change.otherwise", "flag", c.Fallback.Requires))
+		out = append(out, changeLines(t, *c.Fallback, indent+"  ")...)
 	}
 	return out
 }
