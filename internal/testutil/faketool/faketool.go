@@ -40,6 +40,9 @@ type Spec struct {
 	// relative to the spec file.
 	StdoutFile string `json:"stdout_file,omitempty"`
 	StderrFile string `json:"stderr_file,omitempty"`
+	// Repeat writes Stdout and Stderr this many times (a runaway output)
+	// when above 1.
+	Repeat int `json:"repeat,omitempty"`
 	// Exit is the exit status.
 	Exit int `json:"exit,omitempty"`
 	// Hang: after printing, sleep until killed (an hour).
@@ -162,6 +165,14 @@ func act(self, specDir string, s Spec, args []string) int {
 		}
 		if err != nil {
 			fmt.Fprintf(os.Stderr, "faketool: child: %v\n", err)
+			return 125
+		}
+	}
+	for i := 1; i < s.Repeat; i++ {
+		if _, err := os.Stdout.Write(s.Stdout); err != nil {
+			return 125
+		}
+		if _, err := os.Stderr.Write(s.Stderr); err != nil {
 			return 125
 		}
 	}
