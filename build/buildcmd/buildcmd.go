@@ -149,7 +149,7 @@ func cacheDir(o *Options) string {
 
 func loadSnapshot(ctx context.Context, o *Options) (*snapshot.Snapshot, error) {
 	if o.SnapshotPath != "" {
-		b, err := os.ReadFile(o.SnapshotPath)
+		b, err := readInput(o.SnapshotPath)
 		if err != nil {
 			return nil, cmdutil.UsageErrorf("--snapshot %s: %s. Record a machine with: llamactl doctor --snapshot %s (on that machine), then pass that file", o.SnapshotPath, fileProblem(err), o.SnapshotPath)
 		}
@@ -185,6 +185,8 @@ func fileProblem(err error) string {
 		return "no such file"
 	case errors.Is(err, fs.ErrPermission):
 		return "permission denied"
+	case errors.Is(err, ErrIsDirectory):
+		return "is a directory, not a file"
 	}
 	var pe *fs.PathError
 	if errors.As(err, &pe) {
@@ -196,15 +198,10 @@ func fileProblem(err error) string {
 // lockError explains an unreadable or invalid --lock file and how to get
 // a good one.
 func lockError(path string, err error) error {
-	if errors.Is(err, fs.ErrNotExist) || errors.Is(err, fs.ErrPermission) || isDirErr(err) {
+	if errors.Is(err, fs.ErrNotExist) || errors.Is(err, fs.ErrPermission) || errors.Is(err, ErrIsDirectory) {
 		return cmdutil.UsageErrorf("--lock %s: %s. Write a lock file as docs/ci.md shows ([engine] ref, [build] backend...) and rerun: llamactl build --lock %s --check", path, fileProblem(err), path)
 	}
 	return cmdutil.UsageErrorf("--lock: %v. Fix the file (keys and format: docs/ci.md) and rerun: llamactl build --lock %s --check", err, path)
-}
-
-func isDirErr(err error) bool {
-	var pe *fs.PathError
-	return errors.As(err, &pe) && strings.Contains(pe.Err.Error(), "is a directory")
 }
 
 // selection converts doctor's selection into the planner's input.

@@ -2,7 +2,9 @@ package buildcmd
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -10,6 +12,7 @@ import (
 	"github.com/BurntSushi/toml"
 
 	"github.com/llamactl/llamactl/build/engine"
+	"github.com/llamactl/llamactl/internal/textenc"
 	"github.com/llamactl/llamactl/patches"
 )
 
@@ -27,9 +30,28 @@ type LockFile struct {
 	} `json:"build" toml:"build"`
 }
 
+// ErrIsDirectory is returned for a --lock or --snapshot path that names a
+// folder (recognised by os.Stat, not by the OS's error text: Windows says
+// "Invalid function.").
+var ErrIsDirectory = errors.New("is a directory")
+
+// readInput reads an input file written by hand or by a shell: a folder is
+// ErrIsDirectory; UTF-16 with a byte-order mark (PowerShell 5.1's ">") and
+// UTF-8 with one become plain UTF-8.
+func readInput(p string) ([]byte, error) {
+	if fi, err := os.Stat(p); err == nil && fi.IsDir() {
+		return nil, &fs.PathError{Op: "read", Path: p, Err: ErrIsDirectory}
+	}
+	b, err := os.ReadFile(p)
+	if err != nil {
+		return nil, err
+	}
+	return textenc.Bytes(b), nil
+}
+
 // ReadLockFile reads a .toml or .json lock.
 func ReadLockFile(p string) (*LockFile, error) {
-	b, err := os.ReadFile(p)
+	b, err := readInput(p)
 	if err != nil {
 		return nil, err
 	}

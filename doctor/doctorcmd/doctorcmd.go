@@ -24,6 +24,7 @@ import (
 	"github.com/llamactl/llamactl/doctor/snapshot"
 	"github.com/llamactl/llamactl/internal/buildinfo"
 	"github.com/llamactl/llamactl/internal/cmdutil"
+	"github.com/llamactl/llamactl/internal/textenc"
 	"github.com/llamactl/llamactl/internal/ui"
 	"github.com/llamactl/llamactl/kernels"
 	"github.com/llamactl/llamactl/matrix"
@@ -426,7 +427,9 @@ func LoadSnapshot(path string) (*snapshot.Snapshot, error) {
 			return nil, cmdutil.UsageErrorf("%s: %v. %s", path, err, snapshotHint)
 		}
 	}
-	return ParseSnapshot(b, path)
+	// "llamactl doctor --snapshot ... " writes UTF-8, but a document saved
+	// by PowerShell 5.1's ">" is UTF-16LE with a byte-order mark.
+	return ParseSnapshot(textenc.Bytes(b), path)
 }
 
 // ParseSnapshot decodes snapshot JSON (see LoadSnapshot); name is for messages.

@@ -1,16 +1,20 @@
-package failures
+// Package textenc reads text files as Windows tools write them: Windows
+// PowerShell 5.1's ">" writes UTF-16LE with a byte-order mark, many editors
+// save UTF-8 with one. Logs (explain), snapshots (doctor --replay, build
+// --snapshot) and lock files (build --lock) all go through it.
+package textenc
 
 import (
 	"bufio"
+	"bytes"
 	"io"
 	"unicode/utf16"
 	"unicode/utf8"
 )
 
-// Windows PowerShell 5 writes redirected output ("cmake --build build >
-// build.log") as UTF-16 with a byte-order mark, and many editors save UTF-8
-// with one. decode turns such input into plain UTF-8, as a stream.
-func decode(r io.Reader) io.Reader {
+// Decode turns UTF-16 (with a byte-order mark) or UTF-8 with a BOM into
+// plain UTF-8, as a stream; other input passes unchanged.
+func Decode(r io.Reader) io.Reader {
 	br := bufio.NewReaderSize(r, 64<<10)
 	bom, _ := br.Peek(3)
 	switch {
@@ -25,6 +29,36 @@ func decode(r io.Reader) io.Reader {
 		return &utf16Reader{r: br}
 	}
 	return br
+}
+
+// Bytes is Decode for a whole file's bytes.
+func Bytes(b []byte) []byte {
+	if !(bytes.HasPrefix(b, []byte{0xEF, 0xBB, 0xBF}) || bytes.HasPrefix(b, []byte{0xFF, 0xFE}) || bytes.HasPrefix(b, []byte{0xFE, 0xFF})) {
+		return b
+	}
+	out, _ := io.ReadAll(Decode(bytes.NewReader(b)))
+	return out
+}
+
+// EncodeUTF16 writes s as UTF-16 (little or big endian, with or without a
+// byte-order mark): what PowerShell 5.1's ">" writes, for tests.
+func EncodeUTF16(s string, little, bom bool) []byte {
+	var b bytes.Buffer
+	if bom {
+		if little {
+			b.Write([]byte{0xFF, 0xFE})
+		} else {
+			b.Write([]byte{0xFE, 0xFF})
+		}
+	}
+	for _, u := range utf16.Encode([]rune(s)) {
+		if little {
+			b.Write([]byte{byte(u), byte(u >> 8)})
+		} else {
+			b.Write([]byte{byte(u >> 8), byte(u)})
+		}
+	}
+	return b.Bytes()
 }
 
 // utf16Reader converts UTF-16 to UTF-8 as it reads.
