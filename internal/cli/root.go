@@ -185,6 +185,11 @@ func argHint(c *cobra.Command) string {
 // Execute runs the CLI with args and returns the process exit code.
 func Execute(f *cmdutil.Factory, args []string) int {
 	root := NewRoot(f)
+	if args == nil {
+		// cobra reads os.Args for nil: no arguments must mean none (in a
+		// test binary os.Args holds its -test.* flags).
+		args = []string{}
+	}
 	root.SetArgs(args)
 	c, err := root.ExecuteC()
 	if err == nil {
