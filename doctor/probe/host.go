@@ -51,6 +51,7 @@ func (h gopsutilHost) Info(ctx context.Context) (snapshot.OSInfo, error) {
 	} else if err != nil {
 		errs = append(errs, err)
 	}
+	o.CPUFlags = mergeCPUFlags(o.CPUFlags, nativeCPUFlags())
 	if n, err := cpu.CountsWithContext(ctx, false); err == nil {
 		o.PhysicalCores = n
 	}
