@@ -1,10 +1,28 @@
 package doctor
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/llamactl/llamactl/doctor/snapshot"
 )
+
+// A machine without nvidia-smi (or without an NVIDIA GPU) is not a snapshot
+// that failed to record it, and a run without --probe ran no kernel probe.
+func TestSkipReasonsSayWhatHappened(t *testing.T) {
+	win := &snapshot.Snapshot{OS: snapshot.OSInfo{GOOS: "windows"}, NVIDIA: snapshot.NVIDIA{SMIStatus: "not-found"}}
+	if fs := checkDriverModel(win); len(fs) != 1 || fs[0].Message != "skip/no-nvidia" {
+		t.Errorf("no GPU, no nvidia-smi: %+v", fs)
+	}
+	win.NVIDIA.GPUs = []snapshot.GPU{{Name: "NVIDIA GeForce RTX 4060", Vendor: "nvidia"}}
+	if fs := checkDriverModel(win); len(fs) != 1 || fs[0].Message != "skip/no-smi" {
+		t.Errorf("GPU without nvidia-smi: %+v", fs)
+	}
+	fs := checkCUDAInit(win)
+	if len(fs) != 1 || fs[0].Message != "skip/not-probed" || strings.Contains(fs[0].Summary, "snapshot") || !strings.Contains(fs[0].Summary, "llamactl doctor --probe") {
+		t.Errorf("no kernel probe: %+v", fs)
+	}
+}
 
 // Checks tell "searched, not found" (an empty list) from "not searched"
 // (no key: snapshots from before the probe recorded every name).
