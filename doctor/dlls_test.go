@@ -24,6 +24,22 @@ func TestSkipReasonsSayWhatHappened(t *testing.T) {
 	}
 }
 
+// An OpenCL probe without error text gives a summary that does not end in
+// ": unknown".
+func TestOCLPlatformsWithoutErrorText(t *testing.T) {
+	for _, st := range []string{"no-platforms", "error", "ok"} {
+		s := &snapshot.Snapshot{OS: snapshot.OSInfo{GOOS: "windows"}, OpenCL: snapshot.OpenCL{Status: st}}
+		fs := checkOCLPlatforms(s)
+		if len(fs) != 1 || strings.Contains(fs[0].Summary, "unknown") || strings.HasSuffix(fs[0].Summary, ": ") || !strings.HasSuffix(fs[0].Message, "-silent") {
+			t.Errorf("%s: %+v", st, fs)
+		}
+		s.OpenCL.Error = "clGetPlatformIDs returned -1001"
+		if fs := checkOCLPlatforms(s); len(fs) != 1 || !strings.HasSuffix(fs[0].Summary, ": clGetPlatformIDs returned -1001") {
+			t.Errorf("%s with error: %+v", st, fs)
+		}
+	}
+}
+
 // Checks tell "searched, not found" (an empty list) from "not searched"
 // (no key: snapshots from before the probe recorded every name).
 func TestDLLNotFoundVersusNotSearched(t *testing.T) {
