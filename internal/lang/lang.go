@@ -1,5 +1,6 @@
 // Package lang picks the language of llamactl's human output (doctor,
-// matrix): --lang, else LLAMACTL_LANG, else the POSIX locale. --json output
+// matrix): --lang, else LLAMACTL_LANG, else the POSIX locale, else (on
+// Windows, which sets no LANG) the user's display language. --json output
 // never depends on it.
 package lang
 
@@ -44,9 +45,13 @@ func Locale(v string) string {
 	return EN
 }
 
+// uiLanguage is the operating system's display language for the user
+// (Windows: GetUserPreferredUILanguages), "" where there is none to ask.
+var uiLanguage = systemUILanguage
+
 // Choose is the language of the human output: flag (--lang), else
 // LLAMACTL_LANG, else the first set of LC_ALL, LC_MESSAGES, LANG (POSIX
-// precedence), else English. A bad flag is a usage error that shows
+// precedence), else the Windows display language, else English. A bad flag is a usage error that shows
 // example (a command line with --lang zh-CN); a bad LLAMACTL_LANG is
 // ignored so an environment typo never blocks a command.
 func Choose(flag string, getenv func(string) string, example string) (string, error) {
@@ -67,6 +72,9 @@ func Choose(flag string, getenv func(string) string, example string) (string, er
 		if v := getenv(k); v != "" {
 			return Locale(v), nil
 		}
+	}
+	if v := uiLanguage(); v != "" {
+		return Locale(v), nil
 	}
 	return EN, nil
 }

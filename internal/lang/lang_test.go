@@ -1,6 +1,7 @@
 package lang
 
 import (
+	"os"
 	"strings"
 	"testing"
 
@@ -8,6 +9,9 @@ import (
 )
 
 func TestChoose(t *testing.T) {
+	saved := uiLanguage
+	defer func() { uiLanguage = saved }()
+	uiLanguage = func() string { return "" } // whatever this machine's display language
 	for _, c := range []struct {
 		flag string
 		env  map[string]string
@@ -32,5 +36,47 @@ func TestChoose(t *testing.T) {
 	_, err := Choose("fr", nil, "llamactl matrix gpu --lang zh-CN")
 	if cmdutil.ExitCode(err) != cmdutil.ExitUsage || !strings.Contains(err.Error(), "llamactl matrix gpu --lang zh-CN") {
 		t.Errorf("bad --lang: %v", err)
+	}
+}
+
+// Windows sets no LANG: the user's display language decides, after the
+// explicit settings.
+func TestChooseFollowsTheWindowsDisplayLanguage(t *testing.T) {
+	saved := uiLanguage
+	defer func() { uiLanguage = saved }()
+	for _, c := range []struct {
+		ui   string
+		env  map[string]string
+		want string
+	}{
+		{"zh-CN", nil, ZhCN},
+		{"zh-Hans-CN", nil, ZhCN},
+		{"zh-TW", nil, EN},
+		{"en-US", nil, EN},
+		{"", nil, EN},
+		{"zh-CN", map[string]string{"LANG": "en_US.UTF-8"}, EN},
+		{"en-US", map[string]string{"LLAMACTL_LANG": "zh-CN"}, ZhCN},
+	} {
+		uiLanguage = func() string { return c.ui }
+		if got, err := Choose("", func(k string) string { return c.env[k] }, "x"); err != nil || got != c.want {
+			t.Errorf("display language %q, env %v: %q, %v; want %q", c.ui, c.env, got, err, c.want)
+		}
+	}
+	if got, _ := Choose("en", nil, "x"); got != EN {
+		t.Errorf("--lang en on a Chinese Windows: %q", got)
+	}
+}
+
+// The display language is read from the real operating system: under wine
+// started with a Chinese locale (scripts/wine-run, WINE_SMOKE_LANG=zh_CN.UTF-8)
+// it is zh-CN; elsewhere it must at least be a language name or nothing.
+func TestSystemUILanguage(t *testing.T) {
+	v := systemUILanguage()
+	t.Logf("display language: %q", v)
+	if want := os.Getenv("LLAMACTL_TEST_UI_LANGUAGE"); want != "" && v != want {
+		t.Errorf("display language %q, want %q", v, want)
+	}
+	if strings.ContainsAny(v, " \x00") {
+		t.Errorf("not a language name: %q", v)
 	}
 }
