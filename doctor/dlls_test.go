@@ -4,17 +4,17 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/llamactl/llamactl/doctor/snapshot"
+	"github.com/llamactl/llamactl/machine"
 )
 
 // A machine without nvidia-smi (or without an NVIDIA GPU) is not a snapshot
 // that failed to record it, and a run without --probe ran no kernel probe.
 func TestSkipReasonsSayWhatHappened(t *testing.T) {
-	win := &snapshot.Snapshot{OS: snapshot.OSInfo{GOOS: "windows"}, NVIDIA: snapshot.NVIDIA{SMIStatus: "not-found"}}
+	win := &machine.Snapshot{OS: machine.OSInfo{GOOS: "windows"}, NVIDIA: machine.NVIDIA{SMIStatus: "not-found"}}
 	if fs := checkDriverModel(win); len(fs) != 1 || fs[0].Message != "skip/no-nvidia" {
 		t.Errorf("no GPU, no nvidia-smi: %+v", fs)
 	}
-	win.NVIDIA.GPUs = []snapshot.GPU{{Name: "NVIDIA GeForce RTX 4060", Vendor: "nvidia"}}
+	win.NVIDIA.GPUs = []machine.GPU{{Name: "NVIDIA GeForce RTX 4060", Vendor: "nvidia"}}
 	if fs := checkDriverModel(win); len(fs) != 1 || fs[0].Message != "skip/no-smi" {
 		t.Errorf("GPU without nvidia-smi: %+v", fs)
 	}
@@ -28,7 +28,7 @@ func TestSkipReasonsSayWhatHappened(t *testing.T) {
 // ": unknown".
 func TestOCLPlatformsWithoutErrorText(t *testing.T) {
 	for _, st := range []string{"no-platforms", "error", "ok"} {
-		s := &snapshot.Snapshot{OS: snapshot.OSInfo{GOOS: "windows"}, OpenCL: snapshot.OpenCL{Status: st}}
+		s := &machine.Snapshot{OS: machine.OSInfo{GOOS: "windows"}, OpenCL: machine.OpenCL{Status: st}}
 		fs := checkOCLPlatforms(s)
 		if len(fs) != 1 || strings.Contains(fs[0].Summary, "unknown") || strings.HasSuffix(fs[0].Summary, ": ") || !strings.HasSuffix(fs[0].Message, "-silent") {
 			t.Errorf("%s: %+v", st, fs)
@@ -43,16 +43,16 @@ func TestOCLPlatformsWithoutErrorText(t *testing.T) {
 // Checks tell "searched, not found" (an empty list) from "not searched"
 // (no key: snapshots from before the probe recorded every name).
 func TestDLLNotFoundVersusNotSearched(t *testing.T) {
-	win := func(dlls map[string][]string, gpus ...snapshot.GPU) *snapshot.Snapshot {
-		return &snapshot.Snapshot{OS: snapshot.OSInfo{GOOS: "windows"}, NVIDIA: snapshot.NVIDIA{GPUs: gpus},
-			Windows: &snapshot.Windows{SystemDir: `C:\Windows\System32`, DLLs: dlls}}
+	win := func(dlls map[string][]string, gpus ...machine.GPU) *machine.Snapshot {
+		return &machine.Snapshot{OS: machine.OSInfo{GOOS: "windows"}, NVIDIA: machine.NVIDIA{GPUs: gpus},
+			Windows: &machine.Windows{SystemDir: `C:\Windows\System32`, DLLs: dlls}}
 	}
-	amd := snapshot.GPU{Name: "AMD Radeon RX 7900 XTX", Vendor: "amd"}
-	rtx := snapshot.GPU{Name: "NVIDIA GeForce RTX 3060", ComputeCapability: "8.6", Vendor: "nvidia"}
+	amd := machine.GPU{Name: "AMD Radeon RX 7900 XTX", Vendor: "amd"}
+	rtx := machine.GPU{Name: "NVIDIA GeForce RTX 3060", ComputeCapability: "8.6", Vendor: "nvidia"}
 	cases := []struct {
 		name string
-		s    *snapshot.Snapshot
-		run  func(*snapshot.Snapshot) []Finding
+		s    *machine.Snapshot
+		run  func(*machine.Snapshot) []Finding
 		want string
 	}{
 		{"amd: not searched (old snapshot)", win(map[string][]string{"nvml.dll": {`C:\Windows\System32\nvml.dll`}}, amd), checkAMDDriverWin, "skip/not-recorded"},
@@ -70,9 +70,9 @@ func TestDLLNotFoundVersusNotSearched(t *testing.T) {
 
 	// CUDA 11's runtime is cudart64_110.dll: searched and absent is an
 	// error; absent from an old snapshot (never searched) is no finding.
-	tk := snapshot.CUDAToolkit{Version: "11.8.89", Root: `C:\Program Files\NVIDIA GPU Computing Toolkit\CUDA\v11.8`, NVCC: `C:\Program Files\NVIDIA GPU Computing Toolkit\CUDA\v11.8\bin\nvcc.exe`, Found: []string{"CUDA_PATH"}}
+	tk := machine.CUDAToolkit{Version: "11.8.89", Root: `C:\Program Files\NVIDIA GPU Computing Toolkit\CUDA\v11.8`, NVCC: `C:\Program Files\NVIDIA GPU Computing Toolkit\CUDA\v11.8\bin\nvcc.exe`, Found: []string{"CUDA_PATH"}}
 	s := win(map[string][]string{"cudart64_110.dll": {}, "cublas64_11.dll": {tk.Root + `\bin\cublas64_11.dll`}, "cublasLt64_11.dll": {tk.Root + `\bin\cublasLt64_11.dll`}}, rtx)
-	s.Toolkits = []snapshot.CUDAToolkit{tk}
+	s.Toolkits = []machine.CUDAToolkit{tk}
 	s.Env = map[string]string{"CUDA_PATH": tk.Root}
 	got := map[string]string{}
 	for _, f := range checkRuntimeDLLs(s) {

@@ -5,10 +5,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/llamactl/llamactl/internal/enginefacts"
 	"time"
 
 	"github.com/llamactl/llamactl/internal/cmdutil"
+	"github.com/llamactl/llamactl/internal/enginefacts"
 	"github.com/llamactl/llamactl/internal/proc"
 	"github.com/llamactl/llamactl/kernels/opencl"
 )

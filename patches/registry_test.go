@@ -64,23 +64,3 @@ func TestMatch(t *testing.T) {
 		}
 	}
 }
-
-func TestCompareVersions(t *testing.T) {
-	cases := []struct {
-		a, b   string
-		prefix bool
-		want   int
-	}{
-		{"12.3.107", "12.3", true, 0},
-		{"12.3.107", "12.3", false, 1},
-		{"12.4", "12.3", true, 1},
-		{"14.39.33519", "14.40", true, -1},
-		{"14.40.33807", "14.40", true, 0},
-		{"11.8", "12", true, -1},
-	}
-	for _, c := range cases {
-		if got := CompareVersions(c.a, c.b, c.prefix); got != c.want {
-			t.Errorf("CompareVersions(%q,%q,%v) = %d, want %d", c.a, c.b, c.prefix, got, c.want)
-		}
-	}
-}

@@ -5,7 +5,6 @@ package buildcmd
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -26,12 +25,12 @@ import (
 	"github.com/llamactl/llamactl/build/plan"
 	"github.com/llamactl/llamactl/doctor"
 	"github.com/llamactl/llamactl/doctor/probe"
-	"github.com/llamactl/llamactl/doctor/snapshot"
 	"github.com/llamactl/llamactl/internal/buildinfo"
 	"github.com/llamactl/llamactl/internal/cmdutil"
 	"github.com/llamactl/llamactl/internal/paths"
 	"github.com/llamactl/llamactl/internal/proc"
 	"github.com/llamactl/llamactl/internal/ui"
+	"github.com/llamactl/llamactl/machine"
 	"github.com/llamactl/llamactl/patches"
 	"github.com/llamactl/llamactl/runner/launch"
 )
@@ -39,7 +38,7 @@ import (
 // Options holds the injected world and the parsed flags.
 type Options struct {
 	F      *cmdutil.Factory
-	Gather func(ctx context.Context) *snapshot.Snapshot
+	Gather func(ctx context.Context) *machine.Snapshot
 	HTTP   engine.Doer
 
 	Backend, Ref, Source, BuildDir, OutDir string
@@ -147,30 +146,13 @@ func cacheDir(o *Options) string {
 	return paths.CacheDir(runtime.GOOS, o.F.Getenv)
 }
 
-func loadSnapshot(ctx context.Context, o *Options) (*snapshot.Snapshot, error) {
+func loadSnapshot(ctx context.Context, o *Options) (*machine.Snapshot, error) {
 	if o.SnapshotPath != "" {
-		b, err := readInput(o.SnapshotPath)
+		s, err := machine.Load(o.SnapshotPath)
 		if err != nil {
-			return nil, cmdutil.UsageErrorf("--snapshot %s: %s. Record a machine with: llamactl doctor --snapshot %s (on that machine), then pass that file", o.SnapshotPath, fileProblem(err), o.SnapshotPath)
+			return nil, cmdutil.UsageErrorf("--snapshot: %v", err)
 		}
-		var doc struct {
-			Schema   int                `json:"schema"`
-			Snapshot *snapshot.Snapshot `json:"snapshot"`
-		}
-		if err := json.Unmarshal(b, &doc); err != nil {
-			return nil, cmdutil.UsageErrorf("--snapshot %s is not JSON: %v", o.SnapshotPath, err)
-		}
-		if doc.Snapshot != nil {
-			return doc.Snapshot, nil // a `doctor --json` document
-		}
-		var s snapshot.Snapshot
-		if err := json.Unmarshal(b, &s); err != nil {
-			return nil, cmdutil.UsageErrorf("--snapshot %s: %v", o.SnapshotPath, err)
-		}
-		if s.Schema > snapshot.SchemaVersion {
-			return nil, cmdutil.UsageErrorf("--snapshot %s has schema %d; this llamactl reads up to %d: update llamactl", o.SnapshotPath, s.Schema, snapshot.SchemaVersion)
-		}
-		return &s, nil
+		return s, nil
 	}
 	if o.Gather != nil {
 		return o.Gather(ctx), nil
@@ -205,7 +187,7 @@ func lockError(path string, err error) error {
 }
 
 // selection converts doctor's selection into the planner's input.
-func selection(s *snapshot.Snapshot, backend string) plan.Selection {
+func selection(s *machine.Snapshot, backend string) plan.Selection {
 	d := doctor.SelectFor(s, backend)
 	return plan.Selection{Backend: d.Backend, CUDA: d.CUDA, Toolkit: d.Toolkit, CUDAArchitectures: d.CUDAArchitectures,
 		HostCompiler: d.HostCompiler, MSVCToolset: d.MSVCToolset, VCVarsAll: d.VCVarsAll, Reasons: d.Reasons}
@@ -472,7 +454,7 @@ func launcher(r proc.Runner) string {
 	return ""
 }
 
-func checkLock(o *Options, l *LockFile, s *snapshot.Snapshot, sel plan.Selection, fetcher *engine.Fetcher, pin engine.Pin) *LockCheck {
+func checkLock(o *Options, l *LockFile, s *machine.Snapshot, sel plan.Selection, fetcher *engine.Fetcher, pin engine.Pin) *LockCheck {
 	lc := &LockCheck{Path: o.LockPath}
 	problem := func(format string, a ...any) { lc.Problems = append(lc.Problems, fmt.Sprintf(format, a...)) }
 	switch l.Build.Backend {

@@ -5,9 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"github.com/llamactl/llamactl/internal/paths"
-	"github.com/llamactl/llamactl/internal/testutil"
-	runengine "github.com/llamactl/llamactl/runner/engine"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -20,8 +17,11 @@ import (
 	"time"
 
 	"github.com/llamactl/llamactl/internal/cmdutil"
+	"github.com/llamactl/llamactl/internal/paths"
 	"github.com/llamactl/llamactl/internal/proc"
+	"github.com/llamactl/llamactl/internal/testutil"
 	"github.com/llamactl/llamactl/internal/textenc"
+	runengine "github.com/llamactl/llamactl/runner/engine"
 )
 
 const plans = "../../testdata/build/plans"
@@ -141,10 +141,10 @@ func TestUsageErrorsNameTheNextStep(t *testing.T) {
 			[]string{"--lock missing.toml: no such file", "docs/ci.md", "llamactl build --lock missing.toml --check"}},
 		{"lock is a folder", func(o *Options) { o.LockPath = t.TempDir() },
 			[]string{"is a directory", "llamactl build --lock"}},
-		{"snapshot is a folder", func(o *Options) { o.SnapshotPath = t.TempDir(); o.DryRun = true },
-			[]string{"is a directory", "llamactl doctor --snapshot"}},
+		{"snapshot is an empty folder", func(o *Options) { o.SnapshotPath = t.TempDir(); o.DryRun = true },
+			[]string{"llamactl doctor --snapshot"}},
 		{"missing snapshot", func(o *Options) { o.SnapshotPath = "missing.json"; o.DryRun = true },
-			[]string{"--snapshot missing.json: no such file", "llamactl doctor --snapshot"}},
+			[]string{"--snapshot: cannot read missing.json: no such file", "llamactl doctor --snapshot"}},
 		{"msvc toolset on linux", func(o *Options) { o.SnapshotPath = linux; o.DryRun = true; o.MSVCToolset = "14.39" },
 			[]string{"--msvc-toolset 14.39 applies to Windows builds only", "this machine is linux", "drop the flag"}},
 		{"missing source", func(o *Options) { o.Source = "/nonexistent/llama.cpp" },

@@ -10,10 +10,10 @@ import (
 	"time"
 
 	"github.com/llamactl/llamactl/doctor/probe"
-	"github.com/llamactl/llamactl/doctor/snapshot"
 	"github.com/llamactl/llamactl/internal/cmdutil"
 	"github.com/llamactl/llamactl/internal/proc"
 	"github.com/llamactl/llamactl/internal/testutil/faketool"
+	"github.com/llamactl/llamactl/machine"
 )
 
 // Tools that hang or print garbage (real processes, through the real
@@ -34,7 +34,7 @@ func TestHangingAndGarbageTools(t *testing.T) {
 	}
 	f, out, _ := cmdutil.NewTest(env, proc.Exec{})
 	f.IO.JSON = true
-	o := &Options{F: f, Gather: func(ctx context.Context) *snapshot.Snapshot {
+	o := &Options{F: f, Gather: func(ctx context.Context) *machine.Snapshot {
 		d := probe.System(f)
 		d.CommandTimeout = 300 * time.Millisecond
 		d.Timeout = 2 * time.Second

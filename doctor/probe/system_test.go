@@ -12,9 +12,9 @@ import (
 	"time"
 
 	"github.com/llamactl/llamactl/doctor/probe/nvmlnative"
-	"github.com/llamactl/llamactl/doctor/snapshot"
 	"github.com/llamactl/llamactl/internal/cmdutil"
 	"github.com/llamactl/llamactl/internal/testutil/faketool"
+	"github.com/llamactl/llamactl/machine"
 )
 
 // TestMain lets the test binary stand in for llamactl as the NVML child:
@@ -86,7 +86,7 @@ func TestGatherThisMachine(t *testing.T) {
 	if _, err := os.Stat("/usr/bin/nvcc"); err != nil {
 		t.Log("skip nvcc facts: /usr/bin/nvcc absent (scripts/deps.sh installs nvidia-cuda-toolkit)")
 	} else {
-		var tk *snapshot.CUDAToolkit
+		var tk *machine.CUDAToolkit
 		for i := range s.Toolkits {
 			if s.Toolkits[i].NVCC == "/usr/bin/nvcc" {
 				tk = &s.Toolkits[i]

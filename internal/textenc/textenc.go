@@ -1,7 +1,8 @@
-// Package textenc reads text files as Windows tools write them: Windows
-// PowerShell 5.1's ">" writes UTF-16LE with a byte-order mark, many editors
-// save UTF-8 with one. Logs (explain), snapshots (doctor --replay, build
-// --snapshot) and lock files (build --lock) all go through it.
+// Package textenc turns text files as Windows writes them into UTF-8:
+// Windows PowerShell 5.1 redirects output ("cmake --build build > build.log",
+// "llamactl doctor --json > machine.json") as UTF-16LE with a byte-order
+// mark, and many editors save UTF-8 with one. Build logs (explain) and
+// snapshots (machine.Load) are read through it.
 package textenc
 
 import (
@@ -12,7 +13,7 @@ import (
 	"unicode/utf8"
 )
 
-// Decode turns UTF-16 (with a byte-order mark) or UTF-8 with a BOM into
+// Decode turns UTF-16LE/BE with a byte-order mark or UTF-8 with one into
 // plain UTF-8, as a stream; other input passes unchanged.
 func Decode(r io.Reader) io.Reader {
 	br := bufio.NewReaderSize(r, 64<<10)
@@ -31,13 +32,16 @@ func Decode(r io.Reader) io.Reader {
 	return br
 }
 
-// Bytes is Decode for a whole file's bytes.
+// Bytes is Decode for a whole buffer.
 func Bytes(b []byte) []byte {
-	if !(bytes.HasPrefix(b, []byte{0xEF, 0xBB, 0xBF}) || bytes.HasPrefix(b, []byte{0xFF, 0xFE}) || bytes.HasPrefix(b, []byte{0xFE, 0xFF})) {
-		return b
+	switch {
+	case bytes.HasPrefix(b, []byte{0xEF, 0xBB, 0xBF}):
+		return b[3:]
+	case bytes.HasPrefix(b, []byte{0xFF, 0xFE}), bytes.HasPrefix(b, []byte{0xFE, 0xFF}):
+		out, _ := io.ReadAll(Decode(bytes.NewReader(b)))
+		return out
 	}
-	out, _ := io.ReadAll(Decode(bytes.NewReader(b)))
-	return out
+	return b
 }
 
 // EncodeUTF16 writes s as UTF-16 (little or big endian, with or without a

@@ -12,11 +12,11 @@ import (
 
 	"github.com/llamactl/llamactl/doctor"
 	"github.com/llamactl/llamactl/doctor/probe"
-	"github.com/llamactl/llamactl/doctor/snapshot"
 	"github.com/llamactl/llamactl/internal/cmdutil"
 	"github.com/llamactl/llamactl/internal/ui"
 	"github.com/llamactl/llamactl/kernels"
 	"github.com/llamactl/llamactl/kernels/opencl"
+	"github.com/llamactl/llamactl/machine"
 )
 
 // Options are the command's flags and seams.
@@ -25,8 +25,8 @@ type Options struct {
 	Overrides kernels.Overrides
 	Only      string // "", "cuda" or "opencl"
 	// Gather and Select are doctor's; tests replace them with a recorded snapshot.
-	Gather func(context.Context) *snapshot.Snapshot
-	Select func(*snapshot.Snapshot) doctor.Selection
+	Gather func(context.Context) *machine.Snapshot
+	Select func(*machine.Snapshot) doctor.Selection
 	// Timeouts, when set, replace kernels.DefaultTimeouts (tests).
 	Timeouts *kernels.Timeouts
 }
@@ -34,7 +34,7 @@ type Options struct {
 // NewCmd builds `llamactl probe`.
 func NewCmd(f *cmdutil.Factory) *cobra.Command {
 	opts := &Options{F: f,
-		Gather: func(ctx context.Context) *snapshot.Snapshot { return probe.Gather(ctx, probe.System(f)) },
+		Gather: func(ctx context.Context) *machine.Snapshot { return probe.Gather(ctx, probe.System(f)) },
 		Select: doctor.Select,
 	}
 	cmd := &cobra.Command{
