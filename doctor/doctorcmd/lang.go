@@ -1,6 +1,9 @@
 package doctorcmd
 
-import "github.com/llamactl/llamactl/internal/lang"
+import (
+	"github.com/llamactl/llamactl/internal/lang"
+	"github.com/llamactl/llamactl/internal/ui"
+)
 
 // The language detection lives in internal/lang, shared with `llamactl
 // matrix`; doctor.LangEN/LangZhCN have the same values as lang.EN/ZhCN.
@@ -15,3 +18,6 @@ func localeLang(v string) string { return lang.Locale(v) }
 func chooseLang(flag string, getenv func(string) string) (string, error) {
 	return lang.Choose(flag, getenv, "llamactl doctor --lang zh-CN")
 }
+
+// shownLang falls back to English on a console that cannot show Chinese.
+func shownLang(l string, io *ui.IOStreams) string { return lang.Shown(l, io) }

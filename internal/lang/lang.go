@@ -5,9 +5,11 @@
 package lang
 
 import (
+	"fmt"
 	"strings"
 
 	"github.com/llamactl/llamactl/internal/cmdutil"
+	"github.com/llamactl/llamactl/internal/ui"
 )
 
 // Languages of the human output.
@@ -77,4 +79,17 @@ func Choose(flag string, getenv func(string) string, example string) (string, er
 		return Locale(v), nil
 	}
 	return EN, nil
+}
+
+// Shown is the language the output can be shown in: Chinese needs a
+// console that shows UTF-8. On a Windows console that refused the switch
+// to UTF-8 (ui.IOStreams.ASCII) the output is English, and a note on
+// stderr says how to get Chinese.
+func Shown(l string, io *ui.IOStreams) string {
+	if l != ZhCN || io == nil || !io.ASCII {
+		return l
+	}
+	fmt.Fprintln(io.ErrOut, "llamactl: this console cannot show Chinese (its code page is not UTF-8 and could not be switched): the output is in English. "+
+		"Run 'chcp 65001' first or use Windows Terminal, or save the output: llamactl ... > out.txt")
+	return EN
 }

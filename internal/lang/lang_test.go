@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/llamactl/llamactl/internal/cmdutil"
+	"github.com/llamactl/llamactl/internal/ui"
 )
 
 func TestChoose(t *testing.T) {
@@ -78,5 +79,21 @@ func TestSystemUILanguage(t *testing.T) {
 	}
 	if strings.ContainsAny(v, " \x00") {
 		t.Errorf("not a language name: %q", v)
+	}
+}
+
+// Chinese needs a console that shows UTF-8; on one that cannot, English and
+// a note that says how to get Chinese.
+func TestShownFallsBackToEnglishOnALegacyConsole(t *testing.T) {
+	io, _, _, errOut := ui.Test()
+	if got := Shown(ZhCN, io); got != ZhCN || errOut.Len() != 0 {
+		t.Errorf("UTF-8 output: %q, note %q", got, errOut)
+	}
+	io.ASCII = true
+	if got := Shown(ZhCN, io); got != EN || !strings.Contains(errOut.String(), "chcp 65001") {
+		t.Errorf("legacy console: %q, note %q", got, errOut)
+	}
+	if got := Shown(EN, io); got != EN {
+		t.Errorf("English stays English: %q", got)
 	}
 }
