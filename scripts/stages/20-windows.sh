@@ -2,7 +2,8 @@
 # Stage "windows": llamactl's Windows build, executed. Every package's tests
 # are built for windows/amd64 and run under wine 10 (scripts/wine-run, set up
 # by scripts/deps.d/20-wine.sh), then the smoke suite runs the real
-# llamactl.exe with Windows stand-in tools (scripts/windows-smoke.sh).
+# llamactl.exe with Windows stand-in tools and every recorded Windows machine
+# built inside wine (scripts/winsmoke).
 # Prints "N passed, N failed" and exits non-zero when anything failed.
 # Needs root (chroot, namespaces); elsewhere it says so and fails.
 set -uo pipefail
@@ -27,8 +28,9 @@ read -r up uf < <(awk '/^[0-9]+ passed, [0-9]+ failed/ { p=$1; f=$3 } END { prin
 [[ $unit_rc == 00 ]] || uf=$((uf == 0 ? 1 : uf))
 
 echo "-- smoke: the real llamactl.exe under wine"
-bash scripts/windows-smoke.sh | tee "$tmp/smoke.txt"
-smoke_rc=${PIPESTATUS[0]}
+LLAMACTL_WINE_SMOKE=1 go test -count=1 -timeout 15m -parallel 4 -json ./scripts/winsmoke | "$tmp/testsum" | tee "$tmp/smoke.txt"
+smoke_rc=${PIPESTATUS[0]}${PIPESTATUS[1]}
+[[ $smoke_rc == 00 ]] && smoke_rc=0
 read -r sp sf < <(awk '/^[0-9]+ passed, [0-9]+ failed/ { p=$1; f=$3 } END { print p+0, f+0 }' "$tmp/smoke.txt")
 [[ $smoke_rc == 0 ]] || sf=$((sf == 0 ? 1 : sf))
 
