@@ -14,7 +14,6 @@ import (
 
 	"github.com/llamactl/llamactl/build/engine"
 	"github.com/llamactl/llamactl/build/plan"
-	"github.com/llamactl/llamactl/internal/cmdutil"
 	"github.com/llamactl/llamactl/internal/proc"
 	"github.com/llamactl/llamactl/internal/testutil"
 	"github.com/llamactl/llamactl/machine"
@@ -187,7 +186,7 @@ func TestBuildHealsDriverLibraryLink(t *testing.T) {
 	in.CMakeArgs = []string{"-DFIXTURE_LINK_DRIVER=OFF"}
 
 	res, err := Run(context.Background(), deps(), in, Options{})
-	if cmdutil.ExitCode(err) != cmdutil.ExitBuild || res.Failed != "compile" {
+	if kindOf(err) != Failed || res.Failed != "compile" {
 		t.Fatalf("without --heal: err %v, failed %q", err, res.Failed)
 	}
 	if len(res.Diagnoses) == 0 || res.Diagnoses[0].ID != "cuda-driver-lib-link" {
@@ -212,7 +211,7 @@ func TestBuildRefusesIgnoredBackendOption(t *testing.T) {
 	in.Engine.BuildNumber = 3500
 	in.Snapshot.HIP = machine.HIP{Root: "/opt/rocm", GFX: []string{"gfx1100"}}
 	res, err := Run(context.Background(), deps(), in, Options{})
-	if cmdutil.ExitCode(err) != cmdutil.ExitBuild || !strings.Contains(err.Error(), "GGML_HIPBLAS") {
+	if kindOf(err) != Failed || !strings.Contains(err.Error(), "GGML_HIPBLAS") {
 		t.Fatalf("err = %v", err)
 	}
 	if res.Failed != "configure" || len(res.Diagnoses) == 0 || res.Diagnoses[0].ID != "cmake-flag-ignored" {
@@ -224,8 +223,8 @@ func TestBuildBlockedPlanRunsNothing(t *testing.T) {
 	r := &proc.Replay{}
 	in := plan.Input{Snapshot: linuxSnapshot(), Backend: "cuda", SourceDir: t.TempDir(), BuildDir: filepath.Join(t.TempDir(), "b")}
 	_, err := Run(context.Background(), Deps{Runner: r}, in, Options{})
-	var ee *cmdutil.ExitError
-	if !errors.As(err, &ee) || ee.Code != cmdutil.ExitFindings || !strings.Contains(ee.Message, "no CUDA toolkit") {
+	var be *Error
+	if !errors.As(err, &be) || be.Kind != Blocked || !strings.Contains(be.Message, "no CUDA toolkit") {
 		t.Fatalf("err = %v", err)
 	}
 	if len(r.Calls) != 0 {

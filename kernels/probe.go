@@ -3,7 +3,7 @@
 // exactly the toolchain a build would use: the selected nvcc, host compiler
 // and -gencode targets, each stage (compile, link, load, run, verify) under
 // its own timeout, every failure named with a stable failure ID
-// (shared/reference/failure-ids.md) and turned into a finding with a fix.
+// and turned into a finding with a fix.
 package kernels
 
 import (
@@ -15,7 +15,7 @@ import (
 
 	"github.com/llamactl/llamactl/doctor"
 	"github.com/llamactl/llamactl/failures"
-	"github.com/llamactl/llamactl/internal/cmdutil"
+	"github.com/llamactl/llamactl/internal/proc"
 	"github.com/llamactl/llamactl/kernels/opencl"
 	"github.com/llamactl/llamactl/machine"
 )
@@ -42,8 +42,16 @@ type Report struct {
 	Findings []Finding      `json:"findings"`
 }
 
+// InputError is a probe request that cannot be planned from what the user
+// gave (a bad override); commands report it as a usage error (exit 2).
+type InputError struct{ Err error }
+
+func (e *InputError) Error() string { return e.Err.Error() }
+
+func (e *InputError) Unwrap() error { return e.Err }
+
 // Run runs the probes for a snapshot and a choice (doctor's selection).
-func Run(ctx context.Context, f *cmdutil.Factory, snap *machine.Snapshot, ch Choice, o Options) (Report, error) {
+func Run(ctx context.Context, f proc.Env, snap *machine.Snapshot, ch Choice, o Options) (Report, error) {
 	rep := Report{Schema: ReportSchema}
 	goos := o.GOOS
 	if goos == "" {
@@ -65,7 +73,7 @@ func Run(ctx context.Context, f *cmdutil.Factory, snap *machine.Snapshot, ch Cho
 		case asSkip(err, &skip):
 			rep.Stages = append(rep.Stages, StageResult{Kind: "cuda", Stage: StageCompile, Skipped: true, Detail: skip.Reason, Facts: map[string]string{"skip": skip.Key}})
 		default:
-			return rep, cmdutil.UsageErrorf("%v", err)
+			return rep, &InputError{Err: err}
 		}
 	}
 	if !o.SkipOpenCL {

@@ -233,3 +233,15 @@ func (p Patch) applies(s Situation) (string, bool) {
 	}
 	return "", false
 }
+
+// Healers are the IDs of the patches --heal applies for a failure ID (a
+// symptom their when.symptoms name), in registry order.
+func (r *Registry) Healers(failureID string) []string {
+	var out []string
+	for _, p := range r.Patches {
+		if slices.Contains(p.When.Symptoms, failureID) {
+			out = append(out, p.ID)
+		}
+	}
+	return out
+}

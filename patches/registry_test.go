@@ -13,8 +13,8 @@ func TestDefaultRegistryValid(t *testing.T) {
 		t.Fatalf("IDs = %v, want %v", got, want)
 	}
 	for _, p := range r.Patches {
-		if !strings.Contains(p.Source, ".md") {
-			t.Errorf("%s: source %q does not cite a reference file", p.ID, p.Source)
+		if p.Source == "" || strings.Contains(p.Source, "§") || strings.Contains(p.Source, "shared/reference") {
+			t.Errorf("%s: source %q does not cite a public source", p.ID, p.Source)
 		}
 	}
 }
@@ -62,5 +62,14 @@ func TestMatch(t *testing.T) {
 		if got := ids(r.Match(c.s)); !reflect.DeepEqual(got, c.want) {
 			t.Errorf("%s: Match = %v, want %v", c.name, got, c.want)
 		}
+	}
+}
+
+func TestHealers(t *testing.T) {
+	if got := strings.Join(Default().Healers("cuda-link-libpath"), ","); got != "cuda-libpath,cuda-no-vmm" {
+		t.Errorf("Healers(cuda-link-libpath) = %s", got)
+	}
+	if got := Default().Healers("gpu-out-of-memory"); len(got) != 0 {
+		t.Errorf("Healers(gpu-out-of-memory) = %v", got)
 	}
 }

@@ -157,7 +157,7 @@ func loadSnapshot(ctx context.Context, o *Options) (*machine.Snapshot, error) {
 	if o.Gather != nil {
 		return o.Gather(ctx), nil
 	}
-	return probe.Gather(ctx, probe.System(o.F)), nil
+	return probe.Gather(ctx, probe.System(o.F.Env())), nil
 }
 
 // fileProblem says in words why an input file could not be read.
@@ -412,6 +412,7 @@ func run(ctx context.Context, o *Options) error {
 	defer stop()
 	defer launch.GuardChildren()() // Windows: the compilers die with llamactl
 	res, err := build.Run(ctx, d, in, build.Options{Heal: o.Heal, OutDir: o.OutDir})
+	err = exitError(err)
 	doc.Result = res
 	if err == nil && res != nil {
 		// Leave a record so `llamactl run` finds these binaries next.
@@ -431,6 +432,26 @@ func run(ctx context.Context, o *Options) error {
 		doc.Plan = &p
 	}
 	return finish(o, &doc, err)
+}
+
+// exitError maps build's error kinds to exit codes (docs/exit-codes.md).
+func exitError(err error) error {
+	var be *build.Error
+	if !errors.As(err, &be) {
+		return err
+	}
+	code := cmdutil.ExitInternal
+	switch be.Kind {
+	case build.BadInput:
+		code = cmdutil.ExitUsage
+	case build.Blocked:
+		code = cmdutil.ExitFindings
+	case build.Failed:
+		code = cmdutil.ExitBuild
+	case build.Interrupted:
+		code = cmdutil.ExitSignal
+	}
+	return &cmdutil.ExitError{Code: code, Message: be.Message, Err: err}
 }
 
 func mib(n int64) string { return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20)) }
@@ -570,7 +591,7 @@ func printText(f *cmdutil.Factory, doc *Doc) {
 		for _, c := range d.Commands {
 			details = append(details, "  "+c)
 		}
-		if ids := healers(d.ID); len(ids) > 0 && len(r.Healed) == 0 {
+		if ids := patches.Default().Healers(d.ID); len(ids) > 0 && len(r.Healed) == 0 {
 			details = append(details, fmt.Sprintf("llamactl knows a fix (patch %s): rerun with --heal", strings.Join(ids, ", ")))
 		}
 		pr.Line(ui.Err, d.ID+": "+d.Title, details...)
@@ -592,17 +613,6 @@ func printText(f *cmdutil.Factory, doc *Doc) {
 	} else if r.LogPath != "" {
 		pr.Printf("\nLog: %s\n", r.LogPath)
 	}
-}
-
-// healers lists the registry patches --heal applies for a failure ID.
-func healers(id string) []string {
-	var out []string
-	for _, p := range patches.Default().Patches {
-		if contains(p.When.Symptoms, id) {
-			out = append(out, p.ID)
-		}
-	}
-	return out
 }
 
 func orDash(s string) string {

@@ -381,15 +381,6 @@ func TestBuildDownloadedEngineEndToEnd(t *testing.T) {
 	}
 }
 
-func TestHealers(t *testing.T) {
-	if got := strings.Join(healers("cuda-link-libpath"), ","); got != "cuda-libpath,cuda-no-vmm" {
-		t.Errorf("healers(cuda-link-libpath) = %s", got)
-	}
-	if got := healers("gpu-out-of-memory"); len(got) != 0 {
-		t.Errorf("healers(gpu-out-of-memory) = %v", got)
-	}
-}
-
 func FuzzParseLockFile(f *testing.F) {
 	f.Add("l.toml", []byte("[engine]\nref = \"b9591\"\n[build]\nbackend = \"cuda\"\ncuda = \">=12.4, <13\"\n"))
 	f.Add("l.json", []byte(`{"engine":{"ref":"b1"},"build":{"backend":"cpu"}}`))

@@ -335,13 +335,6 @@ func winJoin(parts ...string) string {
 	return out
 }
 
-func (pl *planner) join(parts ...string) string {
-	if pl.win {
-		return winJoin(parts...)
-	}
-	return path.Join(parts...)
-}
-
 // msvc returns the Visual Studio install to build with: the one whose
 // vcvarsall doctor selected, else the first with the C++ tools.
 func (pl *planner) msvc() *machine.MSVCInstall {
@@ -430,7 +423,7 @@ func (pl *planner) cuda() {
 // default GGML_NATIVE=ON compiles for this processor (-march=native): the
 // fastest build here, and an "illegal instruction" crash on an older or
 // different CPU, so binaries that leave the machine are built with it OFF
-// (llamacpp-build.md §1.2, §7 item 2).
+// (item 2).
 func (pl *planner) native() {
 	name := pl.nameAt("GGML_NATIVE")
 	v, set := pl.get(name)
@@ -482,7 +475,7 @@ func (pl *planner) hip() {
 		pl.warn("hip-no-gfx")
 	}
 	// The HIP SDK's clang compiles ggml-hip; on Windows it is also the C/C++
-	// compiler (llamacpp-build.md §2.1).
+	// compiler.
 	if pl.win {
 		pl.set("CMAKE_C_COMPILER", winJoin(h.Root, `bin\clang.exe`))
 		pl.set("CMAKE_CXX_COMPILER", winJoin(h.Root, `bin\clang++.exe`))
@@ -495,7 +488,7 @@ func (pl *planner) hip() {
 }
 
 func (pl *planner) opencl() {
-	// llama.cpp's OpenCL backend drops every device but Adreno and Intel (§2, F43).
+	// llama.cpp's OpenCL backend drops every device but Adreno and Intel (F43).
 	for _, p := range pl.in.Snapshot.OpenCL.Platforms {
 		for _, d := range p.Devices {
 			if enginefacts.OpenCLVendorSupported(d.Name, d.Vendor) {

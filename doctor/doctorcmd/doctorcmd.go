@@ -177,7 +177,7 @@ func run(ctx context.Context, o *Options) error {
 		gather := o.Gather
 		if gather == nil {
 			gather = func(ctx context.Context) *machine.Snapshot {
-				d := probe.System(f)
+				d := probe.System(f.Env())
 				d.Version = buildinfo.Get().Version
 				return probe.Gather(ctx, d)
 			}
@@ -347,11 +347,13 @@ func runKernels(ctx context.Context, o *Options, s *machine.Snapshot, sel doctor
 	k := o.Kernels
 	if k == nil {
 		k = func(ctx context.Context, s *machine.Snapshot, sel doctor.Selection) (kernels.Report, error) {
-			return kernels.Run(ctx, o.F, s, ch, kernels.Options{})
+			return kernels.Run(ctx, o.F.Env(), s, ch, kernels.Options{})
 		}
 	}
 	rep, err := k(ctx, s, sel)
-	if err != nil {
+	if ie := (*kernels.InputError)(nil); errors.As(err, &ie) {
+		return nil, cmdutil.UsageError(err)
+	} else if err != nil {
 		return nil, err
 	}
 	s.Probes = kernels.ToSnapshot(rep.Stages)

@@ -35,7 +35,7 @@ func TestHangingAndGarbageTools(t *testing.T) {
 	f, out, _ := cmdutil.NewTest(env, proc.Exec{})
 	f.IO.JSON = true
 	o := &Options{F: f, Gather: func(ctx context.Context) *machine.Snapshot {
-		d := probe.System(f)
+		d := probe.System(f.Env())
 		d.CommandTimeout = 300 * time.Millisecond
 		d.Timeout = 2 * time.Second
 		return probe.Gather(ctx, d)

@@ -1,6 +1,7 @@
 package doctorcmd
 
 import (
+	"github.com/llamactl/llamactl/internal/cmdutil"
 	"github.com/llamactl/llamactl/internal/lang"
 	"github.com/llamactl/llamactl/internal/ui"
 )
@@ -8,16 +9,11 @@ import (
 // The language detection lives in internal/lang, shared with `llamactl
 // matrix`; doctor.LangEN/LangZhCN have the same values as lang.EN/ZhCN.
 
-// parseLang maps a --lang or LLAMACTL_LANG value onto a supported language.
-func parseLang(v string) (string, bool) { return lang.Parse(v) }
-
-// localeLang reads a POSIX locale value (LC_ALL, LC_MESSAGES, LANG).
-func localeLang(v string) string { return lang.Locale(v) }
-
 // chooseLang is the language of doctor's human output (lang.Choose).
 func chooseLang(flag string, getenv func(string) string) (string, error) {
-	return lang.Choose(flag, getenv, "llamactl doctor --lang zh-CN")
+	l, err := lang.Choose(flag, getenv, "llamactl doctor --lang zh-CN")
+	return l, cmdutil.UsageError(err)
 }
 
 // shownLang falls back to English on a console that cannot show Chinese.
-func shownLang(l string, io *ui.IOStreams) string { return lang.Shown(l, io) }
+func shownLang(l string, io *ui.IOStreams) string { return lang.Shown(l, io.ASCII, io.ErrOut) }

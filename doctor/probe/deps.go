@@ -12,7 +12,6 @@ import (
 	"runtime"
 	"time"
 
-	"github.com/llamactl/llamactl/internal/cmdutil"
 	"github.com/llamactl/llamactl/internal/proc"
 	"github.com/llamactl/llamactl/machine"
 )
@@ -78,7 +77,7 @@ const (
 )
 
 // System returns the real machine's dependencies.
-func System(f *cmdutil.Factory) Deps {
+func System(f proc.Env) Deps {
 	self := ""
 	if f.Executable != nil {
 		if p, err := f.Executable(); err == nil {

@@ -31,7 +31,7 @@ func TestMain(m *testing.M) {
 
 func systemDeps(t testing.TB) Deps {
 	f := cmdutil.New()
-	d := System(f)
+	d := System(f.Env())
 	self, err := os.Executable()
 	if err != nil {
 		t.Fatal(err)

@@ -61,7 +61,7 @@ func NewCmd(f *cmdutil.Factory, runF ...func(*Options) error) *cobra.Command {
 	opts := &Options{
 		IO: f.IO,
 		Gather: func(ctx context.Context) *machine.Snapshot {
-			return probe.Gather(ctx, probe.System(f))
+			return probe.Gather(ctx, probe.System(f.Env()))
 		},
 		Open: func(name string) (io.ReadCloser, error) { return os.Open(name) },
 		StdinIsTerminal: func() bool {

@@ -26,6 +26,12 @@ type Factory struct {
 	Executable func() (string, error)
 }
 
+// Env is what domain packages may use of the factory (proc.Env): runner,
+// environment, clock and llamactl's own path, never the streams.
+func (f *Factory) Env() proc.Env {
+	return proc.Env{Runner: f.Runner, Getenv: f.Getenv, Environ: f.Environ, Now: f.Now, Executable: f.Executable}
+}
+
 // New returns a factory wired to the real process.
 func New() *Factory {
 	return &Factory{

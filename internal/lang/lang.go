@@ -6,10 +6,8 @@ package lang
 
 import (
 	"fmt"
+	"io"
 	"strings"
-
-	"github.com/llamactl/llamactl/internal/cmdutil"
-	"github.com/llamactl/llamactl/internal/ui"
 )
 
 // Languages of the human output.
@@ -47,20 +45,29 @@ func Locale(v string) string {
 	return EN
 }
 
+// UnknownError is a --lang value llamactl has no texts for; commands report
+// it as a usage error (exit 2).
+type UnknownError struct{ Flag, Example string }
+
+func (e *UnknownError) Error() string {
+	return fmt.Sprintf("unknown language %q for --lang: choose zh-CN or en (for example: %s)", e.Flag, e.Example)
+}
+
 // uiLanguage is the operating system's display language for the user
 // (Windows: GetUserPreferredUILanguages), "" where there is none to ask.
 var uiLanguage = systemUILanguage
 
 // Choose is the language of the human output: flag (--lang), else
 // LLAMACTL_LANG, else the first set of LC_ALL, LC_MESSAGES, LANG (POSIX
-// precedence), else the Windows display language, else English. A bad flag is a usage error that shows
-// example (a command line with --lang zh-CN); a bad LLAMACTL_LANG is
-// ignored so an environment typo never blocks a command.
+// precedence), else the Windows display language, else English. A bad flag
+// is an *UnknownError that shows example (a command line with --lang
+// zh-CN); a bad LLAMACTL_LANG is ignored so an environment typo never
+// blocks a command.
 func Choose(flag string, getenv func(string) string, example string) (string, error) {
 	if flag != "" {
 		l, ok := Parse(flag)
 		if !ok {
-			return "", cmdutil.UsageErrorf("unknown language %q for --lang: choose zh-CN or en (for example: %s)", flag, example)
+			return "", &UnknownError{Flag: flag, Example: example}
 		}
 		return l, nil
 	}
@@ -83,13 +90,13 @@ func Choose(flag string, getenv func(string) string, example string) (string, er
 
 // Shown is the language the output can be shown in: Chinese needs a
 // console that shows UTF-8. On a Windows console that refused the switch
-// to UTF-8 (ui.IOStreams.ASCII) the output is English, and a note on
-// stderr says how to get Chinese.
-func Shown(l string, io *ui.IOStreams) string {
-	if l != ZhCN || io == nil || !io.ASCII {
+// to UTF-8 (ascii: ui.IOStreams.ASCII) the output is English, and a note on
+// errOut says how to get Chinese.
+func Shown(l string, ascii bool, errOut io.Writer) string {
+	if l != ZhCN || !ascii {
 		return l
 	}
-	fmt.Fprintln(io.ErrOut, "llamactl: this console cannot show Chinese (its code page is not UTF-8 and could not be switched): the output is in English. "+
+	fmt.Fprintln(errOut, "llamactl: this console cannot show Chinese (its code page is not UTF-8 and could not be switched): the output is in English. "+
 		"Run 'chcp 65001' first or use Windows Terminal, or save the output: llamactl ... > out.txt")
 	return EN
 }

@@ -1,12 +1,10 @@
 package lang
 
 import (
+	"errors"
 	"os"
 	"strings"
 	"testing"
-
-	"github.com/llamactl/llamactl/internal/cmdutil"
-	"github.com/llamactl/llamactl/internal/ui"
 )
 
 func TestChoose(t *testing.T) {
@@ -35,7 +33,8 @@ func TestChoose(t *testing.T) {
 		}
 	}
 	_, err := Choose("fr", nil, "llamactl matrix gpu --lang zh-CN")
-	if cmdutil.ExitCode(err) != cmdutil.ExitUsage || !strings.Contains(err.Error(), "llamactl matrix gpu --lang zh-CN") {
+	var ue *UnknownError
+	if !errors.As(err, &ue) || ue.Flag != "fr" || !strings.Contains(err.Error(), "llamactl matrix gpu --lang zh-CN") {
 		t.Errorf("bad --lang: %v", err)
 	}
 }
@@ -85,15 +84,14 @@ func TestSystemUILanguage(t *testing.T) {
 // Chinese needs a console that shows UTF-8; on one that cannot, English and
 // a note that says how to get Chinese.
 func TestShownFallsBackToEnglishOnALegacyConsole(t *testing.T) {
-	io, _, _, errOut := ui.Test()
-	if got := Shown(ZhCN, io); got != ZhCN || errOut.Len() != 0 {
-		t.Errorf("UTF-8 output: %q, note %q", got, errOut)
+	var errOut strings.Builder
+	if got := Shown(ZhCN, false, &errOut); got != ZhCN || errOut.Len() != 0 {
+		t.Errorf("UTF-8 output: %q, note %q", got, errOut.String())
 	}
-	io.ASCII = true
-	if got := Shown(ZhCN, io); got != EN || !strings.Contains(errOut.String(), "chcp 65001") {
-		t.Errorf("legacy console: %q, note %q", got, errOut)
+	if got := Shown(ZhCN, true, &errOut); got != EN || !strings.Contains(errOut.String(), "chcp 65001") {
+		t.Errorf("legacy console: %q, note %q", got, errOut.String())
 	}
-	if got := Shown(EN, io); got != EN {
+	if got := Shown(EN, true, &errOut); got != EN {
 		t.Errorf("English stays English: %q", got)
 	}
 }

@@ -1,13 +1,13 @@
 package ui
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"strings"
 
 	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/lipgloss/table"
+	"github.com/llamactl/llamactl/internal/jsonout"
 	"github.com/muesli/termenv"
 )
 
@@ -75,21 +75,6 @@ func (p *Printer) Mark(s Status) string {
 
 func (p *Printer) Bold(s string) string { return p.bold.Render(s) }
 func (p *Printer) Dim(s string) string  { return p.dim.Render(s) }
-
-// StatusText colours a word the way its status is coloured.
-func (p *Printer) StatusText(s Status, text string) string {
-	switch s {
-	case OK:
-		return p.ok.Render(text)
-	case Warn:
-		return p.warn.Render(text)
-	case Err:
-		return p.err.Render(text)
-	case Skip:
-		return p.skip.Render(text)
-	}
-	return text
-}
 
 // Printf writes formatted text.
 func (p *Printer) Printf(format string, a ...any) { fmt.Fprintf(p.w, format, a...) }
@@ -159,9 +144,4 @@ func PlainTable(header []string, rows [][]string) string {
 
 // WriteJSON writes v as indented JSON. Every top-level document llamactl
 // prints carries a "schema" integer; callers put it in their struct.
-func WriteJSON(w io.Writer, v any) error {
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	enc.SetEscapeHTML(false)
-	return enc.Encode(v)
-}
+func WriteJSON(w io.Writer, v any) error { return jsonout.Write(w, v) }

@@ -5,6 +5,7 @@ package probecmd
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 
@@ -34,7 +35,7 @@ type Options struct {
 // NewCmd builds `llamactl probe`.
 func NewCmd(f *cmdutil.Factory) *cobra.Command {
 	opts := &Options{F: f,
-		Gather: func(ctx context.Context) *machine.Snapshot { return probe.Gather(ctx, probe.System(f)) },
+		Gather: func(ctx context.Context) *machine.Snapshot { return probe.Gather(ctx, probe.System(f.Env())) },
 		Select: doctor.Select,
 	}
 	cmd := &cobra.Command{
@@ -82,13 +83,15 @@ func run(ctx context.Context, o *Options) error {
 	}
 	snap := o.Gather(ctx)
 	sel := o.Select(snap)
-	rep, err := kernels.Run(ctx, o.F, snap, kernels.FromSelection(sel), kernels.Options{
+	rep, err := kernels.Run(ctx, o.F.Env(), snap, kernels.FromSelection(sel), kernels.Options{
 		Overrides:  o.Overrides,
 		SkipCUDA:   o.Only == "opencl",
 		SkipOpenCL: o.Only == "cuda",
 		Timeouts:   o.Timeouts,
 	})
-	if err != nil {
+	if ie := (*kernels.InputError)(nil); errors.As(err, &ie) {
+		return cmdutil.UsageError(err)
+	} else if err != nil {
 		return err
 	}
 	if o.F.IO.JSON {

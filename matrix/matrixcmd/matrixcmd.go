@@ -49,9 +49,11 @@ func (l *langOption) view(m *matrix.Matrix, sub string) (*matrix.Matrix, error) 
 	}
 	code, err := lang.Choose(l.flag, l.getenv, "llamactl matrix "+sub+" --lang zh-CN")
 	if err != nil {
-		return nil, err
+		return nil, cmdutil.UsageError(err)
 	}
-	code = lang.Shown(code, l.io)
+	if l.io != nil {
+		code = lang.Shown(code, l.io.ASCII, l.io.ErrOut)
+	}
 	if code == lang.EN {
 		return m, nil
 	}

@@ -25,8 +25,8 @@ import (
 	"github.com/llamactl/llamactl/doctor/probe"
 	"github.com/llamactl/llamactl/failures"
 	"github.com/llamactl/llamactl/internal/buildinfo"
+	"github.com/llamactl/llamactl/internal/jsonout"
 	"github.com/llamactl/llamactl/internal/paths"
-	"github.com/llamactl/llamactl/internal/ui"
 	"github.com/llamactl/llamactl/machine"
 	"github.com/llamactl/llamactl/support/redact"
 )
@@ -136,7 +136,7 @@ func Write(o Options) (Result, error) {
 	}
 	zipOut := o.Zip || strings.EqualFold(filepath.Ext(o.Path), ".zip")
 	if st, err := os.Stat(o.Path); err == nil && st.IsDir() && zipOut {
-		// --zip into an existing folder: name the zip like doctor.md §8.3 does.
+		// --zip into an existing folder: name the zip like does.
 		o.Path = filepath.Join(o.Path, "llamactl-report-"+o.Now().UTC().Format("20060102-150405")+".zip")
 	}
 
@@ -515,7 +515,7 @@ func rewrite(v any, f func(string) string) any {
 
 func marshal(doc *Doc) ([]byte, error) {
 	var buf bytes.Buffer
-	if err := ui.WriteJSON(&buf, doc); err != nil {
+	if err := jsonout.Write(&buf, doc); err != nil {
 		return nil, err
 	}
 	return buf.Bytes(), nil
