@@ -38,26 +38,25 @@ func TestMain(m *testing.M) {
 	if os.Getenv(EnableEnv) != "1" {
 		os.Exit(m.Run()) // every test skips
 	}
-	code, err := setup()
-	if err != nil {
+	if err := setup(); err != nil {
 		fmt.Fprintf(os.Stderr, "winsmoke: %v\n", err)
 		os.Exit(1)
 	}
-	code = m.Run()
+	code := m.Run()
 	if os.Getenv("LLAMACTL_WINE_SMOKE_KEEP") == "" {
 		os.RemoveAll(env.work)
 	}
 	os.Exit(code)
 }
 
-func setup() (int, error) {
+func setup() error {
 	root, err := filepath.Abs("../..")
 	if err != nil {
-		return 0, err
+		return err
 	}
 	env.root = root
 	if env.work, err = os.MkdirTemp("", "llamactl-winsmoke"); err != nil {
-		return 0, err
+		return err
 	}
 	build := func(out, pkg string) error {
 		cmd := exec.Command("go", "build", "-o", filepath.Join(env.work, out), pkg)
@@ -74,11 +73,11 @@ func setup() (int, error) {
 		"winsetup.exe": "./scripts/winsmoke/winsetup",
 	} {
 		if err := build(out, pkg); err != nil {
-			return 0, err
+			return err
 		}
 	}
 	env.llamactl = filepath.Join(env.work, "llamactl.exe")
-	return 0, nil
+	return nil
 }
 
 func need(t *testing.T) {

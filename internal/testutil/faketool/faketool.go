@@ -63,14 +63,6 @@ type Spec struct {
 // crashed on a bad memory access (0xC0000005).
 const statusAccessViolation = 0xC0000005
 
-// ExeSuffix is ".exe" on Windows.
-func ExeSuffix() string {
-	if runtime.GOOS == "windows" {
-		return ".exe"
-	}
-	return ""
-}
-
 // Install places a stand-in called name (".exe" added on Windows) in dir:
 // the running test binary (a hard link, else a copy) with spec beside it.
 // The package's TestMain must call Main. It returns the stand-in's path.
