@@ -20,6 +20,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -57,6 +58,20 @@ type Spec struct {
 	// Args: a Spec for one exact argument list (joined by spaces); the
 	// outer Spec answers every other argument list.
 	Args map[string]*Spec `json:"args,omitempty"`
+	// Cases: when no Args entry matched, the first Case whose Arg is one of
+	// the arguments answers (a compiler's "-c").
+	Cases []Case `json:"cases,omitempty"`
+	// OutFlag: write the file named by the argument after this flag (a
+	// compiler's "-o FILE"): a stand-in with OutSpec (".exe" added on
+	// Windows when the name lacks it), or an empty file when OutSpec is nil.
+	OutFlag string `json:"out_flag,omitempty"`
+	OutSpec *Spec  `json:"out_spec,omitempty"`
+}
+
+// Case is a Spec for the invocations that have Arg among their arguments.
+type Case struct {
+	Arg  string `json:"arg"`
+	Spec Spec   `json:"spec"`
 }
 
 // statusAccessViolation is the exit status Windows gives a process that
@@ -142,6 +157,28 @@ func Main() {
 func act(self, specDir string, s Spec, args []string) int {
 	if a, ok := s.Args[strings.Join(args, " ")]; ok {
 		s = *a
+	} else {
+		for _, c := range s.Cases {
+			if slices.Contains(args, c.Arg) {
+				s = c.Spec
+				break
+			}
+		}
+	}
+	if s.OutFlag != "" {
+		if i := slices.Index(args, s.OutFlag); i >= 0 && i+1 < len(args) {
+			out := args[i+1]
+			var err error
+			if s.OutSpec != nil {
+				_, err = Place(self, filepath.Dir(out), filepath.Base(out), *s.OutSpec)
+			} else {
+				err = os.WriteFile(out, nil, 0o644)
+			}
+			if err != nil {
+				fmt.Fprintf(os.Stderr, "faketool: %s: %v\n", out, err)
+				return 125
+			}
+		}
 	}
 	if s.Child != nil {
 		dir, err := os.MkdirTemp("", "faketool-child")

@@ -77,3 +77,29 @@ func TestStandInHangsAndCrashes(t *testing.T) {
 		t.Errorf("crash: exit %d, want death by signal", ee.ExitCode())
 	}
 }
+
+// A stand-in compiler: "-c" writes an empty object, a link writes a
+// program (itself a stand-in) at -o.
+func TestStandInWritesItsOutput(t *testing.T) {
+	dir := t.TempDir()
+	cc := Install(t, dir, "cc", Spec{
+		OutFlag: "-o", OutSpec: &Spec{Stdout: []byte("linked\n")},
+		Cases: []Case{{Arg: "-c", Spec: Spec{OutFlag: "-o"}}},
+	})
+	obj, prog := filepath.Join(dir, "a.o"), filepath.Join(dir, "a")
+	if _, _, err := run(t, time.Minute, cc, "-c", "a.c", "-o", obj); err != nil {
+		t.Fatal(err)
+	}
+	if b, err := os.ReadFile(obj); err != nil || len(b) != 0 {
+		t.Errorf("object: %v %q", err, b)
+	}
+	if _, _, err := run(t, time.Minute, cc, obj, "-o", prog); err != nil {
+		t.Fatal(err)
+	}
+	if runtime.GOOS == "windows" {
+		prog += ".exe"
+	}
+	if out, _, err := run(t, time.Minute, prog); err != nil || string(out) != "linked\n" {
+		t.Errorf("linked program: %q %v", out, err)
+	}
+}
