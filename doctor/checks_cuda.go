@@ -108,13 +108,13 @@ func checkCUDASelect(s *machine.Snapshot) []Finding {
 			blockers = append(blockers, b.Message+" → "+b.Fix)
 		}
 	}
-	if tk := sel.installed; tk != nil && sel.CUDA == "" {
+	if tk := sel.Installed; tk != nil && sel.CUDA == "" {
 		return []Finding{emit(s, "cuda.select", "blocked-nofit", "version", tk.Version).
-			with(sel.problems...).with(blockers...)}
+			with(sel.Problems...).with(blockers...)}
 	}
-	if tk := sel.installed; tk != nil {
+	if tk := sel.Installed; tk != nil {
 		return []Finding{emit(s, "cuda.select", "blocked", "version", tk.Version, "recommended", orUnknown(sel.CUDA)).
-			with(sel.problems...).with(blockers...)}
+			with(sel.Problems...).with(blockers...)}
 	}
 	if sel.CUDA == "" {
 		return []Finding{emit(s, "cuda.select", "no-version").with(blockers...)}

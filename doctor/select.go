@@ -11,38 +11,13 @@ import (
 	"github.com/llamactl/llamactl/matrix"
 )
 
-// Selection is what a build should use on this machine.
-type Selection struct {
-	Backend           string               `json:"backend"`        // cuda|vulkan|hip|opencl|cpu
-	CUDA              string               `json:"cuda,omitempty"` // recommended toolkit version
-	Toolkit           *machine.CUDAToolkit `json:"toolkit,omitempty"`
-	CUDAArchitectures string               `json:"cuda_architectures,omitempty"` // "89-real"
-	HostCompiler      string               `json:"host_compiler,omitempty"`      // nvcc -ccbin; empty = default
-	MSVCToolset       string               `json:"msvc_toolset,omitempty"`       // -vcvars_ver value, e.g. "14.39"
-	VCVarsAll         string               `json:"vcvarsall,omitempty"`
-	Reasons           []string             `json:"reasons,omitempty"`
-	Resolution        *matrix.Resolution   `json:"resolution,omitempty"`
-	// GPUs is the per-GPU view: CC and the architecture each needs.
-	GPUs []SelectedGPU `json:"gpus,omitempty"`
-	// Requested is the backend the user asked for, when it differs from Backend.
-	Requested string `json:"requested,omitempty"`
-
-	// installed is the installed toolkit SelectFor weighed (Toolkit is nil
-	// when it cannot build) and problems why it cannot: computed once, read
-	// by the cuda.select check.
-	installed *machine.CUDAToolkit
-	problems  []string
-}
+// Selection is what a build should use on this machine: the one type
+// doctor fills and build's planner and the kernel probes read
+// (matrix.Selection).
+type Selection = matrix.Selection
 
 // SelectedGPU is one GPU in the selection.
-type SelectedGPU struct {
-	Index             int    `json:"index"`
-	Name              string `json:"name"`
-	ComputeCapability string `json:"compute_capability,omitempty"`
-	Architecture      string `json:"cuda_architecture,omitempty"` // "89-real"
-	MinCUDA           string `json:"min_cuda,omitempty"`          // oldest toolkit that targets it
-	MaxCUDA           string `json:"max_cuda,omitempty"`          // newest toolkit that still targets it
-}
+type SelectedGPU = matrix.SelectedGPU
 
 // Select picks the backend, CUDA toolkit, architectures and host compiler.
 func Select(s *machine.Snapshot) Selection { return SelectFor(s, "") }
@@ -64,7 +39,7 @@ func SelectFor(s *machine.Snapshot, requested string) Selection {
 	// kernel probes compile CUDA code even when the backend is not CUDA.
 	tk, problems := chooseToolkit(s, nv)
 	working := tk != nil && len(problems) == 0
-	sel.installed, sel.problems = tk, problems
+	sel.Installed, sel.Problems = tk, problems
 	if tk != nil {
 		sel.Toolkit = tk
 		hostCompiler(s, tk, &sel, reason)

@@ -13,25 +13,17 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/llamactl/llamactl/matrix"
+
 	"github.com/llamactl/llamactl/internal/enginefacts"
 	"github.com/llamactl/llamactl/internal/version"
 	"github.com/llamactl/llamactl/machine"
 	"github.com/llamactl/llamactl/patches"
 )
 
-// Selection is what doctor selected for this machine (doctor.Selection's
-// fields; the build command copies them in, so the planner does not depend on
-// doctor's package).
-type Selection struct {
-	Backend           string               `json:"backend"`
-	CUDA              string               `json:"cuda,omitempty"`
-	Toolkit           *machine.CUDAToolkit `json:"toolkit,omitempty"`
-	CUDAArchitectures string               `json:"cuda_architectures,omitempty"`
-	HostCompiler      string               `json:"host_compiler,omitempty"`
-	MSVCToolset       string               `json:"msvc_toolset,omitempty"`
-	VCVarsAll         string               `json:"vcvarsall,omitempty"`
-	Reasons           []string             `json:"reasons,omitempty"`
-}
+// Selection is what doctor selected for this machine: the one selection
+// type, matrix.Selection (doctor.SelectFor fills it; the planner reads it).
+type Selection = matrix.Selection
 
 // Engine is the llama.cpp source being built.
 type Engine struct {
