@@ -186,15 +186,10 @@ func lockError(path string, err error) error {
 	if errors.As(err, &fe) {
 		return cmdutil.UsageErrorf("--lock %v. Pass a lock file as docs/ci.md shows and rerun: llamactl build --lock FILE --check", err)
 	}
-	if errors.Is(err, fs.ErrNotExist) || errors.Is(err, fs.ErrPermission) || isDirErr(err) {
+	if errors.Is(err, fs.ErrNotExist) || errors.Is(err, fs.ErrPermission) {
 		return cmdutil.UsageErrorf("--lock %s: %s. Write a lock file as docs/ci.md shows ([engine] ref, [build] backend...) and rerun: llamactl build --lock %s --check", path, fileProblem(err), path)
 	}
 	return cmdutil.UsageErrorf("--lock: %v. Fix the file (keys and format: docs/ci.md) and rerun: llamactl build --lock %s --check", err, path)
-}
-
-func isDirErr(err error) bool {
-	var pe *fs.PathError
-	return errors.As(err, &pe) && strings.Contains(pe.Err.Error(), "is a directory")
 }
 
 // selection is doctor's selection, the planner's input. build --json keeps
