@@ -170,7 +170,7 @@ func checkClVersionFor(s *machine.Snapshot, tk *machine.CUDAToolkit, id string) 
 		details = append(details, reasonText("stl1002", "cl", cl, "need", need))
 	}
 	if row.MSCVerMaxExcl > 0 && matrix.MSCVer(cl) >= row.MSCVerMaxExcl {
-		need := minCUDAForCl(cl)
+		need := matrix.Default().MinCUDAForCL(cl)
 		if t := matrix.Default().OlderToolset(m.Toolsets, row.MSCVerMaxExcl, tk.Version); t != "" {
 			return []Finding{emit(s, id, "use-older-toolset", "cl", cl, "vs", vs, "version", tk.Version, "toolset", t, "vcvarsall", vcvarsall(m)).with(details...)}
 		}
@@ -264,15 +264,4 @@ func vsName(m *machine.MSVCInstall) string {
 		n += " " + m.InstallVersion
 	}
 	return n
-}
-
-// minCUDAForCl is the oldest CUDA (major.minor) whose nvcc and STL gates accept cl.
-func minCUDAForCl(cl string) string {
-	stl := matrix.Default().STLMinCUDA(cl)
-	for _, r := range matrix.Default().MinorRows() {
-		if r.MSCVerMaxExcl > matrix.MSCVer(cl) && (stl == "" || version.Compare(r.CUDA, stl) >= 0) {
-			return r.CUDA
-		}
-	}
-	return ""
 }

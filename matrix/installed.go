@@ -147,6 +147,18 @@ func (m *Matrix) STLMinCUDA(cl string) string {
 	return need
 }
 
+// MinCUDAForCL is the oldest CUDA minor whose nvcc (host_config.h) and
+// the MSVC STL (STL1002) both accept cl version cl; "" when none does.
+func (m *Matrix) MinCUDAForCL(cl string) string {
+	stl := m.STLMinCUDA(cl)
+	for _, r := range m.MinorRows() {
+		if r.MSCVerMaxExcl > MSCVer(cl) && (stl == "" || ver.Compare(r.CUDA, stl) >= 0) {
+			return r.CUDA
+		}
+	}
+	return ""
+}
+
 // OlderToolset is the newest installed MSVC toolset family ("14.39") below
 // the _MSC_VER limit maxExcl that a toolkit of tkVersion accepts
 // (host_config.h and the STL), for -vcvars_ver; "" when none.

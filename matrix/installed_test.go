@@ -41,6 +41,10 @@ func TestMinorFactsAndSTL(t *testing.T) {
 	if lo != first || lo != "11.8" || hi == "" || ver.Compare(hi, "13.3") < 0 {
 		t.Errorf("CUDARange(8.9) = %s..%s", lo, hi)
 	}
+	// cl 19.40 (VS 2022 17.10): nvcc accepts it from 12.4, the STL from 11.6.
+	if got := m.MinCUDAForCL("19.40.33807"); got != "12.4" {
+		t.Errorf("MinCUDAForCL(19.40) = %q, want 12.4", got)
+	}
 	for cl, want := range map[string]string{
 		"19.29.30133": "",     // VS 2019: no STL1002 gate
 		"19.33.31629": "10.1", // VS 2022 17.3
