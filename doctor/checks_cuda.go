@@ -184,7 +184,7 @@ func checkArchsFlag(s *machine.Snapshot) []Finding {
 func checkHostCompiler(s *machine.Snapshot) []Finding {
 	// The toolkit llamactl will build with (the active one unless another
 	// works better; the active one when none does, so its problem shows).
-	tk := Select(s).Installed
+	_, ch, tk := resolve(s, nvidiaGPUs(s))
 	if tk == nil {
 		return []Finding{skip("cuda.host-compiler", "no-toolkit")}
 	}
@@ -215,18 +215,16 @@ func checkHostCompiler(s *machine.Snapshot) []Finding {
 			extra = append(extra, emit(s, "cuda.host-compiler", "allow-unsupported", "var", k, "value", v))
 		}
 	}
-	def, sibs := gxx(s)
+	def, _ := gxx(s)
 	if def == nil {
 		return append(extra, emit(s, "cuda.host-compiler", "no-gxx", "version", tk.Version, "max", strconv.Itoa(row.GCCMax)))
 	}
 	if def.Major <= row.GCCMax {
 		return append(extra, emit(s, "cuda.host-compiler", "ok", "gcc", def.Version, "version", tk.Version, "max", strconv.Itoa(row.GCCMax)))
 	}
-	for _, c := range sibs {
-		if c.Major > 0 && c.Major <= row.GCCMax {
-			return append(extra, emit(s, "cuda.host-compiler", "sibling", "gcc", def.Version, "version", tk.Version, "max", strconv.Itoa(row.GCCMax), "cxx", c.Path).
-				fact("default_gxx", def.Path).fact("selected_gxx", c.Path))
-		}
+	if c := ch.HostCompiler; c != "" {
+		return append(extra, emit(s, "cuda.host-compiler", "sibling", "gcc", def.Version, "version", tk.Version, "max", strconv.Itoa(row.GCCMax), "cxx", c).
+			fact("default_gxx", def.Path).fact("selected_gxx", c))
 	}
 	return append(extra, emit(s, "cuda.host-compiler", "too-new", "gcc", def.Version, "version", tk.Version, "max", strconv.Itoa(row.GCCMax)))
 }

@@ -39,16 +39,7 @@ func SelectFor(s *machine.Snapshot, requested string) Selection {
 
 	// Toolkit and host compiler, whenever a toolkit is installed: build and
 	// kernel probes compile CUDA code even when the backend is not CUDA.
-	ch := matrix.Choice{Toolkit: -1}
-	var res *matrix.Resolution
-	if len(nv) > 0 || len(s.Toolkits) > 0 {
-		r := matrix.Default().Resolve(MatrixQuery(s, nv))
-		res, ch = &r, r.Choice
-	}
-	var tk *machine.CUDAToolkit
-	if ch.Toolkit >= 0 && ch.Toolkit < len(s.Toolkits) {
-		tk = &s.Toolkits[ch.Toolkit]
-	}
+	res, ch, tk := resolve(s, nv)
 	sel.Installed = tk
 	for _, p := range ch.Problems {
 		sel.Problems = append(sel.Problems, problemText(s, p))
@@ -120,6 +111,21 @@ func SelectFor(s *machine.Snapshot, requested string) Selection {
 		}
 	}
 	return sel
+}
+
+// resolve asks matrix.Resolve for the machine (nv are its NVIDIA GPUs):
+// the resolution (nil when there is neither a GPU nor a toolkit), its
+// choice and the chosen installed toolkit (nil when none is installed).
+func resolve(s *machine.Snapshot, nv []machine.GPU) (*matrix.Resolution, matrix.Choice, *machine.CUDAToolkit) {
+	if len(nv) == 0 && len(s.Toolkits) == 0 {
+		return nil, matrix.Choice{Toolkit: -1}, nil
+	}
+	r := matrix.Default().Resolve(MatrixQuery(s, nv))
+	var tk *machine.CUDAToolkit
+	if r.Choice.Toolkit >= 0 && r.Choice.Toolkit < len(s.Toolkits) {
+		tk = &s.Toolkits[r.Choice.Toolkit]
+	}
+	return &r, r.Choice, tk
 }
 
 // problemText words why an installed toolkit cannot build (the reasons
