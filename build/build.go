@@ -27,6 +27,8 @@ import (
 	"github.com/llamactl/llamactl/build/msvcenv"
 	"github.com/llamactl/llamactl/build/plan"
 	"github.com/llamactl/llamactl/internal/enginefacts"
+	"github.com/llamactl/llamactl/internal/filelock"
+	"github.com/llamactl/llamactl/internal/paths"
 	"github.com/llamactl/llamactl/internal/proc"
 	"github.com/llamactl/llamactl/patches"
 )
@@ -52,7 +54,10 @@ type Deps struct {
 	// Progress receives Ninja's [n/m] steps as they happen.
 	Progress func(done, total int, what string)
 	// Stage is told when a stage starts (for a live status line).
-	Stage    func(name string)
+	Stage func(name string)
+	// Waiting is told, once, that another llamactl is building in the same
+	// build directory and this build waits for it to finish.
+	Waiting  func(buildDir string)
 	Llamactl string // llamactl's version, for the manifest
 }
 
@@ -192,6 +197,20 @@ func (r *runner) run(ctx context.Context) error {
 	if err := os.MkdirAll(p.BuildDir, 0o755); err != nil {
 		return errorf(Internal, "creating the build directory: %v", err)
 	}
+	// One build per folder: a second llamactl building here would run ninja
+	// in the same tree and truncate this one's log.
+	lk, err := filelock.Acquire(ctx, filepath.Join(p.BuildDir, ".llamactl-build.lock"), func() {
+		if r.deps.Waiting != nil {
+			r.deps.Waiting(p.BuildDir)
+		}
+	})
+	if err != nil {
+		if ctx.Err() != nil {
+			return interrupted(p.BuildDir)
+		}
+		return errorf(Internal, "locking the build directory %s: %v", p.BuildDir, err)
+	}
+	defer lk.Unlock()
 	r.res.LogPath = filepath.Join(p.BuildDir, "llamactl-build.log")
 	if r.log, err = os.OpenFile(r.res.LogPath, os.O_CREATE|os.O_WRONLY|os.O_TRUNC, 0o644); err != nil {
 		return errorf(Internal, "opening the build log: %v", err)
@@ -370,7 +389,7 @@ func readStamp(dir string) stampFile {
 
 func writeStamp(dir string, s stampFile) error {
 	b, _ := json.MarshalIndent(s, "", "  ")
-	return os.WriteFile(filepath.Join(dir, stampName), append(b, '\n'), 0o644)
+	return paths.WriteFileAtomicPerm(filepath.Join(dir, stampName), append(b, '\n'), 0o644)
 }
 
 func fileExists(p string) bool {
@@ -631,7 +650,7 @@ func (r *runner) finish(ctx context.Context) error {
 	m := r.manifest()
 	b, _ := json.MarshalIndent(m, "", "  ")
 	r.res.Manifest = filepath.Join(dest, ManifestName)
-	if err := os.WriteFile(r.res.Manifest, append(b, '\n'), 0o644); err != nil {
+	if err := paths.WriteFileAtomicPerm(r.res.Manifest, append(b, '\n'), 0o644); err != nil {
 		return errorf(Internal, "writing the manifest: %v", err)
 	}
 	r.step(Step{Name: "manifest", Status: "ok", Detail: r.res.Manifest}, start)

@@ -14,6 +14,7 @@ import (
 
 	"github.com/llamactl/llamactl/build/engine"
 	"github.com/llamactl/llamactl/build/plan"
+	"github.com/llamactl/llamactl/internal/filelock"
 	"github.com/llamactl/llamactl/internal/proc"
 	"github.com/llamactl/llamactl/internal/testutil"
 	"github.com/llamactl/llamactl/machine"
@@ -402,5 +403,37 @@ func TestPlanChangeDropsStaleBinaries(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(out, "llama-cli")); err != nil {
 		t.Errorf("llama-cli missing from --out: %v", err)
+	}
+}
+
+// A second build in the same build directory waits (and says so) instead of
+// running ninja in the tree the first is compiling and truncating its log.
+func TestBuildWaitsForTheBuildDirectoryLock(t *testing.T) {
+	src := fixtureSource(t)
+	in := input(t, src, "cpu", plan.Selection{Backend: "cpu"})
+	if err := os.MkdirAll(in.BuildDir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	held, err := filelock.TryLock(filepath.Join(in.BuildDir, ".llamactl-build.lock"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer held.Unlock()
+	log := filepath.Join(in.BuildDir, "llamactl-build.log")
+	if err := os.WriteFile(log, []byte("the first build's log\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	waited := ""
+	d := deps()
+	d.Waiting = func(dir string) { waited = dir }
+	ctx, cancel := context.WithTimeout(context.Background(), 700*time.Millisecond)
+	defer cancel()
+	_, err = Run(ctx, d, in, Options{})
+	var be *Error
+	if !errors.As(err, &be) || be.Kind != Interrupted || waited != in.BuildDir {
+		t.Errorf("err = %v, waited on %q; want it to wait for %s until stopped", err, waited, in.BuildDir)
+	}
+	if b, _ := os.ReadFile(log); string(b) != "the first build's log\n" {
+		t.Errorf("the waiting build touched the first one's log: %q", b)
 	}
 }

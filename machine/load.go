@@ -2,7 +2,6 @@ package machine
 
 import (
 	"archive/zip"
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -12,6 +11,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/llamactl/llamactl/internal/safefile"
 	"github.com/llamactl/llamactl/internal/textenc"
 )
 
@@ -52,30 +52,50 @@ func Load(path string) (*Snapshot, error) {
 	if err != nil {
 		return nil, err
 	}
-	if bytes.HasPrefix(b, []byte("PK\x03\x04")) {
-		if b, err = fromZip(b); err != nil {
-			return nil, &LoadError{Path: path, Reason: fmt.Sprintf("%s: %v", path, err), Hint: LoadHint, Err: err}
-		}
-	}
 	return Parse(b, path)
 }
 
-// readInput is the one place Load reads a file: whole, up to MaxInputBytes.
+// readInput is the one place Load reads a file, through internal/safefile
+// (a pipe, a device or a folder is refused without blocking): a report zip's
+// snapshot-bearing entry, else the whole file; either up to MaxInputBytes.
 func readInput(path string) ([]byte, error) {
-	fh, err := os.Open(path)
+	fail := func(err error) error {
+		var fe *safefile.Error
+		if errors.As(err, &fe) {
+			return &LoadError{Path: path, Reason: err.Error(), Hint: LoadHint, Err: err}
+		}
+		return &LoadError{Path: path, Reason: fmt.Sprintf("cannot read %s: %v", path, reason(err)), Hint: LoadHint, Err: err}
+	}
+	fh, err := safefile.Open(path, safefile.Report)
 	if err != nil {
-		return nil, &LoadError{Path: path, Reason: fmt.Sprintf("cannot read %s: %v", path, reason(err)), Hint: LoadHint, Err: err}
+		return nil, fail(err)
 	}
 	defer fh.Close()
-	b, err := io.ReadAll(io.LimitReader(fh, MaxInputBytes+1))
+	var magic [4]byte
+	n, _ := io.ReadFull(fh, magic[:])
+	if string(magic[:n]) == "PK\x03\x04" {
+		st, err := fh.Stat()
+		if err != nil {
+			return nil, fail(err)
+		}
+		b, err := fromZip(fh, st.Size())
+		if err != nil {
+			return nil, &LoadError{Path: path, Reason: fmt.Sprintf("%s: %v", path, err), Hint: LoadHint, Err: err}
+		}
+		return b, nil
+	}
+	rest, err := safefile.ReadAll(fh, inputKind)
+	if errors.Is(err, safefile.ErrTooLarge) {
+		return nil, &LoadError{Path: path, Reason: fmt.Sprintf("%s is larger than %d MiB: not a snapshot", path, MaxInputBytes>>20), Hint: LoadHint, Err: err}
+	}
 	if err != nil {
-		return nil, &LoadError{Path: path, Reason: fmt.Sprintf("cannot read %s: %v", path, reason(err)), Hint: LoadHint, Err: err}
+		return nil, fail(err)
 	}
-	if len(b) > MaxInputBytes {
-		return nil, &LoadError{Path: path, Reason: fmt.Sprintf("%s is larger than %d MiB: not a snapshot", path, MaxInputBytes>>20), Hint: LoadHint}
-	}
-	return b, nil
+	return append(magic[:n:n], rest...), nil
 }
+
+// inputKind caps what is read of one snapshot document.
+var inputKind = safefile.Kind{Name: "snapshot", Max: MaxInputBytes}
 
 // reason is err without the path that the message already names.
 func reason(err error) error {
@@ -118,8 +138,8 @@ func Parse(b []byte, name string) (*Snapshot, error) {
 }
 
 // fromZip returns the snapshot-bearing JSON inside a report zip.
-func fromZip(b []byte) ([]byte, error) {
-	zr, err := zip.NewReader(bytes.NewReader(b), int64(len(b)))
+func fromZip(r io.ReaderAt, size int64) ([]byte, error) {
+	zr, err := zip.NewReader(r, size)
 	if err != nil {
 		return nil, fmt.Errorf("not a valid zip: %v", err)
 	}
@@ -132,8 +152,12 @@ func fromZip(b []byte) ([]byte, error) {
 			if err != nil {
 				return nil, err
 			}
-			data, err := io.ReadAll(io.LimitReader(rc, MaxInputBytes))
+			data, err := safefile.ReadAll(rc, inputKind)
 			rc.Close()
+			if errors.Is(err, safefile.ErrTooLarge) {
+				// Never cut off: a truncated document would only fail later, unexplained.
+				return nil, fmt.Errorf("its %s is larger than %d MiB, more than llamactl reads", zf.Name, MaxInputBytes>>20)
+			}
 			if err != nil {
 				return nil, err
 			}

@@ -29,10 +29,10 @@ import (
 	"github.com/llamactl/llamactl/internal/cmdutil"
 	"github.com/llamactl/llamactl/internal/paths"
 	"github.com/llamactl/llamactl/internal/proc"
+	"github.com/llamactl/llamactl/internal/safefile"
 	"github.com/llamactl/llamactl/internal/ui"
 	"github.com/llamactl/llamactl/machine"
 	"github.com/llamactl/llamactl/patches"
-	"github.com/llamactl/llamactl/runner/launch"
 )
 
 // Options holds the injected world and the parsed flags.
@@ -182,6 +182,10 @@ func fileProblem(err error) string {
 // lockError explains an unreadable or invalid --lock file and how to get
 // a good one.
 func lockError(path string, err error) error {
+	var fe *safefile.Error
+	if errors.As(err, &fe) {
+		return cmdutil.UsageErrorf("--lock %v. Pass a lock file as docs/ci.md shows and rerun: llamactl build --lock FILE --check", err)
+	}
 	if errors.Is(err, fs.ErrNotExist) || errors.Is(err, fs.ErrPermission) || isDirErr(err) {
 		return cmdutil.UsageErrorf("--lock %s: %s. Write a lock file as docs/ci.md shows ([engine] ref, [build] backend...) and rerun: llamactl build --lock %s --check", path, fileProblem(err), path)
 	}
@@ -279,6 +283,9 @@ func run(ctx context.Context, o *Options) error {
 	fetcher := &engine.Fetcher{HTTP: o.HTTP, CacheDir: cache}
 	if fetcher.HTTP == nil {
 		fetcher.HTTP = &http.Client{Timeout: 0}
+	}
+	fetcher.Waiting = func() {
+		fmt.Fprintf(f.IO.ErrOut, "llamactl: another llamactl is downloading this llama.cpp release into %s; waiting for it (Ctrl-C stops waiting)\n", cache)
 	}
 
 	// The engine: a tree given with --source, or the pinned (or --ref) release.
@@ -397,7 +404,10 @@ func run(ctx context.Context, o *Options) error {
 		return finish(o, &doc, ferr)
 	}
 
-	d := build.Deps{Runner: f.Runner, Now: f.Now, Environ: f.Environ(), Diagnose: build.KBDiagnose, Llamactl: buildinfo.Get().Version}
+	d := build.Deps{Runner: f.Runner, Now: f.Now, Environ: f.Environ(), Diagnose: build.KBDiagnose, Llamactl: buildinfo.Get().Version,
+		Waiting: func(dir string) {
+			fmt.Fprintf(f.IO.ErrOut, "llamactl: another llamactl is building in %s; waiting for it to finish (Ctrl-C stops waiting)\n", dir)
+		}}
 	if !f.IO.JSON {
 		ep := ui.NewErrPrinter(f.IO)
 		d.Stage = func(name string) { ep.Printf("%s %s\n", ep.Mark(ui.Info), name) }
@@ -419,7 +429,6 @@ func run(ctx context.Context, o *Options) error {
 	// process group, so the terminal's SIGINT misses it) compiling on.
 	ctx, stop := o.Interrupt(ctx)
 	defer stop()
-	defer launch.GuardChildren()() // Windows: the compilers die with llamactl
 	res, err := build.Run(ctx, d, in, build.Options{Heal: o.Heal, OutDir: o.OutDir})
 	err = exitError(err)
 	doc.Result = res

@@ -134,7 +134,11 @@ func TestUsageErrorsNameTheNextStep(t *testing.T) {
 		{"missing lock", func(o *Options) { o.LockPath = "missing.toml" },
 			[]string{"--lock missing.toml: no such file", "docs/ci.md", "llamactl build --lock missing.toml --check"}},
 		{"lock is a folder", func(o *Options) { o.LockPath = t.TempDir() },
-			[]string{"is a directory", "llamactl build --lock"}},
+			[]string{"is a folder", "llamactl build --lock"}},
+		{"null snapshot", func(o *Options) { o.SnapshotPath = writeTemp(t, "null"); o.DryRun = true },
+			[]string{"not a llamactl snapshot", "llamactl doctor --snapshot"}},
+		{"empty object snapshot", func(o *Options) { o.SnapshotPath = writeTemp(t, "{}"); o.DryRun = true },
+			[]string{"not a llamactl snapshot", "llamactl doctor --snapshot"}},
 		{"missing snapshot", func(o *Options) { o.SnapshotPath = "missing.json"; o.DryRun = true },
 			[]string{"--snapshot: cannot read missing.json: no such file", "llamactl doctor --snapshot"}},
 		{"msvc toolset on linux", func(o *Options) { o.SnapshotPath = linux; o.DryRun = true; o.MSVCToolset = "14.39" },
@@ -422,4 +426,13 @@ func TestPortableAndLockTurnNativeOff(t *testing.T) {
 			t.Errorf("%s: reasons %q lack %q", c.name, doc.Plan.Reasons, c.why)
 		}
 	}
+}
+
+func writeTemp(t *testing.T, content string) string {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), "snap.json")
+	if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
 }

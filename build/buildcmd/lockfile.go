@@ -3,13 +3,13 @@ package buildcmd
 import (
 	"encoding/json"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 
 	"github.com/BurntSushi/toml"
 
 	"github.com/llamactl/llamactl/build/engine"
+	"github.com/llamactl/llamactl/internal/safefile"
 	"github.com/llamactl/llamactl/internal/version"
 )
 
@@ -29,7 +29,7 @@ type LockFile struct {
 
 // ReadLockFile reads a .toml or .json lock.
 func ReadLockFile(p string) (*LockFile, error) {
-	b, err := os.ReadFile(p)
+	b, err := safefile.ReadFile(p, safefile.Lock)
 	if err != nil {
 		return nil, err
 	}

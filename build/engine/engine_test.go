@@ -78,7 +78,7 @@ func newServer(t *testing.T, body []byte) *server {
 		s.ranges = append(s.ranges, r.Header.Get("Range"))
 		b := s.body
 		s.mu.Unlock()
-		if !strings.HasSuffix(r.URL.Path, ".tar.gz") {
+		if !strings.HasSuffix(r.URL.Path, ".tar.gz") && !strings.HasSuffix(r.URL.Path, ".zip") {
 			http.NotFound(w, r)
 			return
 		}
@@ -415,4 +415,102 @@ func FuzzExtractZip(f *testing.F) {
 			t.Fatalf("extraction wrote outside the tree: %v", entries)
 		}
 	})
+}
+
+func hashesJSON(t *testing.T, f *Fetcher) string {
+	t.Helper()
+	b, err := os.ReadFile(f.hashesPath())
+	if errors.Is(err, os.ErrNotExist) {
+		return ""
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+// A first download that is not a usable archive (a captive portal's page, a
+// download cut short without Content-Length, an unsafe tarball) is deleted
+// and never recorded as the ref's hash, so the next build, with the network
+// or the mirror fixed, succeeds.
+func TestFetchPoisonedThenCorrected(t *testing.T) {
+	good := fixtureTarball(t, "b9700")
+	for name, bad := range map[string][]byte{
+		"captive portal page": []byte("<html><body>Please log in to the hotel Wi-Fi</body></html>"),
+		"truncated":           good[:len(good)/2],
+		"unsafe tarball":      tarOf(t, entry{name: "llama.cpp-b9700/CMakeLists.txt", body: "x", typ: tar.TypeReg}, entry{name: "llama.cpp-b9700/../../evil", body: "x", typ: tar.TypeReg}),
+	} {
+		t.Run(name, func(t *testing.T) {
+			s := newServer(t, bad)
+			f := &Fetcher{HTTP: s.Client(), CacheDir: t.TempDir()}
+			pin := pinFor(s, "b9700", UnknownSHA256)
+			_, err := f.Fetch(context.Background(), pin)
+			if err == nil || !strings.Contains(err.Error(), "deleted") || !strings.Contains(err.Error(), "LLAMACTL_ENGINE_MIRROR") {
+				t.Fatalf("bad download: err = %v; want it to say the archive was deleted and what to do", err)
+			}
+			if h := hashesJSON(t, f); strings.Contains(h, "b9700") {
+				t.Errorf("the bad download's hash was recorded: %s", h)
+			}
+			if ents, _ := os.ReadDir(filepath.Join(f.CacheDir, "downloads")); len(ents) != 0 {
+				t.Errorf("downloads/ keeps %d files after a bad download", len(ents))
+			}
+			s.mu.Lock()
+			s.body = good
+			s.mu.Unlock()
+			src, err := f.Fetch(context.Background(), pin)
+			if err != nil {
+				t.Fatalf("after the mirror is corrected: %v", err)
+			}
+			if !src.Recorded || f.RecordedHash("b9700") != sum(good) {
+				t.Errorf("corrected download: %+v, recorded %q", src, f.RecordedHash("b9700"))
+			}
+		})
+	}
+}
+
+// An unsafe zip is refused like an unsafe tarball (the zip branch of unpack
+// once dropped the extraction error and marked the tree complete).
+func TestFetchRefusesUnsafeZip(t *testing.T) {
+	var buf bytes.Buffer
+	zw := zip.NewWriter(&buf)
+	w, _ := zw.Create("llama.cpp-b1/CMakeLists.txt")
+	w.Write([]byte("project(x)\n"))
+	zw.Create("llama.cpp-b1/../../evil")
+	zw.Close()
+	s := newServer(t, buf.Bytes())
+	f := &Fetcher{HTTP: s.Client(), CacheDir: t.TempDir()}
+	pin := Pin{Ref: "b1", SHA256: UnknownSHA256, URL: s.URL + "/archive/b1.zip"}
+	if _, err := f.Fetch(context.Background(), pin); !errors.Is(err, ErrUnsafeArchive) {
+		t.Fatalf("err = %v, want ErrUnsafeArchive", err)
+	}
+	if _, ok := readMarker(filepath.Join(f.CacheDir, "engine", "b1")); ok {
+		t.Error("the unsafe zip's tree is marked complete")
+	}
+}
+
+// Two builds on one cache: the second waits for the first's download instead
+// of writing the same .part file; both get the tree, one request is made.
+func TestFetchConcurrentSameRef(t *testing.T) {
+	body := fixtureTarball(t, "b9591")
+	s := newServer(t, body)
+	cache := t.TempDir()
+	var wg sync.WaitGroup
+	errs := make([]error, 4)
+	for i := range errs {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			f := &Fetcher{HTTP: s.Client(), CacheDir: cache}
+			_, errs[i] = f.Fetch(context.Background(), pinFor(s, "b9591", sum(body)))
+		}()
+	}
+	wg.Wait()
+	for i, err := range errs {
+		if err != nil {
+			t.Errorf("fetch %d: %v", i, err)
+		}
+	}
+	if s.requests != 1 {
+		t.Errorf("%d downloads, want 1", s.requests)
+	}
 }

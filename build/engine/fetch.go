@@ -14,6 +14,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/llamactl/llamactl/internal/filelock"
 	"github.com/llamactl/llamactl/internal/paths"
 )
 
@@ -26,7 +27,8 @@ type Doer interface {
 //
 //	<cache>/downloads/<ref>.tar.gz(.part)   the archive, resumable
 //	<cache>/engine/<ref>/                     the unpacked tree
-//	<cache>/engine/hashes.json                sha256 recorded on first download
+//	<cache>/engine/hashes.json                sha256 recorded on the first download that verified and extracted
+//	<cache>/locks/engine-<ref>.lock           held while one llamactl fills the entry
 type Fetcher struct {
 	HTTP     Doer
 	CacheDir string
@@ -34,6 +36,9 @@ type Fetcher struct {
 	Progress func(done, total int64)
 	// Timeout bounds the whole download (default 30 minutes).
 	Timeout time.Duration
+	// Waiting, when set, is called once when another llamactl holds this
+	// engine's cache entry and Fetch waits for it.
+	Waiting func()
 }
 
 // Source is an engine tree ready to build.
@@ -65,14 +70,30 @@ var ErrOffline = errors.New("cannot download the engine")
 // ErrHashMismatch is returned when an archive's sha256 is not the pinned one.
 var ErrHashMismatch = errors.New("sha256 mismatch")
 
-// Fetch returns the unpacked tree of pin, downloading it if needed.
+// Fetch returns the unpacked tree of pin, downloading it if needed. It holds
+// the cache entry's lock (<cache>/locks/engine-<ref>.lock) throughout, so a
+// second llamactl sharing the cache waits (Waiting says so) and then finds
+// the tree ready. A download is trusted — its hash recorded in hashes.json —
+// only once it verified and extracted; an archive that fails either is
+// deleted, so the next run downloads afresh.
 func (f *Fetcher) Fetch(ctx context.Context, pin Pin) (Source, error) {
+	lk, err := filelock.Acquire(ctx, filepath.Join(f.CacheDir, "locks", "engine-"+pin.Ref+".lock"), f.Waiting)
+	if err != nil {
+		return Source{}, fmt.Errorf("locking the cache entry of %s: %w", pin.Ref, err)
+	}
+	defer lk.Unlock()
 	treeDir := filepath.Join(f.CacheDir, "engine", pin.Ref)
 	want, err := f.expectedHash(pin)
 	if err != nil {
 		return Source{}, err
 	}
 	if m, ok := readMarker(treeDir); ok && (want == "" || m.SHA256 == want) {
+		if want == "" {
+			// Extracted and marked, but llamactl stopped before recording.
+			if err := f.recordHash(pin.Ref, m.SHA256); err != nil {
+				return Source{}, err
+			}
+		}
 		return Source{Dir: treeDir, Ref: pin.Ref, SHA256: m.SHA256, URL: m.URL, Cached: true}, nil
 	}
 	archive := filepath.Join(f.CacheDir, "downloads", pin.Ref+archiveExt(pin.URL))
@@ -85,22 +106,28 @@ func (f *Fetcher) Fetch(ctx context.Context, pin Pin) (Source, error) {
 			return Source{}, err
 		}
 	}
-	recorded := false
 	if want != "" && sum != want {
 		os.Remove(archive)
-		return Source{}, fmt.Errorf("%w for %s: expected %s, got %s. The download was corrupted or the release archive changed; run the build again to download it afresh, or build a tree you trust with --source DIR", ErrHashMismatch, pin.URL, want, sum)
+		return Source{}, fmt.Errorf("%w for %s: expected %s, got %s; the download was deleted. %s", ErrHashMismatch, pin.URL, want, sum, badDownloadHint)
 	}
+	if err := f.unpack(archive, treeDir, marker{Ref: pin.Ref, SHA256: sum, URL: pin.URL, Commit: pin.Commit, Build: pin.BuildNumber}); err != nil {
+		os.Remove(archive) // refused or broken: never kept, never trusted
+		return Source{}, fmt.Errorf("%s is not a usable llama.cpp archive: %w; it was deleted and nothing was recorded. %s", pin.URL, err, badDownloadHint)
+	}
+	recorded := false
 	if want == "" {
 		if err := f.recordHash(pin.Ref, sum); err != nil {
 			return Source{}, err
 		}
 		recorded = true
 	}
-	if err := f.unpack(archive, treeDir, marker{Ref: pin.Ref, SHA256: sum, URL: pin.URL, Commit: pin.Commit, Build: pin.BuildNumber}); err != nil {
-		return Source{}, err
-	}
 	return Source{Dir: treeDir, Ref: pin.Ref, SHA256: sum, URL: pin.URL, Recorded: recorded}, nil
 }
+
+// badDownloadHint is the next step after a download that cannot be used.
+const badDownloadHint = "If a proxy, captive portal or mirror answered instead of the release server, fix that " +
+	"(or point LLAMACTL_ENGINE_MIRROR at a good copy: https://host/path/{ref}.tar.gz) and run the same build again; " +
+	"or build a llama.cpp tree you trust with --source DIR"
 
 func archiveExt(url string) string {
 	if strings.HasSuffix(url, ".zip") {
@@ -273,24 +300,21 @@ func (f *Fetcher) unpack(archive, treeDir string, m marker) error {
 	}
 	defer fh.Close()
 	if strings.HasSuffix(archive, ".zip") {
-		info, err := fh.Stat()
-		if err != nil {
-			return err
+		var info os.FileInfo
+		if info, err = fh.Stat(); err == nil {
+			err = ExtractZip(fh, info.Size(), tmp)
 		}
-		err = ExtractZip(fh, info.Size(), tmp)
 	} else {
 		err = ExtractTarGz(fh, tmp)
 	}
 	if err != nil {
-		if !errors.Is(err, ErrUnsafeArchive) {
-			// A corrupt archive is removed so the next run downloads it again.
-			fh.Close()
-			os.Remove(archive)
-		}
 		return fmt.Errorf("unpacking %s: %w", filepath.Base(archive), err)
 	}
+	if _, err := os.Stat(filepath.Join(tmp, "CMakeLists.txt")); err != nil {
+		return fmt.Errorf("unpacking %s: it holds no CMakeLists.txt at its top: not a llama.cpp source tree", filepath.Base(archive))
+	}
 	b, _ := json.MarshalIndent(m, "", "  ")
-	if err := os.WriteFile(filepath.Join(tmp, markerName), append(b, '\n'), 0o644); err != nil {
+	if err := paths.WriteFileAtomic(filepath.Join(tmp, markerName), append(b, '\n')); err != nil {
 		return err
 	}
 	if err := os.RemoveAll(treeDir); err != nil {

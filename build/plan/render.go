@@ -3,6 +3,8 @@ package plan
 import (
 	"fmt"
 	"strings"
+
+	"github.com/llamactl/llamactl/internal/shellquote"
 )
 
 // Shells the plan renders copy-pasteable scripts for.
@@ -47,12 +49,7 @@ func (p Plan) Script(shell string) string {
 	return b.String()
 }
 
-func shQuote(s string) string {
-	if s != "" && !strings.ContainsAny(s, " \t\n\"'\\$`;&|<>()*?[]{}!#~") {
-		return s
-	}
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
-}
+func shQuote(s string) string { return shellquote.Sh(s) }
 
 func shCommand(c Command) string {
 	parts := []string{shQuote(c.Program)}
@@ -62,16 +59,7 @@ func shCommand(c Command) string {
 	return strings.Join(parts, " ")
 }
 
-// psQuote single-quotes for PowerShell; embedded double quotes are escaped
-// with a backslash so native programs (cmake) receive them literally.
-func psQuote(s string) string {
-	if s != "" && !strings.ContainsAny(s, " \t'\"$`;&|<>(){}@#,") {
-		return s
-	}
-	s = strings.ReplaceAll(s, "'", "''")
-	s = strings.ReplaceAll(s, `"`, `\"`)
-	return "'" + s + "'"
-}
+func psQuote(s string) string { return shellquote.PowerShell(s) }
 
 func psCommand(c Command) string {
 	parts := []string{"& " + psQuote(c.Program)}
@@ -81,13 +69,7 @@ func psCommand(c Command) string {
 	return strings.Join(parts, " ")
 }
 
-// cmdQuote follows the MS C runtime rules cmake.exe parses its arguments with.
-func cmdQuote(s string) string {
-	if s != "" && !strings.ContainsAny(s, " \t\"&|<>^%") {
-		return s
-	}
-	return `"` + strings.ReplaceAll(s, `"`, `\"`) + `"`
-}
+func cmdQuote(s string) string { return shellquote.Cmd(s) }
 
 func cmdCommand(c Command) string {
 	parts := []string{cmdQuote(c.Program)}

@@ -20,10 +20,12 @@ import (
 	"github.com/llamactl/llamactl/doctor/probe"
 	"github.com/llamactl/llamactl/internal/buildinfo"
 	"github.com/llamactl/llamactl/internal/cmdutil"
+	"github.com/llamactl/llamactl/internal/paths"
 	"github.com/llamactl/llamactl/internal/ui"
 	"github.com/llamactl/llamactl/kernels"
 	"github.com/llamactl/llamactl/machine"
 	"github.com/llamactl/llamactl/matrix"
+	"github.com/llamactl/llamactl/support/redact"
 	"github.com/llamactl/llamactl/support/report"
 )
 
@@ -34,8 +36,10 @@ const Schema = 1
 type Options struct {
 	F           *cmdutil.Factory
 	SnapshotOut string
-	Replay      string
-	Checks      []string
+	// Force lets --snapshot replace an existing file.
+	Force  bool
+	Replay string
+	Checks []string
 	// CheckGiven is true when --check was on the command line, even empty.
 	CheckGiven bool
 	ListChecks bool
@@ -120,7 +124,8 @@ Exit status: 0 when no check found an error (warnings allowed), 1 otherwise.`,
 		},
 	}
 	fl := cmd.Flags()
-	fl.StringVar(&opts.SnapshotOut, "snapshot", "", "also write the machine `FILE` (JSON) for support or --replay")
+	fl.StringVar(&opts.SnapshotOut, "snapshot", "", "also write the machine `FILE` (JSON) for support or --replay; an existing FILE is kept unless --force")
+	fl.BoolVar(&opts.Force, "force", false, "with --snapshot: replace FILE if it exists")
 	fl.StringVar(&opts.Replay, "replay", "", "evaluate a saved snapshot `FILE` (or a report.json / doctor --json file) instead of this machine")
 	fl.StringSliceVar(&opts.Checks, "check", nil, "run only this check `ID` (repeatable; see --list-checks)")
 	fl.BoolVar(&opts.ListChecks, "list-checks", false, "list every check and exit")
@@ -165,6 +170,16 @@ func run(ctx context.Context, o *Options) error {
 	if err := validateChecks(o); err != nil {
 		return err
 	}
+	if o.Force && o.SnapshotOut == "" {
+		return cmdutil.UsageErrorf("--force goes with --snapshot FILE: it lets the snapshot replace an existing FILE")
+	}
+	if o.SnapshotOut != "" && !o.Force {
+		// The file may be the customer's snapshot a support engineer meant
+		// to read (--replay); checked before a gather of several seconds.
+		if _, err := os.Lstat(o.SnapshotOut); err == nil {
+			return cmdutil.UsageErrorf("%s already exists and --snapshot does not overwrite it (to read it: llamactl doctor --replay %s). Replace it with: llamactl doctor --snapshot %s --force, or choose another name", o.SnapshotOut, o.SnapshotOut, o.SnapshotOut)
+		}
+	}
 	ropts := doctor.Options{Only: o.Checks, Backend: o.Backend}
 
 	t0 := time.Now()
@@ -184,6 +199,12 @@ func run(ctx context.Context, o *Options) error {
 			}
 		}
 		s = gather(ctx)
+	}
+	// No secret leaves this command, whatever the variables' names promise:
+	// the snapshot (and so --snapshot, --json and --report) is scrubbed once,
+	// by the report's own redaction (support/redact).
+	if err := scrubSecrets(s, environ(f)); err != nil {
+		return cmdutil.Errorf(cmdutil.ExitInternal, "redacting the snapshot: %v", err)
 	}
 	tGather := time.Since(t0)
 
@@ -395,10 +416,30 @@ func writeJSONFile(path string, v any) error {
 	if err := ui.WriteJSON(&b, v); err != nil {
 		return err
 	}
-	return os.WriteFile(path, b.Bytes(), 0o644)
+	return paths.WriteFileAtomicPerm(path, b.Bytes(), 0o644)
 }
 
 // environ is the real environment as a map, for the report's leak self-check.
+// scrubSecrets replaces every secret in s: secret-named variables, the
+// values of the environment's secrets wherever they appear, and token
+// patterns (URL passwords, keys, secret assignments in flags).
+func scrubSecrets(s *machine.Snapshot, env map[string]string) error {
+	if s == nil {
+		return nil
+	}
+	// Only the values of secret-named variables are secrets as a whole here:
+	// a token inside an innocent variable (NVCC_APPEND_FLAGS) is cut out by
+	// the token patterns, and the rest of its value stays for the checks.
+	secrets := map[string]string{}
+	for k, v := range env {
+		if redact.SecretName(k) {
+			secrets[k] = v
+		}
+	}
+	red := redact.New(redact.Known{Secrets: secrets})
+	return redact.Document(s, red.Secrets)
+}
+
 func environ(f *cmdutil.Factory) map[string]string {
 	m := map[string]string{}
 	if f.Environ == nil {

@@ -12,6 +12,7 @@ import (
 	"github.com/llamactl/llamactl/doctor/doctorcmd"
 	"github.com/llamactl/llamactl/internal/cli"
 	"github.com/llamactl/llamactl/internal/cmdutil"
+	"github.com/llamactl/llamactl/machine"
 )
 
 const snaps = "../../testdata/doctor/snapshots/"
@@ -245,5 +246,33 @@ func TestSnapshotFlagRoundTrip(t *testing.T) {
 		if da.Checks[i].Message != db.Checks[i].Message || da.Checks[i].Summary != db.Checks[i].Summary {
 			t.Errorf("check %d differs: %s vs %s", i, da.Checks[i].Message, db.Checks[i].Message)
 		}
+	}
+}
+
+// --snapshot never replaces a file silently (it may be the customer's
+// snapshot a support engineer meant to --replay); --force does, atomically.
+func TestSnapshotKeepsAnExistingFileUnlessForced(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "customer.json")
+	if err := os.WriteFile(out, []byte("the customer's snapshot\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, _, errOut := execute(t, "doctor", "--replay", snaps+"win-cuda13-bin-x64-not-on-path.json", "--snapshot", out)
+	if code != 2 || !strings.Contains(errOut, "already exists") || !strings.Contains(errOut, "--force") {
+		t.Fatalf("exit %d, stderr %q; want 2 and the way to replace it", code, errOut)
+	}
+	if b, _ := os.ReadFile(out); string(b) != "the customer's snapshot\n" {
+		t.Fatalf("the existing file was changed: %q", b)
+	}
+	if code, _, errOut = execute(t, "doctor", "--replay", snaps+"win-cuda13-bin-x64-not-on-path.json", "--snapshot", out, "--force"); code != 1 {
+		t.Fatalf("--force: exit %d %s", code, errOut)
+	}
+	if _, err := machine.Load(out); err != nil {
+		t.Errorf("--force wrote no snapshot: %v", err)
+	}
+	if ents, _ := os.ReadDir(filepath.Dir(out)); len(ents) != 1 {
+		t.Errorf("%d files beside the snapshot, want none (no temporary file left)", len(ents)-1)
+	}
+	if code, _, errOut = execute(t, "doctor", "--force"); code != 2 || !strings.Contains(errOut, "--snapshot") {
+		t.Errorf("--force alone: exit %d %s", code, errOut)
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/llamactl/llamactl/internal/paths"
 	"github.com/llamactl/llamactl/internal/proc"
 	"github.com/llamactl/llamactl/machine"
 )
@@ -87,7 +88,7 @@ func (r *Recorder) WriteScenario(dir, description string) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
-	return os.WriteFile(filepath.Join(dir, "scenario.json"), append(b, '\n'), 0o644)
+	return paths.WriteFileAtomicPerm(filepath.Join(dir, "scenario.json"), append(b, '\n'), 0o644)
 }
 
 type recRunner struct {

@@ -5,6 +5,7 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -13,6 +14,7 @@ import (
 
 	"github.com/llamactl/llamactl/failures"
 	"github.com/llamactl/llamactl/internal/cmdutil"
+	"github.com/llamactl/llamactl/internal/safefile"
 	"github.com/llamactl/llamactl/internal/ui"
 	"github.com/llamactl/llamactl/machine"
 	"github.com/llamactl/llamactl/support/report"
@@ -24,9 +26,6 @@ import (
 // report gets newer knowledge (like `doctor --replay` does for the checks).
 
 var kindRe = regexp.MustCompile(`"kind":\s*"llamactl-report"`)
-
-// maxReport bounds what is read of a report file.
-const maxReport = 64 << 20
 
 // BuildDiagnosis is one build of a report, explained.
 type BuildDiagnosis struct {
@@ -40,7 +39,7 @@ type BuildDiagnosis struct {
 // readReport returns the report in path, or nil when the file is not one
 // (then it is read as a log).
 func readReport(path string) (*report.Doc, error) {
-	f, err := os.Open(path)
+	f, err := safefile.Open(path, safefile.Report)
 	if err != nil {
 		return nil, nil // open() reports it
 	}
@@ -49,7 +48,7 @@ func readReport(path string) (*report.Doc, error) {
 	var data []byte
 	switch {
 	case bytes.HasPrefix(head, []byte("PK\x03\x04")):
-		data, err = reportFromZip(path)
+		data, err = reportFromZip(f)
 		if err != nil {
 			return nil, cmdutil.UsageErrorf("%s is a zip but not a llamactl report: %v", path, err)
 		}
@@ -59,7 +58,10 @@ func readReport(path string) (*report.Doc, error) {
 		if _, err := f.Seek(0, io.SeekStart); err != nil {
 			return nil, nil
 		}
-		data, err = io.ReadAll(io.LimitReader(f, maxReport))
+		data, err = safefile.ReadAll(f, safefile.Snapshot)
+		if errors.Is(err, safefile.ErrTooLarge) {
+			return nil, cmdutil.UsageErrorf("%s looks like a llamactl report but is larger than %d MiB: not one llamactl wrote", path, safefile.Snapshot.Max>>20)
+		}
 		if err != nil {
 			return nil, nil
 		}
@@ -76,12 +78,15 @@ func readReport(path string) (*report.Doc, error) {
 	return &doc, nil
 }
 
-func reportFromZip(path string) ([]byte, error) {
-	zr, err := zip.OpenReader(path)
+func reportFromZip(f *os.File) ([]byte, error) {
+	st, err := f.Stat()
 	if err != nil {
 		return nil, err
 	}
-	defer zr.Close()
+	zr, err := zip.NewReader(f, st.Size())
+	if err != nil {
+		return nil, err
+	}
 	for _, zf := range zr.File {
 		if zf.Name != "report.json" {
 			continue
@@ -91,7 +96,11 @@ func reportFromZip(path string) ([]byte, error) {
 			return nil, err
 		}
 		defer rc.Close()
-		return io.ReadAll(io.LimitReader(rc, maxReport))
+		b, err := safefile.ReadAll(rc, safefile.Snapshot)
+		if errors.Is(err, safefile.ErrTooLarge) {
+			return nil, fmt.Errorf("its report.json is larger than %d MiB, more than llamactl reads", safefile.Snapshot.Max>>20)
+		}
+		return b, err
 	}
 	return nil, fmt.Errorf("it holds no report.json")
 }

@@ -19,6 +19,7 @@ import (
 	"github.com/llamactl/llamactl/doctor/probe"
 	"github.com/llamactl/llamactl/failures"
 	"github.com/llamactl/llamactl/internal/cmdutil"
+	"github.com/llamactl/llamactl/internal/safefile"
 	"github.com/llamactl/llamactl/internal/ui"
 	"github.com/llamactl/llamactl/machine"
 )
@@ -63,7 +64,7 @@ func NewCmd(f *cmdutil.Factory, runF ...func(*Options) error) *cobra.Command {
 		Gather: func(ctx context.Context) *machine.Snapshot {
 			return probe.Gather(ctx, probe.System(f.Env()))
 		},
-		Open: func(name string) (io.ReadCloser, error) { return os.Open(name) },
+		Open: func(name string) (io.ReadCloser, error) { return safefile.Open(name, safefile.Log) },
 		StdinIsTerminal: func() bool {
 			file, ok := f.IO.In.(*os.File)
 			return ok && term.IsTerminal(int(file.Fd()))
@@ -198,6 +199,10 @@ func open(o *Options) (io.Reader, string, func(), error) {
 	}
 	rc, err := o.Open(o.File)
 	if err != nil {
+		var fe *safefile.Error
+		if errors.As(err, &fe) {
+			return nil, "", nil, cmdutil.UsageErrorf("%v\nPass the log file of the failed build or run, or pipe it: cmake --build build 2>&1 | llamactl explain", err)
+		}
 		var pe *os.PathError
 		if errors.As(err, &pe) {
 			err = pe.Err

@@ -4,15 +4,23 @@ package cli
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
+	"os"
+	"os/signal"
+	"runtime/debug"
 	"sort"
 	"strings"
+	"sync/atomic"
+	"syscall"
+	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/llamactl/llamactl/internal/buildinfo"
 	"github.com/llamactl/llamactl/internal/cmdutil"
+	"github.com/llamactl/llamactl/internal/proc"
 	"github.com/llamactl/llamactl/internal/ui"
 )
 
@@ -183,10 +191,77 @@ func argHint(c *cobra.Command) string {
 }
 
 // Execute runs the CLI with args and returns the process exit code.
-func Execute(f *cmdutil.Factory, args []string) int {
+//
+// It owns what happens on the way out, for every command alike: Ctrl-C or
+// SIGTERM cancels the command's context (the children's process groups are
+// killed through it) and the exit code is 130; a second signal, or a command
+// still running StopGrace after the first, kills every child (proc.KillAll)
+// and exits 130 at once; a panic kills every child before it is reported.
+func Execute(f *cmdutil.Factory, args []string) (code int) {
+	proc.GuardChildren()
+	ctx, interrupted, stop := interruptContext(f)
+	defer stop()
+	defer func() {
+		if p := recover(); p != nil {
+			proc.KillAll()
+			fmt.Fprintf(f.IO.ErrOut, "llamactl: internal error: %v\n%s\nPlease report it with the output of: llamactl doctor --report ./report\n", p, debug.Stack())
+			code = cmdutil.ExitInternal
+		}
+	}()
+	code = execute(ctx, f, args)
+	if interrupted() {
+		proc.KillAll() // anything a command left running
+		if code != cmdutil.ExitSignal {
+			fmt.Fprintln(f.IO.ErrOut, "llamactl: interrupted: stopped with the programs it had started")
+		}
+		return cmdutil.ExitSignal
+	}
+	return code
+}
+
+// StopGrace is how long a command may take to stop after Ctrl-C before
+// llamactl kills its children and exits.
+var StopGrace = 10 * time.Second
+
+// interruptContext returns a context cancelled by SIGINT/SIGTERM, a
+// function saying whether that happened, and the function that stops
+// listening. It also starts the watchdog for a second signal or a command
+// that outlives StopGrace.
+func interruptContext(f *cmdutil.Factory) (context.Context, func() bool, func()) {
+	sigs := make(chan os.Signal, 2)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+	ctx, cancel := context.WithCancel(context.Background())
+	var got atomic.Bool
+	done := make(chan struct{})
+	go func() {
+		select {
+		case <-sigs:
+		case <-done:
+			return
+		}
+		got.Store(true)
+		cancel()
+		select {
+		case <-sigs:
+		case <-time.After(StopGrace):
+		case <-done:
+			return
+		}
+		proc.KillAll()
+		fmt.Fprintln(f.IO.ErrOut, "llamactl: interrupted: stopped with the programs it had started")
+		os.Exit(cmdutil.ExitSignal)
+	}()
+	return ctx, got.Load, func() {
+		signal.Stop(sigs)
+		close(done)
+		cancel()
+	}
+}
+
+func execute(ctx context.Context, f *cmdutil.Factory, args []string) int {
 	root := NewRoot(f)
 	root.SetArgs(args)
-	c, err := root.ExecuteC()
+	c, err := root.ExecuteContextC(ctx)
 	if err == nil {
 		return cmdutil.ExitOK
 	}

@@ -53,3 +53,5 @@ func WriteLastBuild(cacheDir string, rec LastBuild) error {
 	}
 	return WriteFileAtomic(filepath.Join(cacheDir, LastBuildName), append(b, '\n'))
 }
+
+func isWindows() bool { return filepath.Separator == '\\' }

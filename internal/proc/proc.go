@@ -117,8 +117,9 @@ func (w *capWriter) Write(p []byte) (int, error) {
 }
 
 // Run starts the command and waits for it, killing it (and, where the OS
-// allows, its process group) at the deadline. A non-zero exit is not an
-// error: it is reported in Result.ExitCode.
+// allows, its process group) at the deadline or when ctx ends. A non-zero
+// exit is not an error: it is reported in Result.ExitCode. While it runs,
+// the child is registered so KillAll can end it on any exit path.
 func (Exec) Run(ctx context.Context, c Cmd) (Result, error) {
 	timeout := c.deadline()
 	ctx, cancel := context.WithTimeout(ctx, timeout)
@@ -134,7 +135,11 @@ func (Exec) Run(ctx context.Context, c Cmd) (Result, error) {
 	errw := &capWriter{tee: c.Stderr, teeMu: teeMu}
 	cmd.Stdout, cmd.Stderr = out, errw
 	start := time.Now()
-	err := cmd.Run()
+	err := startTracked(cmd)
+	if err == nil {
+		err = cmd.Wait()
+		untrack(cmd)
+	}
 	res := Result{Stdout: out.buf.Bytes(), Stderr: errw.buf.Bytes(), Duration: time.Since(start)}
 	if ctx.Err() == context.DeadlineExceeded {
 		res.TimedOut = true
@@ -159,4 +164,51 @@ func (Exec) Run(ctx context.Context, c Cmd) (Result, error) {
 		return res, fmt.Errorf("run %s: %w", c.String(), err)
 	}
 	return res, nil
+}
+
+// live holds the children now running, so that every exit path — a second
+// Ctrl-C, a command that does not stop in time, a panic — can end them.
+var live = struct {
+	sync.Mutex
+	cmds map[*exec.Cmd]struct{}
+	// closed is set by KillAll: llamactl is exiting, nothing new starts.
+	closed bool
+}{cmds: map[*exec.Cmd]struct{}{}}
+
+// ErrExiting is returned for a command started after KillAll.
+var ErrExiting = errors.New("llamactl is exiting")
+
+func startTracked(cmd *exec.Cmd) error {
+	live.Lock()
+	defer live.Unlock()
+	if live.closed {
+		return ErrExiting
+	}
+	if err := cmd.Start(); err != nil {
+		return err
+	}
+	live.cmds[cmd] = struct{}{}
+	return nil
+}
+
+func untrack(cmd *exec.Cmd) {
+	live.Lock()
+	delete(live.cmds, cmd)
+	live.Unlock()
+}
+
+// KillAll ends every running child and its process group (its whole tree
+// on Windows) and refuses new ones. It is for llamactl's last moments: a
+// second Ctrl-C, a command that did not stop after the first, a panic.
+func KillAll() {
+	live.Lock()
+	live.closed = true
+	cmds := make([]*exec.Cmd, 0, len(live.cmds))
+	for c := range live.cmds {
+		cmds = append(cmds, c)
+	}
+	live.Unlock()
+	for _, c := range cmds {
+		_ = c.Cancel()
+	}
 }

@@ -9,9 +9,12 @@ import (
 	"syscall"
 )
 
-// setProcessGroup puts the child in its own group so a timeout kills the whole tree.
+// setProcessGroup puts the child in its own group so a timeout or Ctrl-C
+// kills the whole tree, and (on Linux) has the kernel kill the child when
+// llamactl dies, even by kill -9 (see setParentDeathSignal).
 func setProcessGroup(cmd *exec.Cmd) {
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	setParentDeathSignal(cmd.SysProcAttr)
 	cmd.Cancel = func() error {
 		if cmd.Process == nil {
 			return nil
@@ -22,3 +25,7 @@ func setProcessGroup(cmd *exec.Cmd) {
 }
 
 func isNotExist(err error) bool { return errors.Is(err, fs.ErrNotExist) }
+
+// GuardChildren is a no-op here: children are in process groups that
+// KillAll and the deadlines end, and on Linux they die with llamactl.
+func GuardChildren() {}

@@ -15,9 +15,11 @@ import (
 	"io"
 	"math"
 	"math/bits"
-	"os"
 	"sort"
 	"strings"
+	"unsafe"
+
+	"github.com/llamactl/llamactl/internal/safefile"
 )
 
 // Magic is "GGUF" read as a little-endian uint32.
@@ -76,6 +78,10 @@ type Limits struct {
 	KeepArray     uint64 // arrays up to this many elements keep their values
 	MaxKept       uint64 // array elements kept in all (a Value is ~80 bytes: bounds memory)
 	MaxArrayDepth int
+	// MaxMemory bounds the memory the parsed header keeps, for the whole
+	// file: metadata keys and strings, kept array elements and the tensor
+	// table. Per-item limits alone let many large items add up to gigabytes.
+	MaxMemory int64
 }
 
 // DefaultLimits fit every real model we know of (vocabularies of ~260k
@@ -89,6 +95,7 @@ var DefaultLimits = Limits{
 	KeepArray:     1 << 14,
 	MaxKept:       1 << 20,
 	MaxArrayDepth: 2,
+	MaxMemory:     64 << 20,
 }
 
 func (l Limits) withDefaults() Limits {
@@ -101,6 +108,7 @@ func (l Limits) withDefaults() Limits {
 	d.KeepArray = cmp.Or(l.KeepArray, d.KeepArray)
 	d.MaxKept = cmp.Or(l.MaxKept, d.MaxKept)
 	d.MaxArrayDepth = cmp.Or(l.MaxArrayDepth, d.MaxArrayDepth)
+	d.MaxMemory = cmp.Or(l.MaxMemory, d.MaxMemory)
 	return d
 }
 
@@ -171,7 +179,7 @@ var (
 
 // Open reads the header of the GGUF file at path.
 func Open(path string) (*File, error) {
-	fh, err := os.Open(path)
+	fh, err := safefile.Open(path, safefile.Model)
 	if err != nil {
 		return nil, err
 	}
@@ -179,9 +187,6 @@ func Open(path string) (*File, error) {
 	st, err := fh.Stat()
 	if err != nil {
 		return nil, err
-	}
-	if st.IsDir() {
-		return nil, fmt.Errorf("%s is a directory, not a GGUF file", path)
 	}
 	f, err := Read(fh, st.Size(), Limits{})
 	if err != nil {
@@ -212,6 +217,26 @@ type decoder struct {
 	lim  Limits
 	buf  [8]byte
 	kept uint64 // array elements kept so far
+	mem  int64  // bytes the parsed header keeps so far (against lim.MaxMemory)
+
+	scratch [4096]byte
+}
+
+// Approximate memory of the parsed structures, for the budget.
+const (
+	valueCost  = int64(unsafe.Sizeof(Value{}))
+	kvCost     = int64(unsafe.Sizeof(KV{})) + 48 // + its index entry
+	tensorCost = int64(unsafe.Sizeof(Tensor{})) + 4*8 + 48
+)
+
+// charge counts n bytes of kept memory against the header's budget before
+// they are allocated.
+func (d *decoder) charge(n int64, what string) error {
+	if n < 0 || d.mem+n > d.lim.MaxMemory {
+		return fmt.Errorf("%w: %s: the header would take more than %d MiB of memory", ErrLimit, what, d.lim.MaxMemory>>20)
+	}
+	d.mem += n
+	return nil
 }
 
 func (d *decoder) read(n int) ([]byte, error) {
@@ -278,12 +303,43 @@ func (d *decoder) str(max uint64, what string) (string, error) {
 	if err := d.need(n, what); err != nil {
 		return "", err
 	}
+	if err := d.charge(int64(n), what); err != nil {
+		return "", err
+	}
 	b := make([]byte, n)
 	if _, err := io.ReadFull(d.r, b); err != nil {
 		return "", io.ErrUnexpectedEOF
 	}
 	d.pos += int64(n)
-	return string(b), nil
+	return unsafe.String(unsafe.SliceData(b), len(b)), nil // b is never written again: one allocation, not two
+}
+
+// hashStr reads a string into h without keeping it (the elements of a
+// large string array: only their hash is kept).
+func (d *decoder) hashStr(max uint64, what string, h *hashWriter) error {
+	n, err := d.u64()
+	if err != nil {
+		return err
+	}
+	if n > max {
+		return fmt.Errorf("%w: %s of %d bytes (limit %d)", ErrLimit, what, n, max)
+	}
+	if err := d.need(n, what); err != nil {
+		return err
+	}
+	var l [8]byte
+	binary.LittleEndian.PutUint64(l[:], n)
+	h.h.Write(l[:])
+	for left := n; left > 0; {
+		chunk := d.scratch[:min(left, uint64(len(d.scratch)))]
+		if _, err := io.ReadFull(d.r, chunk); err != nil {
+			return io.ErrUnexpectedEOF
+		}
+		h.h.Write(chunk)
+		left -= uint64(len(chunk))
+		d.pos += int64(len(chunk))
+	}
+	return nil
 }
 
 func (d *decoder) skip(n uint64, what string) error {
@@ -342,6 +398,9 @@ func (d *decoder) file() (*File, error) {
 	f.KVs = make([]KV, 0, min(nkv, 4096))
 	f.index = make(map[string]int, min(nkv, 4096))
 	for i := uint64(0); i < nkv; i++ {
+		if err := d.charge(kvCost, "metadata"); err != nil {
+			return nil, err
+		}
 		key, err := d.str(65535, "metadata key")
 		if err != nil {
 			return nil, err
@@ -437,6 +496,9 @@ func (f *File) checkData() error {
 }
 
 func (d *decoder) tensor() (Tensor, error) {
+	if err := d.charge(tensorCost, "tensor table"); err != nil {
+		return Tensor{}, err
+	}
 	name, err := d.str(256, "tensor name")
 	if err != nil {
 		return Tensor{}, err
@@ -587,6 +649,9 @@ func (d *decoder) array(et ValueType, n uint64, depth int, key string) (*Array, 
 		return a, d.skip(n*uint64(fs), key) // large numeric arrays (scores, types): not needed
 	}
 	if keep {
+		if err := d.charge(int64(n)*valueCost, key); err != nil {
+			return nil, err
+		}
 		a.Values = make([]Value, 0, n)
 	}
 	var h hashWriter
@@ -594,6 +659,12 @@ func (d *decoder) array(et ValueType, n uint64, depth int, key string) (*Array, 
 		h.init()
 	}
 	for i := uint64(0); i < n; i++ {
+		if et == TypeString && !keep {
+			if err := d.hashStr(d.lim.MaxString, key, &h); err != nil {
+				return nil, err
+			}
+			continue
+		}
 		v, err := d.value(et, depth+1, key)
 		if err != nil {
 			return nil, err

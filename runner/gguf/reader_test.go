@@ -5,8 +5,10 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -314,3 +316,95 @@ func FuzzRead(f *testing.F) {
 		}
 	})
 }
+
+// repeatReader yields the byte c forever.
+type repeatReader byte
+
+func (r repeatReader) Read(p []byte) (int, error) {
+	for i := range p {
+		p[i] = byte(r)
+	}
+	return len(p), nil
+}
+
+// allocDuring returns the bytes allocated while fn ran.
+func allocDuring(fn func()) uint64 {
+	var a, b runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&a)
+	fn()
+	runtime.ReadMemStats(&b)
+	return b.TotalAlloc - a.TotalAlloc
+}
+
+// A header of 63 strings of 16 MiB each (each within MaxString) once cost
+// about 1 GiB: the kept metadata now has one budget for the whole header.
+func TestHeaderMemoryBudgetStrings(t *testing.T) {
+	const n, size = 63, 16 << 20
+	var parts []io.Reader
+	b := header(3, 0, n)
+	parts = append(parts, bytes.NewReader(b))
+	for i := 0; i < n; i++ {
+		var kv []byte
+		key := fmt.Sprintf("k.%02d", i)
+		kv = binary.LittleEndian.AppendUint64(kv, uint64(len(key)))
+		kv = append(kv, key...)
+		kv = binary.LittleEndian.AppendUint32(kv, uint32(gguf.TypeString))
+		kv = binary.LittleEndian.AppendUint64(kv, size)
+		parts = append(parts, bytes.NewReader(kv), io.LimitReader(repeatReader('a'), size))
+	}
+	var err error
+	alloc := allocDuring(func() { _, err = gguf.Read(io.MultiReader(parts...), -1, gguf.Limits{}) })
+	if !errors.Is(err, gguf.ErrLimit) {
+		t.Fatalf("63 strings of 16 MiB: %v; want ErrLimit", err)
+	}
+	t.Logf("allocated %d MiB", alloc>>20)
+	if alloc > 160<<20 {
+		t.Errorf("allocated %d MiB reading it; want at most 160", alloc>>20)
+	}
+}
+
+// A million tensor names once cost about 0.74 GB.
+func TestHeaderMemoryBudgetTensors(t *testing.T) {
+	const n = 1 << 20
+	b := header(3, n, 0)
+	// One entry, rewritten in place for each tensor (its number in the
+	// name, its offset), so the generator allocates nothing.
+	nm := strings.Repeat("t", 200) + "0000000"
+	var e []byte
+	e = binary.LittleEndian.AppendUint64(e, uint64(len(nm)))
+	e = append(e, nm...)
+	e = binary.LittleEndian.AppendUint32(e, 1)
+	e = binary.LittleEndian.AppendUint64(e, 32)
+	e = binary.LittleEndian.AppendUint32(e, 0) // f32
+	e = binary.LittleEndian.AppendUint64(e, 0)
+	numAt, offAt := 8+200, len(e)-8
+	i := 0
+	r := io.MultiReader(bytes.NewReader(b), readerFunc(func(p []byte) (int, error) {
+		if i >= n {
+			return 0, io.EOF
+		}
+		if len(p) < len(e) {
+			return 0, io.ErrShortBuffer
+		}
+		for k, v := 6, i; k >= 0; k, v = k-1, v/10 {
+			e[numAt+k] = byte('0' + v%10)
+		}
+		binary.LittleEndian.PutUint64(e[offAt:], uint64(i)*128)
+		i++
+		return copy(p, e), nil
+	}))
+	var err error
+	alloc := allocDuring(func() { _, err = gguf.Read(r, -1, gguf.Limits{}) })
+	if !errors.Is(err, gguf.ErrLimit) {
+		t.Fatalf("a million tensors of 207-byte names: %v; want ErrLimit", err)
+	}
+	t.Logf("allocated %d MiB", alloc>>20)
+	if alloc > 160<<20 {
+		t.Errorf("allocated %d MiB reading it; want at most 160", alloc>>20)
+	}
+}
+
+type readerFunc func([]byte) (int, error)
+
+func (f readerFunc) Read(p []byte) (int, error) { return f(p) }

@@ -86,7 +86,18 @@ type Calibration struct {
 // KnownCacheType says whether a KV cache type can be sized.
 func KnownCacheType(t string) bool { _, ok := Coef().KVBytesPerElement[t]; return ok }
 
-func pad256(n uint64) uint64 { return (n + 255) / 256 * 256 }
+// pad256 rounds n up to a multiple of 256, saturating instead of wrapping
+// to 0 near the top of uint64.
+func pad256(n uint64) uint64 {
+	if n > math.MaxUint64-255 {
+		return math.MaxUint64 / 256 * 256
+	}
+	return (n + 255) / 256 * 256
+}
+
+// MaxCtx is the largest context llama.cpp accepts: -c is read as a 32-bit
+// int (common/arg.cpp) and n_ctx is a uint32_t (include/llama.h).
+const MaxCtx = math.MaxInt32
 
 // layerCells is the number of KV cells layer l holds (llama.cpp's
 // src/llama-kv-cache-iswa.cpp: SWA layers

@@ -69,3 +69,17 @@ func TestOpenModelFolder(t *testing.T) {
 		t.Errorf("err = %v", err)
 	}
 }
+
+// A model's name is printed as text, never as terminal codes.
+func TestGGUFCommandEscapesMetadata(t *testing.T) {
+	model := genModel(t, t.TempDir(), ggufwrite.Config{Arch: "llama", Name: "evil\x1b[2J\x1b]0;owned\x07name"})
+	f, out, _ := cmdutil.NewTest(nil, &proc.Replay{})
+	cmd := NewGGUFCmd(f)
+	cmd.SetArgs([]string{model})
+	if err := cmd.Execute(); err != nil {
+		t.Fatal(err)
+	}
+	if strings.ContainsAny(out.String(), "\x1b\x07") || !strings.Contains(out.String(), `evil\x1b[2J`) {
+		t.Errorf("escape codes printed raw or the name lost:\n%q", out)
+	}
+}

@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/llamactl/llamactl/internal/cmdutil"
+	"github.com/llamactl/llamactl/internal/safefile"
 	"github.com/llamactl/llamactl/internal/ui"
 	"github.com/llamactl/llamactl/runner/gguf"
 )
@@ -48,15 +49,17 @@ architecture, layers and their sizes, the quantization mix, context length and v
 func openModel(path string) (*gguf.File, gguf.Model, error) {
 	gf, err := gguf.OpenModel(path)
 	if err != nil {
+		if info, serr := os.Stat(path); serr == nil && info.IsDir() {
+			return nil, gguf.Model{}, cmdutil.UsageErrorf("%s is a folder: pass the path of the .gguf model file in it (for a split model, its first part: ...-00001-of-0000N.gguf)", path)
+		}
 		switch {
+		case errors.Is(err, safefile.ErrNotRegular):
+			return nil, gguf.Model{}, cmdutil.UsageErrorf("%v", err)
 		case errors.Is(err, os.ErrNotExist):
 			return nil, gguf.Model{}, cmdutil.UsageErrorf("%s does not exist: pass the path of a .gguf model file", path)
 		case errors.Is(err, gguf.ErrNotGGUF), errors.Is(err, gguf.ErrTruncated), errors.Is(err, gguf.ErrUnsupported),
 			errors.Is(err, gguf.ErrLimit), errors.Is(err, gguf.ErrCorrupt):
 			return nil, gguf.Model{}, cmdutil.UsageErrorf("%v\nllamactl needs a complete GGUF model (download it again, or convert it with llama.cpp's convert_hf_to_gguf.py)", err)
-		}
-		if info, serr := os.Stat(path); serr == nil && info.IsDir() {
-			return nil, gguf.Model{}, cmdutil.UsageErrorf("%s is a folder: pass the path of the .gguf model file in it (for a split model, its first part: ...-00001-of-0000N.gguf)", path)
 		}
 		return nil, gguf.Model{}, cmdutil.UsageErrorf("cannot read %s: %v\nCheck that the file is readable by you, or pass another .gguf model file", path, err)
 	}
@@ -81,7 +84,7 @@ func runGGUF(f *cmdutil.Factory, path string) error {
 	if title == "" {
 		title = path
 	}
-	p.Heading(title)
+	p.Heading(ui.Safe(title, true)) // a model's metadata is not trusted to be text
 	var minL, maxL, sum uint64
 	for i, b := range m.Weights.Layer {
 		if i == 0 || b < minL {
@@ -139,6 +142,11 @@ func runGGUF(f *cmdutil.Factory, path string) error {
 		}
 		rows = append(rows, []string{k, mix})
 	}
+	for _, r := range rows {
+		for i := range r {
+			r[i] = ui.Safe(r[i], true)
+		}
+	}
 	p.Table(nil, rows)
 	if f.IO.Verbose {
 		p.Println()
@@ -157,7 +165,7 @@ func runGGUF(f *cmdutil.Factory, path string) error {
 		p.Table(h, lr)
 	}
 	for _, w := range m.Warnings {
-		p.Line(ui.Warn, w)
+		p.Line(ui.Warn, ui.Safe(w, true))
 	}
 	return nil
 }

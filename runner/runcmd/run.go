@@ -18,6 +18,7 @@ import (
 	"github.com/llamactl/llamactl/failures"
 	"github.com/llamactl/llamactl/internal/cmdutil"
 	"github.com/llamactl/llamactl/internal/paths"
+	"github.com/llamactl/llamactl/internal/shellquote"
 	"github.com/llamactl/llamactl/internal/ui"
 	"github.com/llamactl/llamactl/runner/engine"
 	"github.com/llamactl/llamactl/runner/gguf"
@@ -221,6 +222,9 @@ func Run(ctx context.Context, o *Options) error {
 	if o.CacheType != "" && !plan.KnownCacheType(o.CacheType) {
 		return cmdutil.UsageErrorf("--cache-type %q is not a KV cache type llama.cpp knows (f16, bf16, q8_0, q5_1, q5_0, q4_1, q4_0, iq4_nl)", o.CacheType)
 	}
+	if o.Ctx > plan.MaxCtx {
+		return cmdutil.UsageErrorf("--ctx %d is larger than llama.cpp accepts (at most %d tokens): give a smaller context, or leave --ctx out and llamactl chooses the largest that fits", o.Ctx, plan.MaxCtx)
+	}
 	if o.Port < 0 || o.Port > 65535 {
 		return cmdutil.UsageErrorf("--port %d is not a TCP port", o.Port)
 	}
@@ -349,14 +353,23 @@ func Run(ctx context.Context, o *Options) error {
 	}
 	doc.Argv = argvFor(doc.Plan)
 
+	// A plan that does not fit even at the smallest context is exit 1, a
+	// dry run's as a launch's, unless --ngl/--ctx force it.
+	notFit := !doc.Fits && o.NGL < 0 && o.Ctx == 0
 	if o.DryRun {
 		if f.IO.JSON {
-			return ui.WriteJSON(f.IO.Out, doc)
+			if err := ui.WriteJSON(f.IO.Out, doc); err != nil || !notFit {
+				return err
+			}
+			return cmdutil.Exit(cmdutil.ExitFindings)
 		}
 		printPlan(f, doc)
+		if notFit {
+			return cmdutil.Errorf(cmdutil.ExitFindings, "%s", plan.T("run.not-fit", "model", o.Model))
+		}
 		return nil
 	}
-	if !doc.Fits && o.NGL < 0 && o.Ctx == 0 {
+	if notFit {
 		if !f.IO.JSON {
 			printPlan(f, doc)
 		}
@@ -403,7 +416,6 @@ func launchAndVerify(ctx context.Context, o *Options, eng *engine.Engine, m *ggu
 	errp := ui.NewErrPrinter(f.IO)
 	ctx, stop := o.Interrupt(ctx)
 	defer stop()
-	defer launch.GuardChildren()()
 	var logw io.Writer
 	if f.IO.Verbose && !f.IO.JSON {
 		logw = f.IO.ErrOut
@@ -585,7 +597,7 @@ func portOf(argv []string) int {
 func printPlan(f *cmdutil.Factory, d Doc) {
 	p := ui.NewPrinter(f.IO)
 	pl := d.Plan
-	p.Heading(fmt.Sprintf("%s (%s, %d layers, %.0f MiB)", filepath.Base(d.Model.Path), d.Model.Architecture, d.Model.Layers, d.Model.SizeMiB))
+	p.Heading(ui.Safe(fmt.Sprintf("%s (%s, %d layers, %.0f MiB)", filepath.Base(d.Model.Path), d.Model.Architecture, d.Model.Layers, d.Model.SizeMiB), true))
 	status := ui.OK
 	if !d.Fits {
 		status = ui.Err
@@ -593,7 +605,7 @@ func printPlan(f *cmdutil.Factory, d Doc) {
 	p.Line(status, fmt.Sprintf("-ngl %d  -c %d  -b %d  -ub %d  -t %d  -fa %s  KV %s/%s", pl.NGL, pl.Ctx, pl.Batch, pl.UBatch, pl.Threads, pl.FlashAttn, pl.CacheK, pl.CacheV), d.Reasons...)
 	rows := [][]string{{"host", f1(d.Predicted.Host.ModelMiB), f1(d.Predicted.Host.ContextMiB), f1(d.Predicted.Host.ComputeMiB), fmt.Sprintf("%d", d.Predicted.HostFreeMiB)}}
 	for _, dv := range d.Predicted.Devices {
-		rows = append(rows, []string{dv.ID + " " + dv.Name, f1(dv.ModelMiB), f1(dv.ContextMiB), f1(dv.ComputeMiB), fmt.Sprintf("%d", dv.FreeMiB)})
+		rows = append(rows, []string{ui.Safe(dv.ID+" "+dv.Name, true), f1(dv.ModelMiB), f1(dv.ContextMiB), f1(dv.ComputeMiB), fmt.Sprintf("%d", dv.FreeMiB)})
 	}
 	p.Table([]string{"predicted MiB", "model", "context", "compute", "free"}, rows)
 	if len(d.Alternatives) > 0 {
@@ -610,8 +622,9 @@ func printPlan(f *cmdutil.Factory, d Doc) {
 			p.Line(st, fmt.Sprintf("-ngl %d -c %d KV %s: %.0f MiB: %s", a.Plan.NGL, a.Plan.Ctx, a.Plan.CacheK, tot, a.Why))
 		}
 	}
-	p.Println("engine: " + d.Engine.Path + " (" + d.Engine.Version + ")")
-	p.Println("command: " + strings.Join(append([]string{filepath.Base(d.Engine.Path)}, d.Argv...), " "))
+	p.Println(ui.Safe("engine: "+d.Engine.Path+" ("+d.Engine.Version+")", true))
+	// Quoted for this machine's shell, so it can be pasted and run as is.
+	p.Println(ui.Safe("command: "+shellquote.Line(runtime.GOOS, filepath.Base(d.Engine.Path), d.Argv...), true))
 }
 
 func f1(x float64) string { return fmt.Sprintf("%.1f", x) }

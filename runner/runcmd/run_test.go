@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"math"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -178,6 +179,7 @@ func TestBadInput(t *testing.T) {
 		{"negative batch", func(o *Options) { o.Batch = -1 }, cmdutil.ExitUsage, "--batch -1 is negative"},
 		{"ngl below -1", func(o *Options) { o.NGL = -2 }, cmdutil.ExitUsage, "--ngl -2"},
 		{"ubatch above batch", func(o *Options) { o.Batch, o.UBatch = 256, 512 }, cmdutil.ExitUsage, "--ubatch 512 is larger than --batch 256"},
+		{"ctx overflow", func(o *Options) { o.Ctx = math.MaxUint64 }, cmdutil.ExitUsage, "--ctx 18446744073709551615 is larger than llama.cpp accepts"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -403,5 +405,46 @@ func TestDoesNotFitIsNotStarted(t *testing.T) {
 	}
 	if !strings.Contains(out.String(), "host needs") {
 		t.Errorf("the plan shown does not say why:\n%s", out)
+	}
+}
+
+// A dry run of a plan that does not fit exits 1 like the launch would
+// (docs/run.md), in text and in --json.
+func TestDryRunThatDoesNotFitExits1(t *testing.T) {
+	model := genModel(t, t.TempDir(), ggufwrite.Config{Arch: "llama"})
+	for _, js := range []bool{false, true} {
+		o, out, _ := testOptions(t, &proc.Replay{Commands: recordedEngine(t, false)})
+		statFor(o)
+		o.HostInfo = func(context.Context) (plan.Host, error) {
+			return plan.Host{AvailableMiB: 1, PhysicalCores: 4, LogicalCores: 8}, nil
+		}
+		o.F.IO.JSON = js
+		o.Model, o.DryRun = model, true
+		err := Run(context.Background(), o)
+		if cmdutil.ExitCode(err) != cmdutil.ExitFindings || out.Len() == 0 {
+			t.Errorf("json=%v: exit %d (%v), %d bytes of plan; want exit 1 and the plan", js, cmdutil.ExitCode(err), err, out.Len())
+		}
+	}
+}
+
+// The printed command can be pasted into a shell: a model path with a space
+// or a quote is quoted.
+func TestDryRunCommandIsShellQuoted(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "my models")
+	os.MkdirAll(dir, 0o755)
+	model := genModel(t, dir, ggufwrite.Config{Arch: "llama"})
+	odd := filepath.Join(dir, "it's.gguf")
+	if err := os.Rename(model, odd); err != nil {
+		t.Fatal(err)
+	}
+	o, out, _ := testOptions(t, &proc.Replay{Commands: recordedEngine(t, false)})
+	statFor(o)
+	o.Model, o.DryRun = odd, true
+	if err := Run(context.Background(), o); err != nil {
+		t.Fatal(err)
+	}
+	want := "-m '" + strings.ReplaceAll(odd, "'", `'\''`) + "'"
+	if !strings.Contains(out.String(), "command: llama-server ") || !strings.Contains(out.String(), want) {
+		t.Errorf("command line not quoted for a shell, want %s in:\n%s", want, out)
 	}
 }

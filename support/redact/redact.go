@@ -366,6 +366,40 @@ func (r *Redactor) Learn(s string) {
 	}
 }
 
+// Secrets replaces only the secrets in s: every secret value the Redactor
+// knows and every token pattern (keys, bearer tokens, URL passwords, secret
+// assignments). User and host names, paths and ids stay. It is the part of
+// String that every document llamactl writes goes through, redacted report
+// or not (doctor --snapshot, doctor --json).
+func (r *Redactor) Secrets(s string) string {
+	if s == "" {
+		return s
+	}
+	for _, v := range r.secrets {
+		if strings.Contains(s, v) {
+			r.count("secret")
+			s = strings.ReplaceAll(s, v, Secret)
+		}
+	}
+	return r.tokens(s)
+}
+
+func (r *Redactor) tokens(s string) string {
+	for _, t := range ruleset.Tokens {
+		s = t.re.ReplaceAllStringFunc(s, func(m string) string {
+			r.count("secret")
+			keep := ""
+			if t.Keep > 0 {
+				if sub := t.re.FindStringSubmatch(m); len(sub) > t.Keep {
+					keep = sub[t.Keep]
+				}
+			}
+			return keep + Secret + t.Suffix
+		})
+	}
+	return s
+}
+
 // String redacts one text.
 func (r *Redactor) String(s string) string {
 	if s == "" {
@@ -385,18 +419,7 @@ func (r *Redactor) String(s string) string {
 			s = strings.ReplaceAll(s, kv, name+"="+Redacted)
 		}
 	}
-	for _, t := range ruleset.Tokens {
-		s = t.re.ReplaceAllStringFunc(s, func(m string) string {
-			r.count("secret")
-			keep := ""
-			if t.Keep > 0 {
-				if sub := t.re.FindStringSubmatch(m); len(sub) > t.Keep {
-					keep = sub[t.Keep]
-				}
-			}
-			return keep + Secret + t.Suffix
-		})
-	}
+	s = r.tokens(s)
 	// User names taken from paths join the known ones, so the bare name is
 	// replaced everywhere else too.
 	r.Learn(s)

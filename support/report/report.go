@@ -27,6 +27,7 @@ import (
 	"github.com/llamactl/llamactl/internal/buildinfo"
 	"github.com/llamactl/llamactl/internal/jsonout"
 	"github.com/llamactl/llamactl/internal/paths"
+	"github.com/llamactl/llamactl/internal/safefile"
 	"github.com/llamactl/llamactl/machine"
 	"github.com/llamactl/llamactl/support/redact"
 )
@@ -375,7 +376,7 @@ func readBuild(path string) Build {
 }
 
 func readLimited(path string, n int64) ([]byte, error) {
-	f, err := os.Open(path)
+	f, err := safefile.Open(path, safefile.Log) // a pipe in the cache must not hang the report
 	if err != nil {
 		return nil, err
 	}
@@ -385,7 +386,7 @@ func readLimited(path string, n int64) ([]byte, error) {
 
 // Tail returns the last lines of a file, reading at most maxBytes from its end.
 func Tail(path string, maxBytes int64, maxLines int) (string, error) {
-	f, err := os.Open(path)
+	f, err := safefile.Open(path, safefile.Log)
 	if err != nil {
 		return "", err
 	}
@@ -446,71 +447,23 @@ func redactDoc(r *redact.Redactor, doc *Doc, raw map[string]string) error {
 		names, prefixes := probe.EnvAllowlist()
 		doc.Snapshot.Env = r.EnvAllowing(doc.Snapshot.Env, names, prefixes)
 	}
-	b, err := json.Marshal(doc)
-	if err != nil {
+	// One pass of support/redact over the whole document: learn every
+	// name first, then replace.
+	if err := redact.Document(doc, func(s string) string { r.Learn(s); return s }); err != nil {
 		return err
 	}
-	var tree any
-	dec := json.NewDecoder(bytes.NewReader(b))
-	dec.UseNumber()
-	if err := dec.Decode(&tree); err != nil {
-		return err
-	}
-	walk(tree, r.Learn)
 	for k, v := range raw {
 		r.Learn(k)
 		r.Learn(v)
 	}
-	tree = rewrite(tree, r.String)
+	if err := redact.Document(doc, r.String); err != nil {
+		return err
+	}
 	for k, v := range raw {
 		delete(raw, k)
 		raw[r.String(k)] = r.String(v)
 	}
-	b, err = json.Marshal(tree)
-	if err != nil {
-		return err
-	}
-	var out Doc
-	if err := json.Unmarshal(b, &out); err != nil {
-		return err
-	}
-	*doc = out
 	return nil
-}
-
-func walk(v any, f func(string)) {
-	switch t := v.(type) {
-	case string:
-		f(t)
-	case []any:
-		for _, e := range t {
-			walk(e, f)
-		}
-	case map[string]any:
-		for k, e := range t {
-			f(k)
-			walk(e, f)
-		}
-	}
-}
-
-func rewrite(v any, f func(string) string) any {
-	switch t := v.(type) {
-	case string:
-		return f(t)
-	case []any:
-		for i, e := range t {
-			t[i] = rewrite(e, f)
-		}
-		return t
-	case map[string]any:
-		out := make(map[string]any, len(t))
-		for k, e := range t {
-			out[f(k)] = rewrite(e, f)
-		}
-		return out
-	}
-	return v
 }
 
 func marshal(doc *Doc) ([]byte, error) {
@@ -564,50 +517,62 @@ func sortedKeys(m map[string]string) []string {
 	return ks
 }
 
+// writeDir writes the report's files into dir all or nothing: each goes to
+// a temporary name first, and only when all are written (a full disk fails
+// here) are they renamed into place, so an old report stays whole.
 func writeDir(dir string, files []file) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return fmt.Errorf("create %s: %w", dir, err)
 	}
+	var pending []*paths.AtomicFile
+	defer func() {
+		for _, f := range pending {
+			f.Abort()
+		}
+	}()
 	for _, f := range files {
 		if strings.Contains(f.name, "/") {
 			continue // raw outputs only go into the zip
 		}
-		if err := os.WriteFile(filepath.Join(dir, f.name), f.data, 0o644); err != nil {
+		af, err := paths.CreateAtomic(filepath.Join(dir, f.name), 0o644)
+		if err != nil {
 			return err
 		}
+		pending = append(pending, af)
+		if _, err := af.Write(f.data); err != nil {
+			return err
+		}
+		if err := af.Sync(); err != nil {
+			return err
+		}
+	}
+	for len(pending) > 0 {
+		if err := pending[0].Commit(); err != nil {
+			return err
+		}
+		pending = pending[1:]
 	}
 	return nil
 }
 
 func writeZip(path string, files []file, modified time.Time) error {
-	if dir := filepath.Dir(path); dir != "" {
-		if err := os.MkdirAll(dir, 0o755); err != nil {
-			return err
-		}
-	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".report-*.zip")
+	tmp, err := paths.CreateAtomic(path, 0o644)
 	if err != nil {
 		return err
 	}
-	defer os.Remove(tmp.Name())
+	defer tmp.Abort()
 	zw := zip.NewWriter(tmp)
 	for _, f := range files { // names are unique (rawNames)
 		w, err := zw.CreateHeader(&zip.FileHeader{Name: f.name, Method: zip.Deflate, Modified: modified})
 		if err != nil {
-			tmp.Close()
 			return err
 		}
 		if _, err := w.Write(f.data); err != nil {
-			tmp.Close()
 			return err
 		}
 	}
 	if err := zw.Close(); err != nil {
-		tmp.Close()
 		return err
 	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), path)
+	return tmp.Commit()
 }
