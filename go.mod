@@ -4,9 +4,9 @@ go 1.26.8
 
 require (
 	github.com/BurntSushi/toml v1.6.0
-	github.com/NVIDIA/go-nvml v0.13.4-1
 	github.com/bluekeyes/go-gitdiff v0.9.0
 	github.com/charmbracelet/lipgloss v1.1.0
+	github.com/ebitengine/purego v0.11.3
 	github.com/gpustack/gguf-parser-go v0.28.1
 	github.com/hashicorp/go-version v1.9.0
 	github.com/muesli/termenv v0.16.0
@@ -22,7 +22,6 @@ require (
 	github.com/charmbracelet/x/ansi v0.8.0 // indirect
 	github.com/charmbracelet/x/cellbuf v0.0.13-0.20250311204145-2c3ea96c31dd // indirect
 	github.com/charmbracelet/x/term v0.2.1 // indirect
-	github.com/ebitengine/purego v0.11.2 // indirect
 	github.com/go-ole/go-ole v1.2.6 // indirect
 	github.com/henvic/httpretty v0.1.4 // indirect
 	github.com/inconshreveable/mousetrap v1.1.0 // indirect

@@ -33,7 +33,7 @@ func needPoCL(t *testing.T) {
 		testutil.Missing(t, "PoCL ICD not installed (/etc/OpenCL/vendors/pocl.icd); scripts/deps.sh installs it")
 	}
 	if !opencl.Available() {
-		t.Skip("this build has no OpenCL loader support (cgo off)")
+		t.Skip("this OS has no OpenCL loader support")
 	}
 }
 

@@ -79,7 +79,7 @@ Exit codes: 0 fine, 1 something to act on, 2 bad usage or input, 3 a llamactl bu
 	for _, c := range domainCommands(f) {
 		root.AddCommand(c)
 	}
-	root.AddCommand(newVersionCmd(f))
+	root.AddCommand(NewCmdVersion(f, nil))
 	root.AddCommand(newCompletionCmd(f))
 	groupCommands(root)
 	strictGroups(f, root)
@@ -297,32 +297,6 @@ func isCobraUsageError(msg string) bool {
 		}
 	}
 	return false
-}
-
-// VersionDoc is the --json output of `llamactl version`.
-type VersionDoc struct {
-	Schema int `json:"schema"`
-	buildinfo.Info
-}
-
-func newVersionCmd(f *cmdutil.Factory) *cobra.Command {
-	return &cobra.Command{
-		Use:   "version",
-		Short: "Print llamactl's version, commit and build date",
-		Long: `Print llamactl's version, the commit it was built from, the build date and the Go
-version. Attach this line (or llamactl doctor --report) when you report a problem.`,
-		Example: `  llamactl version
-  llamactl version --json`,
-		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, args []string) error {
-			info := buildinfo.Get()
-			if f.IO.JSON {
-				return ui.WriteJSON(f.IO.Out, VersionDoc{Schema: 1, Info: info})
-			}
-			fmt.Fprintf(f.IO.Out, "llamactl %s (commit %s, built %s, %s)\n", info.Version, short(info.Commit), info.Date, info.GoVersion)
-			return nil
-		},
-	}
 }
 
 func short(c string) string {

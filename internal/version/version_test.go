@@ -136,3 +136,22 @@ func FuzzParse(f *testing.F) {
 		_, _ = ParseConstraints(s)
 	})
 }
+
+func TestCompareSemver(t *testing.T) {
+	for _, c := range []struct {
+		a, b string
+		want int
+	}{
+		{"0.2.0-rc1", "0.2.0", -1},
+		{"0.2.0", "v0.2.0", 0},
+		{"0.1.0-dev", "0.1.0", -1},
+		{"0.10.0", "0.9.0", 1},
+		{"0.3.1-snapshot.abc1234", "0.3.0", 1},
+		{"not a version", "0.1.0", -1},
+		{"0.1.0", "garbage", 1},
+	} {
+		if got := CompareSemver(c.a, c.b); got != c.want {
+			t.Errorf("CompareSemver(%q, %q) = %d, want %d", c.a, c.b, got, c.want)
+		}
+	}
+}

@@ -1,4 +1,4 @@
-//go:build !windows && !(linux && cgo)
+//go:build !windows && !linux
 
 package opencl
 
@@ -10,5 +10,5 @@ import (
 const loaderSupported = false
 
 func openLoader() (lib, string, error) {
-	return nil, "", errors.New("the OpenCL probe is not available in this build (" + runtime.GOOS + ", cgo off): build llamactl with CGO_ENABLED=1 on Linux")
+	return nil, "", errors.New("the OpenCL probe is not available on " + runtime.GOOS + ": it runs on Linux and Windows")
 }

@@ -104,7 +104,7 @@ const (
 
 // lib is the ICD loader as the probe needs it: call a function by name with
 // integer/pointer arguments, and memory the library may read and write.
-// Implementations: cgo + dlopen on Linux, syscall on Windows.
+// Implementations: dlopen through purego on Linux, syscall on Windows.
 type lib interface {
 	// call returns the function's integer result; err when the symbol is missing.
 	call(name string, args ...uintptr) (uintptr, error)
@@ -430,6 +430,6 @@ func errName(c int32) string {
 	return "see the OpenCL error code list"
 }
 
-// Available says whether this build can load an ICD loader at all (cgo on
-// Linux, always on Windows).
+// Available says whether this build can load an ICD loader at all (Linux
+// and Windows, with or without cgo).
 func Available() bool { return loaderSupported }

@@ -31,27 +31,6 @@ func loadNVML() (*windows.DLL, string, error) {
 	return &windows.DLL{Name: legacy, Handle: h}, legacy, nil
 }
 
-type pciInfo struct {
-	busIDLegacy    [16]byte
-	domain         uint32
-	bus            uint32
-	device         uint32
-	pciDeviceID    uint32
-	pciSubSystemID uint32
-	busID          [32]byte
-}
-
-type memInfo struct{ total, free, used uint64 }
-
-func cstr(b []byte) string {
-	for i, c := range b {
-		if c == 0 {
-			return string(b[:i])
-		}
-	}
-	return string(b)
-}
-
 // Query asks nvml.dll through x/sys/windows (go-nvml is Linux-only).
 func Query() *Report {
 	r := &Report{Schema: 1}
