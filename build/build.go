@@ -768,15 +768,32 @@ func (r *runner) copyCUDARuntime(bin string) {
 		return
 	}
 	var copied []string
-	for _, pat := range []string{"cudart64_*.dll", "cublas64_*.dll", "cublasLt64_*.dll"} {
-		ms, _ := filepath.Glob(filepath.Join(root, "bin", pat))
-		for _, m := range ms {
-			if err := copyFile(m, filepath.Join(bin, filepath.Base(m))); err == nil {
-				copied = append(copied, filepath.Base(m))
-			}
+	for _, m := range cudaRuntimeDLLs(root) {
+		if err := copyFile(m, filepath.Join(bin, filepath.Base(m))); err == nil {
+			copied = append(copied, filepath.Base(m))
 		}
 	}
 	r.res.Steps = append(r.res.Steps, Step{Name: "cuda-runtime-dlls", Status: map[bool]string{true: "ok", false: "skipped"}[len(copied) > 0], Detail: strings.Join(copied, ", ")})
+}
+
+// cudaRuntimeDLLs are the toolkit's cudart, cublas and cublasLt DLLs: in
+// <root>\bin up to CUDA 12, in <root>\bin\x64 from CUDA 13 (nvcc stays in
+// bin). A name found in both is taken once, from bin\x64.
+func cudaRuntimeDLLs(root string) []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, dir := range []string{filepath.Join(root, "bin", "x64"), filepath.Join(root, "bin")} {
+		for _, pat := range []string{"cudart64_*.dll", "cublas64_*.dll", "cublasLt64_*.dll"} {
+			ms, _ := filepath.Glob(filepath.Join(dir, pat))
+			for _, m := range ms {
+				if k := strings.ToLower(filepath.Base(m)); !seen[k] {
+					seen[k] = true
+					out = append(out, m)
+				}
+			}
+		}
+	}
+	return out
 }
 
 func collect(bin string) ([]Artifact, error) {

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"sort"
 	"strings"
 	"testing"
 
@@ -136,5 +137,34 @@ func TestCopyCUDARuntime(t *testing.T) {
 	}
 	if strings.Join(got, ",") != "cublas64_12.dll,cublasLt64_12.dll,cudart64_12.dll" {
 		t.Errorf("copied %v", got)
+	}
+}
+
+// CUDA 13 moved its runtime DLLs from <root>\bin to <root>\bin\x64: a CUDA 13
+// build must still ship cudart, cublas and cublasLt beside its binaries.
+func TestCUDARuntimeDLLsOfCUDA12And13(t *testing.T) {
+	layouts := map[string][]string{
+		"cuda-12.8": {"bin/nvcc.exe", "bin/cudart64_12.dll", "bin/cublas64_12.dll", "bin/cublasLt64_12.dll", "bin/cufft64_11.dll"},
+		"cuda-13.0": {"bin/nvcc.exe", "bin/x64/cudart64_13.dll", "bin/x64/cublas64_13.dll", "bin/x64/cublasLt64_13.dll", "bin/x64/cufft64_12.dll"},
+	}
+	for name, files := range layouts {
+		root := filepath.Join(t.TempDir(), name)
+		for _, f := range files {
+			p := filepath.Join(root, filepath.FromSlash(f))
+			if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(p, []byte(f), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		var got []string
+		for _, p := range cudaRuntimeDLLs(root) {
+			got = append(got, strings.ToLower(filepath.Base(p)))
+		}
+		sort.Strings(got)
+		if len(got) != 3 || !strings.HasPrefix(got[0], "cublas64_") || !strings.HasPrefix(got[1], "cublaslt64_") || !strings.HasPrefix(got[2], "cudart64_") {
+			t.Errorf("%s: runtime DLLs %v, want cudart, cublas and cublasLt", name, got)
+		}
 	}
 }

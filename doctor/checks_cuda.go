@@ -6,6 +6,7 @@ import (
 
 	"github.com/llamactl/llamactl/internal/version"
 	"github.com/llamactl/llamactl/machine"
+	"github.com/llamactl/llamactl/matrix"
 )
 
 // Section C of docs/doctor.md\'s "Every check": CUDA toolkits and version selection.
@@ -136,8 +137,8 @@ func checkArchSupport(s *machine.Snapshot) []Finding {
 		if gpu.ComputeCapability == "" {
 			continue
 		}
-		ok, known := targets(tk, gpu.ComputeCapability)
-		lo, hi := cudaRangeFor(gpu.ComputeCapability)
+		ok, known := matrix.Default().Targets(installed(tk), gpu.ComputeCapability)
+		lo, hi := matrix.Default().CUDARange(gpu.ComputeCapability)
 		switch {
 		case !known:
 			out = append(out, emit(s, "cuda.arch-support", "unknown", "version", tk.Version, "name", gpu.Name, "cc", gpu.ComputeCapability))
@@ -183,7 +184,7 @@ func checkArchsFlag(s *machine.Snapshot) []Finding {
 func checkHostCompiler(s *machine.Snapshot) []Finding {
 	// The toolkit llamactl will build with (the active one unless another
 	// works better; the active one when none does, so its problem shows).
-	tk, _ := chooseToolkit(s, nvidiaGPUs(s))
+	_, ch, tk := resolve(s, nvidiaGPUs(s))
 	if tk == nil {
 		return []Finding{skip("cuda.host-compiler", "no-toolkit")}
 	}
@@ -191,7 +192,7 @@ func checkHostCompiler(s *machine.Snapshot) []Finding {
 		// nvcc's host compiler on Windows is cl.exe: msvc.cl-version checks it.
 		return []Finding{skip("cuda.host-compiler", "windows-msvc")}
 	}
-	row, ok := toolkitFacts(tk.Version)
+	row, ok := matrix.Default().MinorOf(tk.Version)
 	if !ok || row.GCCMax == 0 {
 		return []Finding{skip("cuda.host-compiler", "unknown-toolkit", "version", tk.Version)}
 	}
@@ -214,18 +215,16 @@ func checkHostCompiler(s *machine.Snapshot) []Finding {
 			extra = append(extra, emit(s, "cuda.host-compiler", "allow-unsupported", "var", k, "value", v))
 		}
 	}
-	def, sibs := gxx(s)
+	def, _ := gxx(s)
 	if def == nil {
 		return append(extra, emit(s, "cuda.host-compiler", "no-gxx", "version", tk.Version, "max", strconv.Itoa(row.GCCMax)))
 	}
 	if def.Major <= row.GCCMax {
 		return append(extra, emit(s, "cuda.host-compiler", "ok", "gcc", def.Version, "version", tk.Version, "max", strconv.Itoa(row.GCCMax)))
 	}
-	for _, c := range sibs {
-		if c.Major > 0 && c.Major <= row.GCCMax {
-			return append(extra, emit(s, "cuda.host-compiler", "sibling", "gcc", def.Version, "version", tk.Version, "max", strconv.Itoa(row.GCCMax), "cxx", c.Path).
-				fact("default_gxx", def.Path).fact("selected_gxx", c.Path))
-		}
+	if c := ch.HostCompiler; c != "" {
+		return append(extra, emit(s, "cuda.host-compiler", "sibling", "gcc", def.Version, "version", tk.Version, "max", strconv.Itoa(row.GCCMax), "cxx", c).
+			fact("default_gxx", def.Path).fact("selected_gxx", c))
 	}
 	return append(extra, emit(s, "cuda.host-compiler", "too-new", "gcc", def.Version, "version", tk.Version, "max", strconv.Itoa(row.GCCMax)))
 }
@@ -365,7 +364,7 @@ func checkGlibc(s *machine.Snapshot) []Finding {
 	// math_functions.h then fails to compile (gates.json glibc_math).
 	gm := g().GlibcMath
 	if need := glibcNeeds(s); need != "" && version.Compare(version.MajorMinor(tk.Version), need) < 0 {
-		if !glibcBlocks(s, tk) {
+		if containsStr(tk.Found, "debian") {
 			// A distribution's own toolkit package is built for its glibc.
 			return []Finding{emit(s, "cuda.glibc", "distro", "version", tk.Version, "glibc", s.OS.Glibc)}
 		}

@@ -79,10 +79,8 @@ func checkOCLPlatforms(s *machine.Snapshot) []Finding {
 		return []Finding{skip("ocl.platforms", "not-recorded", "what", "OpenCL")}
 	case "no-icd-loader":
 		return []Finding{emit(s, "ocl.platforms", "no-loader")}
-	case "no-platforms":
-		return []Finding{emit(s, "ocl.platforms", "no-platforms", "error", orUnknown(o.Error))}
-	case "error":
-		return []Finding{emit(s, "ocl.platforms", "error", "error", orUnknown(o.Error))}
+	case "no-platforms", "error":
+		return []Finding{oclPlatformsFailed(s, o.Status, o.Error)}
 	}
 	var lines []string
 	for _, p := range o.Platforms {
@@ -94,13 +92,28 @@ func checkOCLPlatforms(s *machine.Snapshot) []Finding {
 		}
 	}
 	if len(o.Platforms) == 0 {
-		return []Finding{emit(s, "ocl.platforms", "no-platforms", "error", orUnknown(o.Error))}
+		return []Finding{oclPlatformsFailed(s, "no-platforms", o.Error)}
 	}
 	gpus, _ := oclGPUs(s)
 	if len(gpus) == 0 {
 		return []Finding{emit(s, "ocl.platforms", "cpu-only", "platform", o.Platforms[0].Name).with(lines...)}
 	}
 	return []Finding{emit(s, "ocl.platforms", "ok", "count", itoa(len(gpus))).with(lines...)}
+}
+
+// oclPlatformsFailed says why OpenCL listed nothing; a probe that gave no
+// error text gets a summary that does not end in ": unknown".
+func oclPlatformsFailed(s *machine.Snapshot, status, err string) Finding {
+	silent := strings.TrimSpace(err) == ""
+	switch {
+	case status == "error" && silent:
+		return emit(s, "ocl.platforms", "error-silent")
+	case status == "error":
+		return emit(s, "ocl.platforms", "error", "error", err)
+	case silent:
+		return emit(s, "ocl.platforms", "no-platforms-silent")
+	}
+	return emit(s, "ocl.platforms", "no-platforms", "error", err)
 }
 
 // llamaOpenCLSupported mirrors ggml-opencl's device filter: Adreno/Qualcomm

@@ -76,6 +76,12 @@ func checkDriverModel(s *machine.Snapshot) []Finding {
 		}
 	}
 	if len(out) == 0 {
+		switch {
+		case s.NVIDIA.SMIStatus == "not-found" && len(nvidiaGPUs(s)) == 0 && !gpuVendors(s)["nvidia"]:
+			return []Finding{skip("nv.driver-model", "no-nvidia")}
+		case s.NVIDIA.SMIStatus == "not-found":
+			return []Finding{skip("nv.driver-model", "no-smi")}
+		}
 		return []Finding{skip("nv.driver-model", "not-recorded", "what", "nvidia-smi's driver model column")}
 	}
 	return out
@@ -168,7 +174,7 @@ func checkCUDAInit(s *machine.Snapshot) []Finding {
 		}
 	}
 	if len(cuda) == 0 {
-		return []Finding{skip("nv.cuda-init", "not-recorded", "what", "a CUDA kernel probe (llamactl doctor --probe)")}
+		return []Finding{skip("nv.cuda-init", "not-probed")}
 	}
 	for _, p := range cuda {
 		if p.OK {

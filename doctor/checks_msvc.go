@@ -160,18 +160,18 @@ func checkClVersionFor(s *machine.Snapshot, tk *machine.CUDAToolkit, id string) 
 	if cl == "" {
 		return []Finding{skip(id, "not-recorded", "what", "the cl.exe version")}
 	}
-	row, ok := toolkitFacts(tk.Version)
+	row, ok := matrix.Default().MinorOf(tk.Version)
 	if !ok {
 		return []Finding{skip(id, "unknown-toolkit", "version", tk.Version)}
 	}
 	vs := vsName(m)
 	var details []string
-	if need := stlMinCUDA(cl); need != "" && version.Compare(version.MajorMinor(tk.Version), need) < 0 {
+	if need := matrix.Default().STLMinCUDA(cl); need != "" && version.Compare(version.MajorMinor(tk.Version), need) < 0 {
 		details = append(details, reasonText("stl1002", "cl", cl, "need", need))
 	}
 	if row.MSCVerMaxExcl > 0 && matrix.MSCVer(cl) >= row.MSCVerMaxExcl {
-		need := minCUDAForCl(cl)
-		if t := olderToolset(m, row.MSCVerMaxExcl, tk.Version); t != "" {
+		need := matrix.Default().MinCUDAForCL(cl)
+		if t := matrix.Default().OlderToolset(m.Toolsets, row.MSCVerMaxExcl, tk.Version); t != "" {
 			return []Finding{emit(s, id, "use-older-toolset", "cl", cl, "vs", vs, "version", tk.Version, "toolset", t, "vcvarsall", vcvarsall(m)).with(details...)}
 		}
 		return []Finding{emit(s, id, "msvc-too-new", "cl", cl, "vs", vs, "version", tk.Version, "need", orUnknown(need)).with(details...)}
@@ -181,7 +181,7 @@ func checkClVersionFor(s *machine.Snapshot, tk *machine.CUDAToolkit, id string) 
 		return []Finding{emit(s, id, "msvc-too-old", "cl", cl, "vs", vs, "version", tk.Version, "min", matrix.CLVersion(row.MSCVerMin))}
 	}
 	if len(details) > 0 {
-		return []Finding{emit(s, id, "stl-too-new", "cl", cl, "vs", vs, "version", tk.Version, "need", stlMinCUDA(cl)).with(details...)}
+		return []Finding{emit(s, id, "stl-too-new", "cl", cl, "vs", vs, "version", tk.Version, "need", matrix.Default().STLMinCUDA(cl)).with(details...)}
 	}
 	return []Finding{emit(s, id, "ok", "cl", cl, "version", tk.Version)}
 }
@@ -264,15 +264,4 @@ func vsName(m *machine.MSVCInstall) string {
 		n += " " + m.InstallVersion
 	}
 	return n
-}
-
-// minCUDAForCl is the oldest CUDA (major.minor) whose nvcc and STL gates accept cl.
-func minCUDAForCl(cl string) string {
-	stl := stlMinCUDA(cl)
-	for _, r := range g().Toolkits {
-		if r.MSCVerMaxExcl > matrix.MSCVer(cl) && (stl == "" || version.Compare(r.CUDA, stl) >= 0) {
-			return r.CUDA
-		}
-	}
-	return ""
 }

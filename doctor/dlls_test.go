@@ -1,10 +1,44 @@
 package doctor
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/llamactl/llamactl/machine"
 )
+
+// A machine without nvidia-smi (or without an NVIDIA GPU) is not a snapshot
+// that failed to record it, and a run without --probe ran no kernel probe.
+func TestSkipReasonsSayWhatHappened(t *testing.T) {
+	win := &machine.Snapshot{OS: machine.OSInfo{GOOS: "windows"}, NVIDIA: machine.NVIDIA{SMIStatus: "not-found"}}
+	if fs := checkDriverModel(win); len(fs) != 1 || fs[0].Message != "skip/no-nvidia" {
+		t.Errorf("no GPU, no nvidia-smi: %+v", fs)
+	}
+	win.NVIDIA.GPUs = []machine.GPU{{Name: "NVIDIA GeForce RTX 4060", Vendor: "nvidia"}}
+	if fs := checkDriverModel(win); len(fs) != 1 || fs[0].Message != "skip/no-smi" {
+		t.Errorf("GPU without nvidia-smi: %+v", fs)
+	}
+	fs := checkCUDAInit(win)
+	if len(fs) != 1 || fs[0].Message != "skip/not-probed" || strings.Contains(fs[0].Summary, "snapshot") || !strings.Contains(fs[0].Summary, "llamactl doctor --probe") {
+		t.Errorf("no kernel probe: %+v", fs)
+	}
+}
+
+// An OpenCL probe without error text gives a summary that does not end in
+// ": unknown".
+func TestOCLPlatformsWithoutErrorText(t *testing.T) {
+	for _, st := range []string{"no-platforms", "error", "ok"} {
+		s := &machine.Snapshot{OS: machine.OSInfo{GOOS: "windows"}, OpenCL: machine.OpenCL{Status: st}}
+		fs := checkOCLPlatforms(s)
+		if len(fs) != 1 || strings.Contains(fs[0].Summary, "unknown") || strings.HasSuffix(fs[0].Summary, ": ") || !strings.HasSuffix(fs[0].Message, "-silent") {
+			t.Errorf("%s: %+v", st, fs)
+		}
+		s.OpenCL.Error = "clGetPlatformIDs returned -1001"
+		if fs := checkOCLPlatforms(s); len(fs) != 1 || !strings.HasSuffix(fs[0].Summary, ": clGetPlatformIDs returned -1001") {
+			t.Errorf("%s with error: %+v", st, fs)
+		}
+	}
+}
 
 // Checks tell "searched, not found" (an empty list) from "not searched"
 // (no key: snapshots from before the probe recorded every name).

@@ -6,7 +6,6 @@ import (
 	"strconv"
 	"sync"
 
-	"github.com/llamactl/llamactl/internal/version"
 	"github.com/llamactl/llamactl/matrix"
 )
 
@@ -18,17 +17,6 @@ import (
 //
 //go:embed data/gates.json
 var gatesJSON []byte
-
-// toolkitRow is what the checks need of one CUDA minor, taken from the
-// matrix's release that represents it (the minor's newest update).
-type toolkitRow struct {
-	CUDA          string // "12.4"
-	GCCMax        int    // newest gcc major nvcc accepts; 0 when the matrix does not know
-	MSCVerMin     int    // oldest _MSC_VER nvcc accepts; 0 when unknown
-	MSCVerMaxExcl int    // _MSC_VER nvcc rejects from; 0 when unknown
-	SM            []int  // real targets
-	Release       string // the matrix release read ("12.4.1")
-}
 
 type gateFile struct {
 	GlibcMath struct {
@@ -48,10 +36,9 @@ type gateFile struct {
 		VRAMLowFraction float64 `json:"vram_low_fraction"`
 		WindowsPathLong int     `json:"windows_path_long_chars"`
 	} `json:"thresholds"`
-	CMakeMinNative string       `json:"cmake_min_native"`
-	CUDAMinNative  string       `json:"cuda_min_native"`
-	MinCC          string       `json:"min_cc"`
-	Toolkits       []toolkitRow `json:"-"` // from the matrix, oldest first
+	CMakeMinNative string `json:"cmake_min_native"`
+	CUDAMinNative  string `json:"cuda_min_native"`
+	MinCC          string `json:"min_cc"`
 }
 
 var (
@@ -64,51 +51,8 @@ func g() *gateFile {
 		if err := json.Unmarshal(gatesJSON, &gates); err != nil {
 			panic("doctor/data/gates.json: " + err.Error()) // validated by tests
 		}
-		gates.Toolkits = matrixRows(matrix.Default())
 	})
 	return &gates
-}
-
-// matrixRows is one row per CUDA minor the matrix knows, oldest first.
-func matrixRows(m *matrix.Matrix) []toolkitRow {
-	var rows []toolkitRow
-	for _, mv := range m.Minors() {
-		t, ok := m.Toolkit(mv)
-		if !ok {
-			continue
-		}
-		r := toolkitRow{CUDA: mv, SM: t.SM, Release: t.Version}
-		if n, _, ok := m.GCCMaxMajor(t); ok {
-			r.GCCMax = n
-		}
-		if t.MSCVerMin != nil {
-			r.MSCVerMin = *t.MSCVerMin
-		}
-		if t.MSCVerMaxExclusive != nil {
-			r.MSCVerMaxExcl = *t.MSCVerMaxExclusive
-		}
-		rows = append(rows, r)
-	}
-	return rows
-}
-
-// toolkitFacts returns the row of a toolkit version's major.minor; for a
-// release newer than the table the newest row of the same major stands in.
-func toolkitFacts(v string) (toolkitRow, bool) {
-	mm := version.MajorMinor(v)
-	var best *toolkitRow
-	for i, r := range g().Toolkits {
-		if r.CUDA == mm {
-			return r, true
-		}
-		if version.Major(r.CUDA) == version.Major(mm) && version.Compare(r.CUDA, mm) < 0 {
-			best = &g().Toolkits[i]
-		}
-	}
-	if best != nil && version.Major(mm) >= 13 {
-		return *best, true
-	}
-	return toolkitRow{}, false
 }
 
 // driverFloor is the minimum driver branch for a CUDA major
@@ -120,20 +64,3 @@ func driverFloor(cudaMajor int) string {
 	}
 	return ""
 }
-
-// stlMinCUDA is the oldest CUDA the MSVC STL of cl version accepts ("" when
-// no gate): the STL rule (matrix/data/rules.json stl, error STL1002) with
-// the highest _MSC_VER floor at or below cl's. A cl newer than every rule
-// keeps the newest rule, since the STL never relaxes its check.
-func stlMinCUDA(cl string) string {
-	msc := matrix.MSCVer(cl)
-	need, best := "", 0
-	for _, r := range matrix.Default().STL {
-		if r.MSCVerMin <= msc && r.MSCVerMin >= best {
-			need, best = r.RequiresCUDA, r.MSCVerMin
-		}
-	}
-	return need
-}
-
-// --- versions ---

@@ -4,6 +4,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/llamactl/llamactl/matrix"
 )
 
 // Under WSL the matrix is asked with OS "wsl" (Linux compilers, Windows
@@ -16,7 +18,7 @@ func TestMatrixQueryWSLAndToolsets(t *testing.T) {
 	if q.OS != "wsl" {
 		t.Errorf("WSL query OS = %q, want wsl", q.OS)
 	}
-	r := resolveWithMatrix(&wsl, nvidiaGPUs(&wsl))
+	r := matrix.Default().Resolve(MatrixQuery(&wsl, nvidiaGPUs(&wsl)))
 	if !slices.ContainsFunc(r.Reasons, func(s string) bool { return strings.Contains(s, "WSL") }) {
 		t.Errorf("the matrix did not apply its WSL rule: %q", r.Reasons)
 	}
@@ -30,7 +32,7 @@ func TestMatrixQueryWSLAndToolsets(t *testing.T) {
 	if !slices.Equal(q.AvailableMSVC, []string{"14.39.33519"}) {
 		t.Errorf("AvailableMSVC = %q, want the installed older toolset 14.39.33519", q.AvailableMSVC)
 	}
-	r = resolveWithMatrix(&win, nvidiaGPUs(&win))
+	r = matrix.Default().Resolve(MatrixQuery(&win, nvidiaGPUs(&win)))
 	if r.MSVCToolset != "14.39" {
 		t.Errorf("matrix MSVCToolset = %q, want 14.39 (cl 19.40 is too new for CUDA 12.3)", r.MSVCToolset)
 	}

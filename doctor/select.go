@@ -2,7 +2,6 @@ package doctor
 
 import (
 	"fmt"
-	"sort"
 	"strconv"
 	"strings"
 
@@ -22,7 +21,10 @@ type SelectedGPU = matrix.SelectedGPU
 // Select picks the backend, CUDA toolkit, architectures and host compiler.
 func Select(s *machine.Snapshot) Selection { return SelectFor(s, "") }
 
-// SelectFor is Select for a backend the user asked for ("" = best for the machine).
+// SelectFor is Select for a backend the user asked for ("" = best for the
+// machine). The toolkit, architectures and host compiler are
+// matrix.Resolve's answer (Resolution.Choice) for the machine's facts
+// (MatrixQuery); doctor picks the backend and words the reasons.
 func SelectFor(s *machine.Snapshot, requested string) Selection {
 	if s == nil {
 		s = &machine.Snapshot{}
@@ -37,12 +39,20 @@ func SelectFor(s *machine.Snapshot, requested string) Selection {
 
 	// Toolkit and host compiler, whenever a toolkit is installed: build and
 	// kernel probes compile CUDA code even when the backend is not CUDA.
-	tk, problems := chooseToolkit(s, nv)
-	working := tk != nil && len(problems) == 0
-	sel.Installed, sel.Problems = tk, problems
+	res, ch, tk := resolve(s, nv)
+	sel.Installed = tk
+	for _, p := range ch.Problems {
+		sel.Problems = append(sel.Problems, problemText(s, p))
+	}
 	if tk != nil {
 		sel.Toolkit = tk
-		hostCompiler(s, tk, &sel, reason)
+		sel.HostCompiler, sel.MSVCToolset = ch.HostCompiler, ch.MSVCToolset
+		if ch.MSVCToolset != "" {
+			reason("msvc-toolset", "version", tk.Version, "cl", clVersionOf(latestMSVC(s)), "toolset", ch.MSVCToolset)
+		}
+		if def, _ := gxx(s); ch.HostCompiler != "" && def != nil {
+			reason("host-compiler", "version", tk.Version, "max", strconv.Itoa(ch.GCCMax), "gcc", def.Version, "cxx", ch.HostCompiler)
+		}
 	}
 
 	switch {
@@ -69,33 +79,14 @@ func SelectFor(s *machine.Snapshot, requested string) Selection {
 	}
 
 	if len(nv) > 0 {
-		var archs []string
-		for _, g := range nv {
-			sg := SelectedGPU{Index: g.Index, Name: g.Name, ComputeCapability: g.ComputeCapability}
-			if a := archFor(g.ComputeCapability); a != "" {
-				sg.Architecture = a
-				if !containsStr(archs, a) {
-					archs = append(archs, a)
-				}
-			}
-			sg.MinCUDA, sg.MaxCUDA = cudaRangeFor(g.ComputeCapability)
-			sel.GPUs = append(sel.GPUs, sg)
+		for i, g := range ch.GPUs {
+			g.Index = nv[i].Index
+			sel.GPUs = append(sel.GPUs, g)
 		}
-		sort.Slice(archs, func(i, j int) bool { return archNum(archs[i]) < archNum(archs[j]) })
-		sel.CUDAArchitectures = strings.Join(archs, ";")
-		sel.CUDA = recommendCUDA(s, nv, tk, working)
-		if r := resolveWithMatrix(s, nv); r != nil {
-			sel.Resolution = r
-			// An installed toolkit that works (possibly with an older MSVC
-			// toolset, which the matrix does not know about) stays selected.
-			if r.CUDA.Recommended != "" && !working && (glibcNeeds(s) == "" || version.Compare(version.MajorMinor(r.CUDA.Recommended), glibcNeeds(s)) >= 0) {
-				sel.CUDA = r.CUDA.Recommended
-			}
-			if r.CUDAArchitectures != "" {
-				sel.CUDAArchitectures = r.CUDAArchitectures
-			}
-		}
-		if !working {
+		sel.CUDAArchitectures = ch.CUDAArchitectures
+		sel.CUDA = ch.CUDA
+		sel.Resolution = res
+		if !ch.Works {
 			// No installed toolkit can build for this machine: say what to
 			// install instead of handing a broken one (and its host
 			// compiler choice) to the build.
@@ -103,7 +94,7 @@ func SelectFor(s *machine.Snapshot, requested string) Selection {
 		}
 		if sel.Backend == "cuda" {
 			reason("nvidia", "gpu", nv[0].Name, "cc", orUnknown(nv[0].ComputeCapability), "archs", orUnknown(sel.CUDAArchitectures))
-			if working {
+			if ch.Works {
 				reason("toolkit-installed", "version", tk.Version, "nvcc", tk.NVCC)
 			} else if sel.CUDA != "" {
 				reason("toolkit-install", "version", sel.CUDA)
@@ -120,6 +111,31 @@ func SelectFor(s *machine.Snapshot, requested string) Selection {
 		}
 	}
 	return sel
+}
+
+// resolve asks matrix.Resolve for the machine (nv are its NVIDIA GPUs):
+// the resolution (nil when there is neither a GPU nor a toolkit), its
+// choice and the chosen installed toolkit (nil when none is installed).
+func resolve(s *machine.Snapshot, nv []machine.GPU) (*matrix.Resolution, matrix.Choice, *machine.CUDAToolkit) {
+	if len(nv) == 0 && len(s.Toolkits) == 0 {
+		return nil, matrix.Choice{Toolkit: -1}, nil
+	}
+	r := matrix.Default().Resolve(MatrixQuery(s, nv))
+	var tk *machine.CUDAToolkit
+	if r.Choice.Toolkit >= 0 && r.Choice.Toolkit < len(s.Toolkits) {
+		tk = &s.Toolkits[r.Choice.Toolkit]
+	}
+	return &r, r.Choice, tk
+}
+
+// problemText words why an installed toolkit cannot build (the reasons
+// table); the driver's own version is doctor's to add.
+func problemText(s *machine.Snapshot, p matrix.Problem) string {
+	kv := p.Values
+	if p.ID == matrix.ProblemDriverTooOld {
+		kv = append(kv[:len(kv):len(kv)], "driver", s.NVIDIA.DriverVersion)
+	}
+	return reasonText(p.ID, kv...)
 }
 
 func vendorList(v map[string]bool) string {
@@ -193,226 +209,6 @@ func visibleIn(list string, g machine.GPU) bool {
 	return false
 }
 
-// archFor is CMAKE_CUDA_ARCHITECTURES for a CC: "89-real". Blackwell 12.x
-// stays plain: llama.cpp itself rewrites 12X to 12Xa.
-func archFor(cc string) string {
-	sm := matrix.SM(cc)
-	if sm == 0 {
-		return ""
-	}
-	return strconv.Itoa(sm) + "-real"
-}
-
-func archNum(a string) int {
-	n, _ := strconv.Atoi(strings.TrimRightFunc(strings.SplitN(a, "-", 2)[0], func(r rune) bool { return r < '0' || r > '9' }))
-	return n
-}
-
-// cudaRangeFor is the oldest and newest CUDA minor of the matrix whose nvcc targets cc.
-func cudaRangeFor(cc string) (lo, hi string) {
-	sm := matrix.SM(cc)
-	if sm == 0 {
-		return "", ""
-	}
-	for _, r := range g().Toolkits {
-		if containsInt(r.SM, sm) {
-			if lo == "" {
-				lo = r.CUDA
-			}
-			hi = r.CUDA
-		}
-	}
-	return lo, hi
-}
-
-// targets says whether toolkit tk can compile for cc: nvcc --list-gpu-arch
-// when recorded, else the toolkit table.
-func targets(tk *machine.CUDAToolkit, cc string) (bool, bool) {
-	sm := matrix.SM(cc)
-	if sm == 0 {
-		return false, false
-	}
-	if len(tk.GPUArchs) > 0 {
-		want := "compute_" + strconv.Itoa(sm)
-		for _, a := range tk.GPUArchs {
-			if a == want || a == "sm_"+strconv.Itoa(sm) {
-				return true, true
-			}
-		}
-		return false, true
-	}
-	row, ok := toolkitFacts(tk.Version)
-	if !ok {
-		return false, false
-	}
-	return containsInt(row.SM, sm), true
-}
-
-// toolkitProblems lists why an installed toolkit cannot build for these GPUs
-// on this machine (message keys of the reasons table, with values).
-func toolkitProblems(s *machine.Snapshot, tk *machine.CUDAToolkit, nv []machine.GPU) []string {
-	var out []string
-	for _, gpu := range nv {
-		if ok, known := targets(tk, gpu.ComputeCapability); known && !ok {
-			out = append(out, reasonText("cannot-target", "version", tk.Version, "gpu", gpu.Name, "cc", gpu.ComputeCapability))
-		}
-	}
-	if api := driverAPI(s); api != "" && version.Compare(version.MajorMinor(tk.Version), api) > 0 {
-		out = append(out, reasonText("driver-too-old", "version", tk.Version, "api", api, "driver", s.NVIDIA.DriverVersion))
-	}
-	if glibcBlocks(s, tk) {
-		out = append(out, reasonText("glibc", "version", tk.Version, "glibc", s.OS.Glibc, "min", g().GlibcMath.CUDAMin))
-	}
-	row, known := toolkitFacts(tk.Version)
-	if isWindows(s) {
-		if m := latestMSVC(s); m != nil {
-			cl := clVersionOf(m)
-			if known && row.MSCVerMaxExcl > 0 && matrix.MSCVer(cl) >= row.MSCVerMaxExcl && olderToolset(m, row.MSCVerMaxExcl, tk.Version) == "" {
-				out = append(out, reasonText("msvc-too-new", "version", tk.Version, "cl", cl))
-			}
-			if msc := matrix.MSCVer(cl); known && row.MSCVerMin > 0 && msc > 0 && msc < row.MSCVerMin {
-				out = append(out, reasonText("msvc-too-old", "version", tk.Version, "cl", cl, "min", matrix.CLVersion(row.MSCVerMin)))
-			}
-		}
-	} else if def, sibs := gxx(s); known && def != nil && row.GCCMax > 0 && def.Major > row.GCCMax {
-		ok := false
-		for _, c := range sibs {
-			ok = ok || (c.Major > 0 && c.Major <= row.GCCMax)
-		}
-		if !ok {
-			out = append(out, reasonText("gcc-too-new", "version", tk.Version, "gcc", def.Version, "max", strconv.Itoa(row.GCCMax)))
-		}
-	}
-	return out
-}
-
-// chooseToolkit is the installed toolkit a build should use, with why it
-// cannot build (nil when it can): the active one when it works for every
-// GPU, else the newest one that does, else the active one (so its problems
-// are reported). Each toolkit's problems are computed once.
-func chooseToolkit(s *machine.Snapshot, nv []machine.GPU) (*machine.CUDAToolkit, []string) {
-	act, _ := activeToolkit(s)
-	if act == nil {
-		return nil, nil
-	}
-	actProblems := toolkitProblems(s, act, nv)
-	if len(actProblems) == 0 {
-		return act, nil
-	}
-	var best *machine.CUDAToolkit
-	for i := range s.Toolkits {
-		tk := &s.Toolkits[i]
-		if best != nil && version.Compare(tk.Version, best.Version) <= 0 {
-			continue
-		}
-		if tk == act || tk.Version == act.Version && tk.Root == act.Root {
-			continue // its problems are actProblems
-		}
-		if len(toolkitProblems(s, tk, nv)) == 0 {
-			best = tk
-		}
-	}
-	if best != nil {
-		return best, nil
-	}
-	return act, actProblems
-}
-
-// recommendCUDA is the CUDA version to build with: the chosen installed
-// toolkit when it works, else the newest minor of the matrix that targets
-// every GPU, that the driver runs, and that the host compiler accepts.
-func recommendCUDA(s *machine.Snapshot, nv []machine.GPU, tk *machine.CUDAToolkit, working bool) string {
-	if working {
-		return tk.Version
-	}
-	best := ""
-	for _, r := range g().Toolkits {
-		ok := true
-		for _, gpu := range nv {
-			if sm := matrix.SM(gpu.ComputeCapability); sm != 0 && !containsInt(r.SM, sm) {
-				ok = false
-			}
-		}
-		if api := driverAPI(s); api != "" && version.Compare(r.CUDA, api) > 0 {
-			ok = false
-		}
-		if glibcNeeds(s) != "" && version.Compare(r.CUDA, glibcNeeds(s)) < 0 {
-			ok = false
-		}
-		if isWindows(s) {
-			if m := latestMSVC(s); m != nil {
-				cl := clVersionOf(m)
-				if r.MSCVerMaxExcl > 0 && matrix.MSCVer(cl) >= r.MSCVerMaxExcl {
-					ok = false
-				}
-				if msc := matrix.MSCVer(cl); r.MSCVerMin > 0 && msc > 0 && msc < r.MSCVerMin {
-					ok = false
-				}
-				if need := stlMinCUDA(cl); need != "" && version.Compare(r.CUDA, need) < 0 {
-					ok = false
-				}
-			}
-		}
-		if ok {
-			best = r.CUDA
-		}
-	}
-	return best
-}
-
-// olderToolset returns an installed MSVC toolset family ("14.39") older
-// than the toolkit's limit that the toolkit accepts (host_config.h and STL),
-// for -vcvars_ver; "" when none.
-func olderToolset(m *machine.MSVCInstall, maxExcl int, tkVersion string) string {
-	best := ""
-	for _, t := range m.Toolsets {
-		cl := matrix.ToolsetCL(t)
-		if cl == "" || matrix.MSCVer(cl) >= maxExcl {
-			continue
-		}
-		if need := stlMinCUDA(cl); need != "" && version.Compare(tkVersion, need) < 0 {
-			continue
-		}
-		if fam := version.MajorMinor(t); best == "" || version.Compare(fam, best) > 0 {
-			best = fam
-		}
-	}
-	return best
-}
-
-// hostCompiler fills the host compiler nvcc must use with tk.
-func hostCompiler(s *machine.Snapshot, tk *machine.CUDAToolkit, sel *Selection, reason func(string, ...string)) {
-	row, ok := toolkitFacts(tk.Version)
-	if !ok {
-		return
-	}
-	if isWindows(s) {
-		m := latestMSVC(s)
-		if m == nil || row.MSCVerMaxExcl == 0 {
-			return
-		}
-		cl := clVersionOf(m)
-		if matrix.MSCVer(cl) >= row.MSCVerMaxExcl {
-			if t := olderToolset(m, row.MSCVerMaxExcl, tk.Version); t != "" {
-				sel.MSVCToolset = t
-				reason("msvc-toolset", "version", tk.Version, "cl", cl, "toolset", t)
-			}
-		}
-		return
-	}
-	def, sibs := gxx(s)
-	if row.GCCMax == 0 || def == nil || def.Major <= row.GCCMax {
-		return
-	}
-	for _, c := range sibs {
-		if c.Major <= row.GCCMax && c.Major > 0 {
-			sel.HostCompiler = c.Path
-			reason("host-compiler", "version", tk.Version, "max", strconv.Itoa(row.GCCMax), "gcc", def.Version, "cxx", c.Path)
-			return
-		}
-	}
-}
-
 // ReasonText is the catalog text of a selection reason (doctorcmd adds its
 // own notes, such as the --probe architecture, in the same data).
 func ReasonText(key string, kv ...string) string { return reasonText(key, kv...) }
@@ -425,15 +221,6 @@ func reasonText(key string, kv ...string) string {
 		return fmt.Sprintf("internal: no reason text %q", key)
 	}
 	return vars(kv).replacerPairs().fill(t)
-}
-
-func containsInt(xs []int, x int) bool {
-	for _, v := range xs {
-		if v == x {
-			return true
-		}
-	}
-	return false
 }
 
 func containsStr(xs []string, x string) bool {
@@ -453,11 +240,4 @@ func glibcNeeds(s *machine.Snapshot) string {
 		return gm.CUDAMin
 	}
 	return ""
-}
-
-// glibcBlocks says the toolkit's headers fail with this glibc (a
-// distribution's own package is built for its glibc).
-func glibcBlocks(s *machine.Snapshot, tk *machine.CUDAToolkit) bool {
-	need := glibcNeeds(s)
-	return need != "" && version.Compare(version.MajorMinor(tk.Version), need) < 0 && !containsStr(tk.Found, "debian")
 }

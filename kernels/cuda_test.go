@@ -2,9 +2,8 @@ package kernels
 
 import (
 	"context"
-	"os"
 	"os/exec"
-	"path/filepath"
+	"runtime"
 	"strings"
 	"sync"
 	"testing"
@@ -12,6 +11,7 @@ import (
 
 	"github.com/llamactl/llamactl/internal/proc"
 	"github.com/llamactl/llamactl/internal/testutil"
+	"github.com/llamactl/llamactl/internal/testutil/faketool"
 )
 
 func needNVCC(t *testing.T) string {
@@ -140,21 +140,14 @@ func TestCUDARealNVCC(t *testing.T) {
 // hangs. The load stage is killed at its deadline and reported, and the
 // stages after it are skipped.
 func TestStageTimeout(t *testing.T) {
-	testutil.Need(t, "sh")
 	dir := t.TempDir()
-	fake := filepath.Join(dir, "nvcc")
-	script := `#!/bin/sh
-out=""; prev=""
-for a in "$@"; do [ "$prev" = "-o" ] && out="$a"; prev="$a"; done
-case "$*" in
-*" -c "*) : > "$out" ;;
-*) printf '#!/bin/sh\nsleep 30\n' > "$out"; chmod +x "$out" ;;
-esac
-`
-	if err := os.WriteFile(fake, []byte(script), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	plan, err := PlanCUDA(nil, Choice{}, Overrides{NVCC: fake, Arch: "89-real"}, "linux", nil)
+	// Compiling (-c) writes an empty object; linking writes a probe program
+	// that hangs (a faketool stand-in, so this runs on Windows too).
+	fake := faketool.Install(t, dir, "nvcc", faketool.Spec{
+		OutFlag: "-o", OutSpec: &faketool.Spec{Hang: true},
+		Cases: []faketool.Case{{Arg: "-c", Spec: faketool.Spec{OutFlag: "-o"}}},
+	})
+	plan, err := PlanCUDA(nil, Choice{}, Overrides{NVCC: fake, Arch: "89-real"}, runtime.GOOS, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

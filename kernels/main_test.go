@@ -5,6 +5,7 @@ import (
 	"os"
 	"testing"
 
+	"github.com/llamactl/llamactl/internal/testutil/faketool"
 	"github.com/llamactl/llamactl/kernels/opencl"
 )
 
@@ -13,6 +14,7 @@ import (
 const childEnv = "LLAMACTL_KERNELS_TEST_CHILD"
 
 func TestMain(m *testing.M) {
+	faketool.Main()
 	if os.Getenv(childEnv) == "opencl" {
 		_ = json.NewEncoder(os.Stdout).Encode(opencl.Run())
 		os.Exit(0)

@@ -99,11 +99,19 @@ var inputKind = safefile.Kind{Name: "snapshot", Max: MaxInputBytes}
 
 // reason is err without the path that the message already names.
 func reason(err error) error {
+	// The same words on every OS: Windows' texts end in a full stop
+	// ("File not found.") that would double the one after them.
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return errors.New("no such file")
+	case errors.Is(err, fs.ErrPermission):
+		return errors.New("permission denied")
+	}
 	var pe *fs.PathError
 	if errors.As(err, &pe) {
-		return pe.Err
+		err = pe.Err
 	}
-	return err
+	return errors.New(strings.TrimRight(err.Error(), ". "))
 }
 
 // Parse decodes snapshot JSON in any form Load accepts (not zip); name is

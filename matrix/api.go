@@ -28,6 +28,23 @@ type Query struct {
 	// ("19.39") or toolset directories ("14.39.33519"), so Resolve can pick
 	// one with -vcvars_ver when the default cl.exe is too new.
 	AvailableMSVC []string `json:"available_msvc,omitempty"`
+
+	// The machine's facts for the choice among its installed toolkits
+	// (Resolution.Choice). Installed stands for Toolkits when that is empty.
+	Installed []InstalledToolkit `json:"installed,omitempty"`
+	// DriverCUDA is the newest CUDA the driver runs (nvidia-smi's "CUDA
+	// Version: 12.4"); a newer toolkit cannot run on it.
+	DriverCUDA string `json:"driver_cuda,omitempty"`
+	// Glibc is the C library's version and GlibcMinCUDA the oldest CUDA
+	// whose math headers build against it ("" = any).
+	Glibc        string `json:"glibc,omitempty"`
+	GlibcMinCUDA string `json:"glibc_min_cuda,omitempty"`
+	// DefaultGXX is the g++ a build finds by default, OtherGXX the
+	// versioned ones (g++-11...), newest first: nvcc's -ccbin candidates.
+	DefaultGXX *Compiler  `json:"default_gxx,omitempty"`
+	OtherGXX   []Compiler `json:"other_gxx,omitempty"`
+	// MSVCToolsets are every toolset of the MSVC instance ("14.39.33519").
+	MSVCToolsets []string `json:"msvc_toolsets,omitempty"`
 }
 
 // GPULookup is the answer for one GPU name.
@@ -88,6 +105,11 @@ type Resolution struct {
 	Blockers    []Blocker `json:"blockers,omitempty"`
 	// Rejected lists the CUDA versions that do not fit, each with why.
 	Rejected []Candidate `json:"rejected,omitempty"`
+	// Choice is the answer for the machine's installed toolkits
+	// (Query.Installed): which one a build uses, or what to install, with
+	// the architectures and host compiler. doctor's selection renders it;
+	// not part of the JSON.
+	Choice Choice `json:"-"`
 
 	// texts are the message IDs and values of every text above
 	// (Matrix.Translate renders them in another language).

@@ -70,7 +70,13 @@ func (m *Matrix) Resolve(q Query) Resolution {
 	var evals []*evaluation
 	installed := false
 	seen := map[string]bool{}
-	for _, tv := range q.Toolkits {
+	toolkits := q.Toolkits
+	if len(toolkits) == 0 {
+		for _, tk := range q.Installed {
+			toolkits = append(toolkits, tk.Version)
+		}
+	}
+	for _, tv := range toolkits {
 		t, ok := m.Toolkit(tv)
 		if !ok {
 			r.blockers = append(r.blockers, Blocker{ID: BlockToolkitUnknown,
@@ -169,6 +175,7 @@ func (m *Matrix) Resolve(q Query) Resolution {
 	res.Reasons = r.reasons
 	res.GPUs = r.lookups()
 	res.OK = best != nil && len(res.Blockers) == 0
+	res.Choice = r.choose(&res)
 	res.texts = m.rec
 	return res
 }

@@ -4,7 +4,7 @@ import "github.com/llamactl/llamactl/machine"
 
 // Selection is what a build should use on this machine: backend, CUDA
 // toolkit, architectures and host compiler. doctor.SelectFor fills it from
-// the installed toolkits and Resolve; build's planner (build/plan) and the
+// Resolve's answer (Resolution.Choice) for the machine; build's planner (build/plan) and the
 // kernel probes (kernels) read it. It is doctor --json's "selection" and
 // build --json's (without resolution, gpus and requested).
 type Selection struct {

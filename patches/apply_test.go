@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/llamactl/llamactl/internal/testutil"
 )
 
 const fixtures = "../testdata/build/patches"
@@ -109,6 +111,7 @@ func TestApplyDiffRefusesOutsideTree(t *testing.T) {
 }
 
 func TestApplyDiffRefusesLinkOutOfTree(t *testing.T) {
+	testutil.Symlinks(t)
 	root := copyTree(t)
 	outside := t.TempDir()
 	if err := os.Symlink(outside, filepath.Join(root, "ggml/src/ggml-cuda/linked")); err != nil {

@@ -195,15 +195,10 @@ func lockError(t *lang.Catalog, path string, err error) error {
 	if errors.As(err, &fe) {
 		return cmdutil.UsageErrorf("%s", t.T("err.lock-unsafe", "err", err))
 	}
-	if errors.Is(err, fs.ErrNotExist) || errors.Is(err, fs.ErrPermission) || isDirErr(err) {
+	if errors.Is(err, fs.ErrNotExist) || errors.Is(err, fs.ErrPermission) {
 		return cmdutil.UsageErrorf("%s", t.T("err.lock-file", "path", path, "problem", fileProblem(t, err)))
 	}
 	return cmdutil.UsageErrorf("%s", t.T("err.lock-invalid", "err", err, "path", path))
-}
-
-func isDirErr(err error) bool {
-	var pe *fs.PathError
-	return errors.As(err, &pe) && strings.Contains(pe.Err.Error(), "is a directory")
 }
 
 // selection is doctor's selection, the planner's input. build --json keeps

@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"runtime"
 	"strings"
 	"testing"
@@ -19,6 +20,7 @@ import (
 	"github.com/llamactl/llamactl/internal/paths"
 	"github.com/llamactl/llamactl/internal/proc"
 	"github.com/llamactl/llamactl/internal/testutil"
+	"github.com/llamactl/llamactl/internal/textenc"
 	runengine "github.com/llamactl/llamactl/runner/engine"
 )
 
@@ -122,6 +124,10 @@ func TestUsageErrors(t *testing.T) {
 	}
 }
 
+// doubledStop is ".." that is not an ellipsis: an OS error text that ends in
+// a full stop (Windows: "Invalid function.") put before our own.
+var doubledStop = regexp.MustCompile(`[^.]\.\.([^.]|$)`)
+
 // A usage error says what is wrong and the command to run next, not a raw
 // Go error.
 func TestUsageErrorsNameTheNextStep(t *testing.T) {
@@ -139,6 +145,8 @@ func TestUsageErrorsNameTheNextStep(t *testing.T) {
 			[]string{"not a llamactl snapshot", "llamactl doctor --snapshot"}},
 		{"empty object snapshot", func(o *Options) { o.SnapshotPath = writeTemp(t, "{}"); o.DryRun = true },
 			[]string{"not a llamactl snapshot", "llamactl doctor --snapshot"}},
+		{"snapshot is an empty folder", func(o *Options) { o.SnapshotPath = t.TempDir(); o.DryRun = true },
+			[]string{"llamactl doctor --snapshot"}},
 		{"missing snapshot", func(o *Options) { o.SnapshotPath = "missing.json"; o.DryRun = true },
 			[]string{"--snapshot: cannot read missing.json: no such file", "llamactl doctor --snapshot"}},
 		{"msvc toolset on linux", func(o *Options) { o.SnapshotPath = linux; o.DryRun = true; o.MSVCToolset = "14.39" },
@@ -161,7 +169,7 @@ func TestUsageErrorsNameTheNextStep(t *testing.T) {
 				t.Errorf("%s: %q does not say %q", c.name, err, w)
 			}
 		}
-		if strings.Contains(err.Error(), "open ") {
+		if strings.Contains(err.Error(), "open ") || doubledStop.MatchString(err.Error()) {
 			t.Errorf("%s: raw Go error: %v", c.name, err)
 		}
 		if out.Len() != 0 {
@@ -182,6 +190,36 @@ func writeLock(t *testing.T, body string) string {
 		t.Fatal(err)
 	}
 	return p
+}
+
+// Windows PowerShell 5.1's ">" writes UTF-16LE with a byte-order mark
+// ("llamactl doctor --json > snap.json"); Notepad saves UTF-8 with one.
+func TestPowerShellEncodedInputs(t *testing.T) {
+	snapJSON, err := os.ReadFile(filepath.Join(plans, "linux-debian-nvcc11.8-gcc12-nogpu.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	lock := "[engine]\r\nref = \"b9591\"\r\n[build]\r\nbackend = \"cuda\"\r\ncuda = \">=11.8, <12\"\r\n"
+	encodings := map[string]func(string) []byte{
+		"utf-16le":  func(s string) []byte { return textenc.EncodeUTF16(s, true, true) },
+		"utf-16be":  func(s string) []byte { return textenc.EncodeUTF16(s, false, true) },
+		"utf-8 bom": func(s string) []byte { return append([]byte("\xEF\xBB\xBF"), s...) },
+	}
+	for name, enc := range encodings {
+		dir := t.TempDir()
+		snap, lockPath := filepath.Join(dir, "snap.json"), filepath.Join(dir, "llamactl.lock.toml")
+		if err := os.WriteFile(snap, enc(string(snapJSON)), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(lockPath, enc(lock), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		o, out, _ := newOpts(t, nil, nil)
+		o.LockPath, o.Check, o.SnapshotPath = lockPath, true, snap
+		if err := run(context.Background(), o); err != nil || !strings.Contains(out.String(), "satisfies") {
+			t.Errorf("%s: build --lock --check --snapshot: %v\n%s", name, err, out)
+		}
+	}
 }
 
 func TestCheckLock(t *testing.T) {

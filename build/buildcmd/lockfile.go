@@ -10,6 +10,7 @@ import (
 
 	"github.com/llamactl/llamactl/build/engine"
 	"github.com/llamactl/llamactl/internal/safefile"
+	"github.com/llamactl/llamactl/internal/textenc"
 	"github.com/llamactl/llamactl/internal/version"
 )
 
@@ -33,7 +34,8 @@ func ReadLockFile(p string) (*LockFile, error) {
 	if err != nil {
 		return nil, err
 	}
-	return ParseLockFile(p, b)
+	// PowerShell 5.1's ">" writes UTF-16LE with a byte-order mark.
+	return ParseLockFile(p, textenc.Bytes(b))
 }
 
 // ParseLockFile parses a lock; name's extension picks JSON or TOML.

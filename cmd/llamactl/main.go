@@ -9,5 +9,8 @@ import (
 )
 
 func main() {
-	os.Exit(cli.Execute(cmdutil.New(), os.Args[1:]))
+	f := cmdutil.New()
+	code := cli.Execute(f, os.Args[1:])
+	f.IO.Restore() // the console's code page, if System switched it
+	os.Exit(code)
 }

@@ -149,6 +149,9 @@ func run(ctx context.Context, o *Options) error {
 	if err != nil {
 		return err
 	}
+	if !f.IO.JSON {
+		lang = shownLang(lang, f.IO)
+	}
 	tr := doctor.NewTranslator(lang)
 	if o.ListChecks {
 		return listChecks(f, tr)

@@ -12,6 +12,7 @@ import (
 	"github.com/llamactl/llamactl/doctor/doctorcmd"
 	"github.com/llamactl/llamactl/internal/cli"
 	"github.com/llamactl/llamactl/internal/cmdutil"
+	"github.com/llamactl/llamactl/internal/textenc"
 	"github.com/llamactl/llamactl/machine"
 )
 
@@ -31,6 +32,26 @@ func decode(t *testing.T, s string) doctorcmd.Doc {
 		t.Fatalf("not a JSON document: %v\n%s", err, s)
 	}
 	return d
+}
+
+// A snapshot saved by PowerShell 5.1's ">" ("llamactl doctor --json >
+// doctor.json") is UTF-16LE with a byte-order mark: --replay reads it.
+func TestReplayPowerShellUTF16(t *testing.T) {
+	b, err := os.ReadFile(snaps + "win-vs2022-17.11-cuda12.3-rtx4060.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := filepath.Join(t.TempDir(), "doctor.json")
+	if err := os.WriteFile(p, textenc.EncodeUTF16(strings.ReplaceAll(string(b), "\n", "\r\n"), true, true), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errOut := execute(t, "doctor", "--replay", p, "--json")
+	if code != cmdutil.ExitFindings {
+		t.Fatalf("exit %d, want 1: %s", code, errOut)
+	}
+	if d := decode(t, out); d.Snapshot == nil || d.Snapshot.OS.GOOS != "windows" {
+		t.Errorf("snapshot %+v", d.Snapshot)
+	}
 }
 
 // Replaying a customer's Windows snapshot on Linux gives its diagnosis,

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"os"
-	"path/filepath"
 	"runtime"
 	"strings"
 	"testing"
@@ -13,26 +12,26 @@ import (
 	"github.com/llamactl/llamactl/doctor/probe"
 	"github.com/llamactl/llamactl/internal/cmdutil"
 	"github.com/llamactl/llamactl/internal/proc"
+	"github.com/llamactl/llamactl/internal/testutil/faketool"
 	"github.com/llamactl/llamactl/machine"
 )
 
 // Tools that hang or print garbage (real processes, through the real
 // runner) give findings in bounded time, never a stuck or crashed doctor.
 func TestHangingAndGarbageTools(t *testing.T) {
-	if runtime.GOOS != "linux" {
-		t.Skip("uses /bin/sh scripts")
-	}
 	dir := t.TempDir()
-	script := func(name, body string) {
-		if err := os.WriteFile(filepath.Join(dir, name), []byte("#!/bin/sh\n"+body+"\n"), 0o755); err != nil {
-			t.Fatal(err)
-		}
+	noise := make([]byte, 4096)
+	for i := range noise {
+		noise[i] = byte(i*7919 + i/13)
 	}
-	script("cmake", `printf '\377\376cmake \300\300 version ???\n'`)           // non-UTF-8 garbage
-	script("ninja", `exec sleep 30`)                                           // hangs
-	script("git", `head -c 4096 /dev/urandom; exit 3`)                         // binary noise, failure
-	script("clinfo", `printf 'Number of platforms 1\n  Platform Name \377\n'`) // truncated, invalid
+	faketool.Install(t, dir, "cmake", faketool.Spec{Stdout: []byte("\377\376cmake \300\300 version ???\n")})           // non-UTF-8 garbage
+	faketool.Install(t, dir, "ninja", faketool.Spec{Hang: true})                                                       // hangs
+	faketool.Install(t, dir, "git", faketool.Spec{Stdout: noise, Exit: 3})                                             // binary noise, failure
+	faketool.Install(t, dir, "clinfo", faketool.Spec{Stdout: []byte("Number of platforms 1\n  Platform Name \377\n")}) // truncated, invalid
 	env := map[string]string{"PATH": dir, "HOME": dir, "LANG": "C"}
+	if runtime.GOOS == "windows" {
+		env["USERPROFILE"], env["SystemRoot"] = dir, os.Getenv("SystemRoot")
+	}
 	f, out, _ := cmdutil.NewTest(env, proc.Exec{})
 	f.IO.JSON = true
 	o := &Options{F: f, Gather: func(ctx context.Context) *machine.Snapshot {

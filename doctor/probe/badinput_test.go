@@ -4,25 +4,25 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
 	"unicode/utf8"
 
 	"github.com/llamactl/llamactl/internal/proc"
+	"github.com/llamactl/llamactl/internal/testutil/faketool"
 	"github.com/llamactl/llamactl/machine"
 )
 
-// scriptDeps is a real machine (real processes, real files) whose PATH is
-// only dir, so the tools doctor finds are the scripts a test writes there.
-func scriptDeps(t *testing.T, dir string, self string) Deps {
+// toolDeps is a real machine (real processes, real files) whose PATH is
+// only dir, so the tools doctor finds are the stand-ins a test installs
+// there (faketool: real programs for this OS, on Linux and on Windows).
+func toolDeps(t *testing.T, dir string, self string) Deps {
 	t.Helper()
-	if _, err := os.Stat("/bin/sh"); err != nil {
-		t.Skip("needs /bin/sh to run test tools")
-	}
 	env := map[string]string{"PATH": dir}
 	return Deps{
-		GOOS: "linux", GOARCH: "amd64",
+		GOOS: runtime.GOOS, GOARCH: "amd64",
 		Runner:  proc.Exec{},
 		FS:      OSFS{},
 		Getenv:  func(k string) string { return env[k] },
@@ -37,21 +37,19 @@ func scriptDeps(t *testing.T, dir string, self string) Deps {
 	}
 }
 
-func writeScript(t *testing.T, dir, name, body string) string {
+// tool installs a stand-in called name in dir.
+func tool(t *testing.T, dir, name string, s faketool.Spec) string {
 	t.Helper()
-	p := filepath.Join(dir, name)
-	if err := os.WriteFile(p, []byte("#!/bin/sh\n"+body+"\n"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	return p
+	return faketool.Install(t, dir, name, s)
 }
 
 func TestHangingToolIsBounded(t *testing.T) {
 	dir := t.TempDir()
-	writeScript(t, dir, "nvidia-smi", "sleep 30")
-	writeScript(t, dir, "cmake", "sleep 30")
-	self := writeScript(t, dir, "llamactl", "sleep 30")
-	d := scriptDeps(t, dir, self)
+	hang := faketool.Spec{Hang: true}
+	tool(t, dir, "nvidia-smi", hang)
+	tool(t, dir, "cmake", hang)
+	self := tool(t, dir, "llamactl", hang)
+	d := toolDeps(t, dir, self)
 	d.Timeout, d.CommandTimeout = 2*time.Second, 300*time.Millisecond
 	start := time.Now()
 	s := Gather(context.Background(), d)
@@ -79,20 +77,20 @@ func TestHangingToolIsBounded(t *testing.T) {
 
 func TestGarbageAndNonUTF8Output(t *testing.T) {
 	dir := t.TempDir()
-	writeScript(t, dir, "cmake", `printf '\377\376garbage \200\201 version?\n'`)
-	writeScript(t, dir, "nvcc", `printf '\377\376\000\001 no release here'`)
-	writeScript(t, dir, "gcc", `printf 'gcc: \351rreur fatale\n'; exit 1`)
-	writeScript(t, dir, "clinfo", `printf '\377\376Platform Name\n\n\n'`)
-	writeScript(t, dir, "nvidia-smi", `printf '%s\n' 'NVIDIA-SMI has failed because it could not communicate with the NVIDIA driver. Make sure that the latest NVIDIA driver is installed and running.'; exit 9`)
-	self := writeScript(t, dir, "llamactl", `echo 'not json {'`)
-	s := Gather(context.Background(), scriptDeps(t, dir, self))
+	tool(t, dir, "cmake", faketool.Spec{Stdout: []byte("\377\376garbage \200\201 version?\n")})
+	nvcc := tool(t, dir, "nvcc", faketool.Spec{Stdout: []byte("\377\376\000\001 no release here")})
+	tool(t, dir, "gcc", faketool.Spec{Stdout: []byte("gcc: \351rreur fatale\n"), Exit: 1})
+	tool(t, dir, "clinfo", faketool.Spec{Stdout: []byte("\377\376Platform Name\n\n\n")})
+	tool(t, dir, "nvidia-smi", faketool.Spec{Stdout: []byte("NVIDIA-SMI has failed because it could not communicate with the NVIDIA driver. Make sure that the latest NVIDIA driver is installed and running.\n"), Exit: 9})
+	self := tool(t, dir, "llamactl", faketool.Spec{Stdout: []byte("not json {\n")})
+	s := Gather(context.Background(), toolDeps(t, dir, self))
 	if bt := s.BuildTools["cmake"]; bt.Version != "" || bt.Error == "" || !utf8.ValidString(bt.Raw) {
 		t.Errorf("cmake = %+v", bt)
 	}
 	// the machine's own toolkits are found too (real FS); the garbage one has no version
 	garbage := 0
 	for _, tk := range s.Toolkits {
-		if tk.NVCC == filepath.Join(dir, "nvcc") {
+		if strings.EqualFold(tk.NVCC, nvcc) {
 			garbage++
 			if tk.Version != "" {
 				t.Errorf("garbage nvcc gave version %q", tk.Version)
@@ -127,8 +125,8 @@ func TestGarbageAndNonUTF8Output(t *testing.T) {
 
 func TestNVMLChildCrash(t *testing.T) {
 	dir := t.TempDir()
-	self := writeScript(t, dir, "llamactl", `echo 'segfault in libnvidia-ml' >&2; kill -SEGV $$`)
-	s := Gather(context.Background(), scriptDeps(t, dir, self))
+	self := tool(t, dir, "llamactl", faketool.Spec{Stderr: []byte("segfault in libnvidia-ml\n"), Crash: true})
+	s := Gather(context.Background(), toolDeps(t, dir, self))
 	if s.NVIDIA.NVMLStatus != NVMLChildCrashed {
 		t.Errorf("nvml status = %q", s.NVIDIA.NVMLStatus)
 	}
@@ -191,14 +189,18 @@ func TestCorruptRecordings(t *testing.T) {
 	}
 }
 
-// A file that is not executable is not a tool, whatever its name.
+// A file that is not executable is not a tool, whatever its name: on POSIX
+// a file without an execute bit, on Windows a name without a PATHEXT
+// extension (cmake, cmake.txt).
 func TestNonExecutableIsNoHit(t *testing.T) {
 	dir := t.TempDir()
-	if err := os.WriteFile(filepath.Join(dir, "cmake"), []byte("not a program"), 0o644); err != nil {
-		t.Fatal(err)
+	for _, name := range []string{"cmake", "cmake.txt"} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte("not a program"), 0o644); err != nil {
+			t.Fatal(err)
+		}
 	}
-	writeScript(t, dir, "ninja", `echo 1.11.1`)
-	s := Gather(context.Background(), scriptDeps(t, dir, ""))
+	tool(t, dir, "ninja", faketool.Spec{Stdout: []byte("1.11.1\n")})
+	s := Gather(context.Background(), toolDeps(t, dir, ""))
 	if len(s.Tools["cmake"]) != 0 || s.BuildTools["ninja"].Version != "1.11.1" {
 		t.Errorf("tools = %+v build tools = %+v", s.Tools, s.BuildTools)
 	}

@@ -50,6 +50,7 @@ func (h gopsutilHost) Info(ctx context.Context) (machine.OSInfo, error) {
 	} else if err != nil {
 		errs = append(errs, err)
 	}
+	o.CPUFlags = mergeCPUFlags(o.CPUFlags, nativeCPUFlags())
 	if n, err := cpu.CountsWithContext(ctx, false); err == nil {
 		o.PhysicalCores = n
 	}

@@ -13,12 +13,14 @@ import (
 
 	"github.com/llamactl/llamactl/doctor/probe/nvmlnative"
 	"github.com/llamactl/llamactl/internal/cmdutil"
+	"github.com/llamactl/llamactl/internal/testutil/faketool"
 	"github.com/llamactl/llamactl/machine"
 )
 
 // TestMain lets the test binary stand in for llamactl as the NVML child:
 // Gather runs `<self> __probe nvml`.
 func TestMain(m *testing.M) {
+	faketool.Main()
 	if len(os.Args) >= 3 && os.Args[1] == "__probe" && os.Args[2] == "nvml" {
 		b, _ := json.Marshal(nvmlnative.Query())
 		fmt.Println(string(b))

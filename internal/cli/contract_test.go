@@ -103,9 +103,14 @@ func TestArgumentErrorsShowTheUsageLine(t *testing.T) {
 	if code != cmdutil.ExitUsage || out != "" || !strings.Contains(errOut, "llamactl doctor --json") {
 		t.Errorf("llamactl --json: exit %d, stdout %q, stderr %q", code, out, errOut)
 	}
-	code, out, _ = run(t)
+	// No arguments are none, whatever this process's os.Args holds (a test
+	// binary run directly: llamactl.test -test.v -test.run X).
+	saved := os.Args
+	os.Args = []string{saved[0], "-test.v", "-test.run", "TestArgumentErrorsShowTheUsageLine"}
+	code, out, errOut = run(t)
+	os.Args = saved
 	if code != 0 || !strings.Contains(out, "A first session") {
-		t.Errorf("llamactl alone: exit %d, %q", code, out)
+		t.Errorf("llamactl alone: exit %d, %q, stderr %q", code, out, errOut)
 	}
 	code, _, errOut = run(t, "no-such-command")
 	if code != cmdutil.ExitUsage || !strings.Contains(errOut, "Run 'llamactl --help'") {

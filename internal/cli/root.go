@@ -260,6 +260,11 @@ func interruptContext(f *cmdutil.Factory) (context.Context, func() bool, func())
 
 func execute(ctx context.Context, f *cmdutil.Factory, args []string) int {
 	root := NewRoot(f)
+	if args == nil {
+		// cobra reads os.Args for nil: no arguments must mean none (in a
+		// test binary os.Args holds its -test.* flags).
+		args = []string{}
+	}
 	root.SetArgs(args)
 	c, err := root.ExecuteContextC(ctx)
 	if err == nil {

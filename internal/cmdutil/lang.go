@@ -15,11 +15,16 @@ func AddLangFlag(cmd *cobra.Command, v *string) {
 }
 
 // ChooseLang is the language of a command's human output (lang.Choose); a
-// bad --lang is a usage error showing example.
+// bad --lang is a usage error showing example. With --json the language is
+// not used, so a console that cannot show Chinese says nothing then; else
+// such a console gets English and a note (lang.Shown).
 func (f *Factory) ChooseLang(flag, example string) (string, error) {
 	l, err := lang.Choose(flag, f.Getenv, example)
 	if err != nil {
 		return "", UsageError(err)
+	}
+	if f.IO != nil && !f.IO.JSON {
+		l = lang.Shown(l, f.IO.ASCII, f.IO.ErrOut)
 	}
 	return l, nil
 }

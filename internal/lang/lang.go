@@ -1,10 +1,12 @@
 // Package lang picks the language of llamactl's human output (doctor,
-// matrix): --lang, else LLAMACTL_LANG, else the POSIX locale. --json output
+// matrix): --lang, else LLAMACTL_LANG, else the POSIX locale, else (on
+// Windows, which sets no LANG) the user's display language. --json output
 // never depends on it.
 package lang
 
 import (
 	"fmt"
+	"io"
 	"strings"
 )
 
@@ -51,11 +53,16 @@ func (e *UnknownError) Error() string {
 	return fmt.Sprintf("unknown language %q for --lang: choose zh-CN or en (for example: %s)", e.Flag, e.Example)
 }
 
+// uiLanguage is the operating system's display language for the user
+// (Windows: GetUserPreferredUILanguages), "" where there is none to ask.
+var uiLanguage = systemUILanguage
+
 // Choose is the language of the human output: flag (--lang), else
 // LLAMACTL_LANG, else the first set of LC_ALL, LC_MESSAGES, LANG (POSIX
-// precedence), else English. A bad flag is a usage error that shows
-// example (a command line with --lang zh-CN); a bad LLAMACTL_LANG is
-// ignored so an environment typo never blocks a command.
+// precedence), else the Windows display language, else English. A bad flag
+// is an *UnknownError that shows example (a command line with --lang
+// zh-CN); a bad LLAMACTL_LANG is ignored so an environment typo never
+// blocks a command.
 func Choose(flag string, getenv func(string) string, example string) (string, error) {
 	if flag != "" {
 		l, ok := Parse(flag)
@@ -75,5 +82,21 @@ func Choose(flag string, getenv func(string) string, example string) (string, er
 			return Locale(v), nil
 		}
 	}
+	if v := uiLanguage(); v != "" {
+		return Locale(v), nil
+	}
 	return EN, nil
+}
+
+// Shown is the language the output can be shown in: Chinese needs a
+// console that shows UTF-8. On a Windows console that refused the switch
+// to UTF-8 (ascii: ui.IOStreams.ASCII) the output is English, and a note on
+// errOut says how to get Chinese.
+func Shown(l string, ascii bool, errOut io.Writer) string {
+	if l != ZhCN || !ascii {
+		return l
+	}
+	fmt.Fprintln(errOut, "llamactl: this console cannot show Chinese (its code page is not UTF-8 and could not be switched): the output is in English. "+
+		"Run 'chcp 65001' first or use Windows Terminal, or save the output: llamactl ... > out.txt")
+	return EN
 }

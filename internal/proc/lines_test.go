@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/llamactl/llamactl/internal/testutil"
+	"github.com/llamactl/llamactl/internal/testutil/faketool"
 )
 
 func TestLineWriterSplitsLines(t *testing.T) {
@@ -41,17 +41,17 @@ func TestLineWriterCutsRunawayLine(t *testing.T) {
 
 // Stdout and stderr of a real command written to one LineWriter at once.
 func TestLineWriterBothStreams(t *testing.T) {
-	testutil.Need(t, "sh")
+	p := faketool.Install(t, t.TempDir(), "both", faketool.Spec{Stdout: []byte("out\n"), Stderr: []byte("err\n"), Repeat: 5})
 	var mu sync.Mutex
 	var got []string
 	w := &LineWriter{Fn: func(l string) { mu.Lock(); got = append(got, l); mu.Unlock() }}
-	_, err := Exec{}.Run(context.Background(), Cmd{Name: "sh", Args: []string{"-c", "for i in 1 2 3 4 5; do echo out$i; echo err$i >&2; done"}, Timeout: 10 * time.Second, Stdout: w, Stderr: w})
+	_, err := Exec{}.Run(context.Background(), Cmd{Name: p, Timeout: 10 * time.Second, Stdout: w, Stderr: w})
 	if err != nil {
 		t.Fatal(err)
 	}
 	w.Flush()
 	slices.Sort(got)
-	if want := []string{"err1", "err2", "err3", "err4", "err5", "out1", "out2", "out3", "out4", "out5"}; !slices.Equal(got, want) {
+	if want := []string{"err", "err", "err", "err", "err", "out", "out", "out", "out", "out"}; !slices.Equal(got, want) {
 		t.Errorf("lines %q, want %q", got, want)
 	}
 }

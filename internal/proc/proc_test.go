@@ -5,17 +5,28 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
-	"runtime"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/llamactl/llamactl/internal/testutil/faketool"
 )
 
+func TestMain(m *testing.M) {
+	faketool.Main()
+	os.Exit(m.Run())
+}
+
+// tree is a stand-in that starts a grandchild, prints its pid, and hangs
+// with it (both hold the pipes).
+func tree(t *testing.T) string {
+	return faketool.Install(t, t.TempDir(), "tree", faketool.Spec{Child: &faketool.Spec{Hang: true}, Hang: true})
+}
+
 func TestExecCapturesOutputAndExitCode(t *testing.T) {
-	if runtime.GOOS == "windows" {
-		t.Skip("uses /bin/sh")
-	}
-	res, err := Exec{}.Run(context.Background(), Cmd{Name: "/bin/sh", Args: []string{"-c", "echo out; echo err >&2; exit 3"}})
+	p := faketool.Install(t, t.TempDir(), "tool", faketool.Spec{Stdout: []byte("out\n"), Stderr: []byte("err\n"), Exit: 3})
+	res, err := Exec{}.Run(context.Background(), Cmd{Name: p})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -25,16 +36,16 @@ func TestExecCapturesOutputAndExitCode(t *testing.T) {
 }
 
 func TestExecKillsHangingTreeAtDeadline(t *testing.T) {
-	if runtime.GOOS == "windows" {
-		t.Skip("uses /bin/sh")
-	}
 	// A child that spawns a grandchild holding the pipe: both must die.
+	// (The deadline leaves the child time to start its grandchild and
+	// print its pid under wine too.)
+	p := tree(t)
 	start := time.Now()
-	res, err := Exec{}.Run(context.Background(), Cmd{Name: "/bin/sh", Args: []string{"-c", "sleep 30 & echo $!; sleep 30"}, Timeout: 300 * time.Millisecond})
+	res, err := Exec{}.Run(context.Background(), Cmd{Name: p, Timeout: 3 * time.Second})
 	if !errors.Is(err, ErrTimeout) || !res.TimedOut {
 		t.Fatalf("want timeout, got err=%v res=%+v", err, res)
 	}
-	if d := time.Since(start); d > 5*time.Second {
+	if d := time.Since(start); d > 20*time.Second {
 		t.Fatalf("took %s to give up on a hanging command", d)
 	}
 	// Returning in time proves little (WaitDelay gives up on the pipes):
@@ -44,20 +55,18 @@ func TestExecKillsHangingTreeAtDeadline(t *testing.T) {
 
 // A cancelled context (Ctrl-C) kills the tree too and says so.
 func TestExecKillsTreeOnCancel(t *testing.T) {
-	if runtime.GOOS == "windows" {
-		t.Skip("uses /bin/sh")
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
+	p := tree(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
 	defer cancel()
-	res, err := Exec{}.Run(ctx, Cmd{Name: "/bin/sh", Args: []string{"-c", "sleep 30 & echo $!; sleep 30"}, Timeout: time.Minute})
+	res, err := Exec{}.Run(ctx, Cmd{Name: p, Timeout: time.Minute})
 	if !errors.Is(err, context.DeadlineExceeded) && !errors.Is(err, context.Canceled) && !errors.Is(err, ErrTimeout) {
 		t.Fatalf("err = %v, want the cancellation", err)
 	}
 	grandchildGone(t, strings.TrimSpace(string(res.Stdout)))
 
 	ctx, cancel = context.WithCancel(context.Background())
-	time.AfterFunc(200*time.Millisecond, cancel)
-	res, err = Exec{}.Run(ctx, Cmd{Name: "/bin/sh", Args: []string{"-c", "sleep 30 & echo $!; sleep 30"}, Timeout: time.Minute})
+	time.AfterFunc(3*time.Second, cancel)
+	res, err = Exec{}.Run(ctx, Cmd{Name: p, Timeout: time.Minute})
 	if !errors.Is(err, context.Canceled) || res.ExitCode != -1 {
 		t.Fatalf("err = %v, exit %d; want context.Canceled, -1", err, res.ExitCode)
 	}
@@ -69,13 +78,12 @@ func grandchildGone(t *testing.T, pid string) {
 	if pid == "" {
 		t.Fatal("the child printed no pid")
 	}
-	stat := filepath.Join("/proc", pid, "stat")
-	if _, err := os.Stat("/proc/self/stat"); err != nil {
-		t.Skip("needs /proc to look for the grandchild")
+	n, err := strconv.Atoi(pid)
+	if err != nil {
+		t.Fatalf("the child printed %q, not a pid", pid)
 	}
-	for i := 0; i < 100; i++ {
-		b, err := os.ReadFile(stat)
-		if err != nil || strings.Contains(string(b), ") Z ") {
+	for i := 0; i < 250; i++ {
+		if !alive(t, n) {
 			return
 		}
 		time.Sleep(20 * time.Millisecond)
@@ -94,13 +102,8 @@ func TestExecNotFound(t *testing.T) {
 }
 
 func TestExecCapsRunawayOutput(t *testing.T) {
-	if runtime.GOOS == "windows" {
-		t.Skip("uses /bin/sh")
-	}
-	if _, err := os.Stat("/dev/zero"); err != nil {
-		t.Skip("no /dev/zero")
-	}
-	res, err := Exec{}.Run(context.Background(), Cmd{Name: "/bin/sh", Args: []string{"-c", "head -c 20000000 /dev/zero"}, Timeout: 20 * time.Second})
+	p := faketool.Install(t, t.TempDir(), "runaway", faketool.Spec{Stdout: make([]byte, 1<<20), Repeat: 20})
+	res, err := Exec{}.Run(context.Background(), Cmd{Name: p, Timeout: 60 * time.Second})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -145,12 +148,10 @@ func TestCmdStringQuotes(t *testing.T) {
 // One writer for both streams (a build log) is written from two goroutines;
 // Exec serializes them, so nothing is lost (and -race stays quiet).
 func TestExecSharedTeeWriter(t *testing.T) {
-	if runtime.GOOS == "windows" {
-		t.Skip("uses /bin/sh")
-	}
 	var log strings.Builder
-	script := "i=0; while [ $i -lt 2000 ]; do echo out$i; echo err$i >&2; i=$((i+1)); done"
-	res, err := Exec{}.Run(context.Background(), Cmd{Name: "/bin/sh", Args: []string{"-c", script}, Stdout: &log, Stderr: &log, Timeout: time.Minute})
+	// 2000 writes of a line on each stream, interleaved.
+	p := faketool.Install(t, t.TempDir(), "chatty", faketool.Spec{Stdout: []byte("out line\n"), Stderr: []byte("err line\n"), Repeat: 2000})
+	res, err := Exec{}.Run(context.Background(), Cmd{Name: p, Stdout: &log, Stderr: &log, Timeout: time.Minute})
 	if err != nil || res.ExitCode != 0 {
 		t.Fatalf("err = %v, exit %d", err, res.ExitCode)
 	}

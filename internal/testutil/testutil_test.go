@@ -4,10 +4,16 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"testing"
+
+	"github.com/llamactl/llamactl/internal/testutil/faketool"
 )
+
+func TestMain(m *testing.M) {
+	faketool.Main()
+	os.Exit(m.Run())
+}
 
 func TestRepoRootHoldsGoMod(t *testing.T) {
 	b, err := os.ReadFile(filepath.Join(RepoRoot(t), "go.mod"))
@@ -81,15 +87,10 @@ func TestCheckTextCatalog(t *testing.T) {
 }
 
 func TestTool(t *testing.T) {
-	if runtime.GOOS == "windows" {
-		t.Skip("the stand-in tool is a shell script")
-	}
 	dir := t.TempDir()
-	if err := os.WriteFile(filepath.Join(dir, "fake-nvcc"), []byte("#!/bin/sh\n"), 0o755); err != nil {
-		t.Fatal(err)
-	}
+	p := faketool.Install(t, dir, "fake-nvcc", faketool.Spec{})
 	t.Setenv("PATH", dir)
-	if got := Tool(t, "fake-nvcc"); got != filepath.Join(dir, "fake-nvcc") {
+	if got := Tool(t, "fake-nvcc"); !strings.EqualFold(got, p) {
 		t.Errorf("Tool = %q", got)
 	}
 	skipped := true

@@ -44,6 +44,27 @@ func Bytes(b []byte) []byte {
 	return b
 }
 
+// EncodeUTF16 writes s as UTF-16 (little or big endian, with or without a
+// byte-order mark): what PowerShell 5.1's ">" writes, for tests.
+func EncodeUTF16(s string, little, bom bool) []byte {
+	var b bytes.Buffer
+	if bom {
+		if little {
+			b.Write([]byte{0xFF, 0xFE})
+		} else {
+			b.Write([]byte{0xFE, 0xFF})
+		}
+	}
+	for _, u := range utf16.Encode([]rune(s)) {
+		if little {
+			b.Write([]byte{byte(u), byte(u >> 8)})
+		} else {
+			b.Write([]byte{byte(u >> 8), byte(u)})
+		}
+	}
+	return b.Bytes()
+}
+
 // utf16Reader converts UTF-16 to UTF-8 as it reads.
 type utf16Reader struct {
 	r      *bufio.Reader

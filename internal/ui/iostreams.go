@@ -26,23 +26,43 @@ type IOStreams struct {
 	JSON bool
 	// Verbose is set by --verbose.
 	Verbose bool
+	// ASCII is set when stdout is a Windows console that cannot show UTF-8
+	// (a legacy code page that refused the switch to 65001): marks and
+	// arrows are written in ASCII and the output language is English.
+	ASCII bool
+	// Restore undoes what System did to the console (its code page); the
+	// process calls it before it exits. Never nil from System.
+	Restore func()
 }
 
 // System returns the process's real streams; colour follows the terminal and
 // NO_COLOR (https://no-color.org: any non-empty value disables colour).
+// On Windows the console is switched to UTF-8 output where it allows it
+// (PrepareConsole); where it does not, both streams are ASCIIWriters.
 func System(getenv func(string) string) *IOStreams {
 	tty := term.IsTerminal(int(os.Stdout.Fd()))
-	return &IOStreams{
+	s := &IOStreams{
 		In: os.Stdin, Out: os.Stdout, ErrOut: os.Stderr,
 		OutTTY:  tty,
 		NoColor: !tty || getenv("NO_COLOR") != "" || getenv("TERM") == "dumb",
 	}
+	c := systemConsole()
+	outUTF8, restoreOut := PrepareConsole(c, os.Stdout.Fd())
+	errUTF8, restoreErr := PrepareConsole(c, os.Stderr.Fd())
+	s.Restore = func() { restoreErr(); restoreOut() }
+	if !outUTF8 {
+		s.ASCII, s.Out = true, ASCIIWriter{os.Stdout}
+	}
+	if !errUTF8 {
+		s.ErrOut = ASCIIWriter{os.Stderr}
+	}
+	return s
 }
 
 // Test returns streams backed by buffers: not a terminal, so plain output.
 func Test() (*IOStreams, *bytes.Buffer, *bytes.Buffer, *bytes.Buffer) {
 	in, out, errOut := &bytes.Buffer{}, &bytes.Buffer{}, &bytes.Buffer{}
-	return &IOStreams{In: in, Out: out, ErrOut: errOut, NoColor: true}, in, out, errOut
+	return &IOStreams{In: in, Out: out, ErrOut: errOut, NoColor: true, Restore: func() {}}, in, out, errOut
 }
 
 // Color says whether styled output should be produced.

@@ -56,7 +56,8 @@ func newPrinter(w io.Writer, color bool) *Printer {
 	return p
 }
 
-// Mark returns the one-character mark for a status: ✓ ! ✗ - i.
+// Mark returns the one-character mark for a status: ✓ ! ✗ - i (an
+// ASCIIWriter turns ✓ ✗ into + x on a console that cannot show them).
 func (p *Printer) Mark(s Status) string {
 	switch s {
 	case OK:

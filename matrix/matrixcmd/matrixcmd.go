@@ -7,6 +7,7 @@ import (
 
 	"github.com/llamactl/llamactl/internal/cmdutil"
 	"github.com/llamactl/llamactl/internal/lang"
+	"github.com/llamactl/llamactl/internal/ui"
 	"github.com/llamactl/llamactl/matrix"
 )
 
@@ -26,7 +27,7 @@ Every fact names its source; see docs/matrix.md.`,
 		Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error { return c.Help() },
 	}
-	l := &langOption{getenv: f.Getenv}
+	l := &langOption{getenv: f.Getenv, io: f.IO}
 	cmd.PersistentFlags().StringVar(&l.flag, "lang", "", "language of the human output: zh-CN or en (default: LLAMACTL_LANG, then LC_ALL/LC_MESSAGES/LANG); --json always stays English")
 	cmd.AddCommand(newGPUCmd(f, nil, l), newCUDACmd(f, nil, l), newResolveCmd(f, nil, l))
 	return cmd
@@ -37,6 +38,7 @@ Every fact names its source; see docs/matrix.md.`,
 type langOption struct {
 	flag   string
 	getenv func(string) string
+	io     *ui.IOStreams
 }
 
 // view is m in the language of the human output. --json output uses m
@@ -48,6 +50,9 @@ func (l *langOption) view(m *matrix.Matrix, sub string) (*matrix.Matrix, error) 
 	code, err := lang.Choose(l.flag, l.getenv, "llamactl matrix "+sub+" --lang zh-CN")
 	if err != nil {
 		return nil, cmdutil.UsageError(err)
+	}
+	if l.io != nil {
+		code = lang.Shown(code, l.io.ASCII, l.io.ErrOut)
 	}
 	if code == lang.EN {
 		return m, nil

@@ -3,6 +3,7 @@
 package nvmlnative
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"unsafe"
@@ -36,7 +37,13 @@ func Query() *Report {
 	r := &Report{Schema: 1}
 	dll, path, err := loadNVML()
 	if err != nil {
-		r.Status, r.Code, r.Call, r.Error = CodeName(12), 12, "LoadLibrary(nvml.dll)", err.Error()
+		r.Status, r.Code, r.Call = CodeName(12), 12, "LoadLibrary(nvml.dll)"
+		// No nvml.dll is the normal "no NVIDIA driver" fact (as a missing
+		// libnvidia-ml.so.1 is on Linux), not a probe failure; any other
+		// load error (a broken or wrong-architecture DLL) is one.
+		if !errors.Is(err, windows.ERROR_MOD_NOT_FOUND) {
+			r.Error = err.Error()
+		}
 		return r
 	}
 	defer dll.Release()
