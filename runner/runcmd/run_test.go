@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"sync"
@@ -443,8 +444,12 @@ func TestDryRunCommandIsShellQuoted(t *testing.T) {
 	if err := Run(context.Background(), o); err != nil {
 		t.Fatal(err)
 	}
+	// sh quoting on Unix, PowerShell quoting on Windows (what a user there pastes into).
 	want := "-m '" + strings.ReplaceAll(odd, "'", `'\''`) + "'"
-	if !strings.Contains(out.String(), "command: llama-server ") || !strings.Contains(out.String(), want) {
+	if runtime.GOOS == "windows" {
+		want = "-m '" + strings.ReplaceAll(odd, "'", "''") + "'"
+	}
+	if !strings.Contains(out.String(), "command: llama-server") || !strings.Contains(out.String(), want) {
 		t.Errorf("command line not quoted for a shell, want %s in:\n%s", want, out)
 	}
 }
