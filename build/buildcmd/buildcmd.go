@@ -15,6 +15,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"runtime"
+	"slices"
 	"strings"
 	"syscall"
 	"time"
@@ -46,8 +47,10 @@ type Options struct {
 	Compiler, MSVCToolset, CUDAArch        string
 	LockPath, SnapshotPath, CacheDir       string
 	CMakeArgs                              []string
-	Jobs                                   int
-	DryRun, Heal, AllowUnsupported, Check  bool
+	// Targets limits the compile to these CMake targets (--target).
+	Targets                               []string
+	Jobs                                  int
+	DryRun, Heal, AllowUnsupported, Check bool
 	// Portable builds binaries for other machines (always so with --lock).
 	Portable bool
 	// Interrupt returns a context cancelled on Ctrl-C / SIGTERM; cancelling
@@ -115,6 +118,7 @@ Examples:
 	fl.StringVar(&opts.OutDir, "out", "", "copy the binaries and manifest.json into this directory")
 	fl.IntVarP(&opts.Jobs, "jobs", "j", 0, "parallel compile jobs (default: logical cores)")
 	fl.StringArrayVar(&opts.CMakeArgs, "cmake-arg", nil, "extra CMake option NAME=VALUE or -DNAME=VALUE (old spellings are translated); repeatable")
+	fl.StringArrayVar(&opts.Targets, "target", nil, "compile only this CMake target (llama-server, llama-cli...) and what it needs; repeatable (default: all)")
 	fl.BoolVar(&opts.DryRun, "dry-run", false, "print the plan and the exact commands, run nothing")
 	fl.BoolVar(&opts.Heal, "heal", false, "on a recognised failure apply the matching patch and retry (at most twice)")
 	fl.BoolVar(&opts.AllowUnsupported, "allow-unsupported-compiler", false, "last resort: let nvcc accept an MSVC it does not support")
@@ -388,9 +392,11 @@ func run(ctx context.Context, o *Options) error {
 			buildDir = abs
 		}
 	}
+	snap = withUserVulkanHeaders(snap, o.CMakeArgs)
 	in := plan.Input{Snapshot: snap, Selection: sel, Engine: eng, Backend: o.Backend, SourceDir: src.Dir, BuildDir: buildDir,
 		CMakeArgs: o.CMakeArgs, Jobs: o.Jobs, Compiler: o.Compiler, AllowUnsupportedCompiler: o.AllowUnsupported,
-		Launcher: launcher(f.Runner), Portable: portable(o)}
+		Launcher: launcher(f.Runner), Portable: portable(o),
+		Source: engine.ScanSource(src.Dir), Heal: o.Heal, CacheDir: cache, Targets: o.Targets}
 
 	if o.DryRun {
 		p, err := plan.Make(in)
@@ -645,4 +651,33 @@ func systemGGML(args []string) bool {
 		}
 	}
 	return false
+}
+
+// withUserVulkanHeaders adds the headers named by --cmake-arg
+// Vulkan_INCLUDE_DIR=DIR to (a copy of) the snapshot, so the plan checks
+// their VK_HEADER_VERSION like the ones doctor found.
+func withUserVulkanHeaders(snap *snapshot.Snapshot, args []string) *snapshot.Snapshot {
+	for _, a := range args {
+		c, err := plan.ParseCacheArg(a)
+		if err != nil || c.Name != "Vulkan_INCLUDE_DIR" {
+			continue
+		}
+		for _, h := range snap.Vulkan.Headers {
+			if filepath.Clean(h.IncludeDir) == filepath.Clean(c.Value) {
+				return snap
+			}
+		}
+		b, err := os.ReadFile(filepath.Join(c.Value, "vulkan", "vulkan_core.h"))
+		if err != nil {
+			return snap
+		}
+		n, complete := probe.ParseVulkanHeaderVersion(string(b))
+		if n == 0 {
+			return snap
+		}
+		cp := *snap
+		cp.Vulkan.Headers = append(slices.Clone(snap.Vulkan.Headers), snapshot.VulkanHeaders{IncludeDir: c.Value, Version: n, Complete: complete, Origin: "cmake-arg"})
+		return &cp
+	}
+	return snap
 }

@@ -124,6 +124,15 @@ func (p Plan) Text() string {
 	for _, c := range p.Cache {
 		fmt.Fprintf(&b, "  %s\n", c.String())
 	}
+	if len(p.Targets) > 0 {
+		fmt.Fprintf(&b, "\nTargets: %s (only these are compiled)\n", strings.Join(p.Targets, " "))
+	}
+	if len(p.Offline) > 0 {
+		b.WriteString("\nOffline (the build does not reach the network):\n")
+		for _, o := range p.Offline {
+			fmt.Fprintf(&b, "  - %s\n", o.Text)
+		}
+	}
 	if len(p.Env) > 0 {
 		b.WriteString("\nEnvironment (cmake and ninja only):\n")
 		for _, e := range p.Env {
