@@ -117,6 +117,9 @@ type Result struct {
 	OutDir     string            `json:"out_dir,omitempty"` // absolute; --out, where the binaries were copied
 	Manifest   string            `json:"manifest,omitempty"`
 	Failed     string            `json:"failed_stage,omitempty"`
+	// FirstError is the failed build log's first compiler error, when the
+	// knowledge base recognised nothing: every failure names a cause.
+	FirstError *CompilerError `json:"first_error,omitempty"`
 }
 
 type runner struct {
@@ -213,6 +216,7 @@ func (r *runner) run(ctx context.Context) error {
 			return err
 		}
 		r.diagnose()
+		err = r.explainFailure(stage, err)
 		if !r.opts.Heal || attempt > r.opts.MaxHeal {
 			return err
 		}
@@ -532,18 +536,54 @@ func commandLine(c plan.Command) string {
 	return proc.Cmd{Name: c.Program, Args: c.Args}.String()
 }
 
+// explainFailure names the cause of a failed configure or compile in its
+// step and error: the knowledge base's diagnosis, else the log's first
+// compiler error with its file and line, never a bare exit code.
+func (r *runner) explainFailure(stage string, err error) error {
+	why := ""
+	switch {
+	case len(r.res.Diagnoses) > 0:
+		d := r.res.Diagnoses[0]
+		why = d.ID + ": " + d.Title
+	case r.res.FirstError != nil:
+		why = "first error: " + r.res.FirstError.String()
+	default:
+		return err
+	}
+	for i := len(r.res.Steps) - 1; i >= 0; i-- {
+		if r.res.Steps[i].Name == stage && r.res.Steps[i].Status == "failed" {
+			if !strings.Contains(r.res.Steps[i].Detail, why) {
+				r.res.Steps[i].Detail += ": " + why
+			}
+			break
+		}
+	}
+	var ee *cmdutil.ExitError
+	if errors.As(err, &ee) && !strings.Contains(ee.Message, why) {
+		return cmdutil.Errorf(ee.Code, "%s\n  cause: %s", ee.Message, why)
+	}
+	return err
+}
+
 // diagnose runs the knowledge base over the log.
 func (r *runner) diagnose() {
-	if r.deps.Diagnose == nil {
-		return
-	}
 	b, err := readTail(r.res.LogPath, 16<<20)
 	if err != nil {
 		return
 	}
-	for _, d := range r.deps.Diagnose(string(b)) {
+	var found []Diagnosis
+	if r.deps.Diagnose != nil {
+		found = r.deps.Diagnose(string(b))
+	}
+	for _, d := range found {
 		if !slices.ContainsFunc(r.res.Diagnoses, func(x Diagnosis) bool { return x.ID == d.ID }) {
 			r.res.Diagnoses = append(r.res.Diagnoses, d)
+		}
+	}
+	r.res.FirstError = nil
+	if len(r.res.Diagnoses) == 0 {
+		if e, ok := FirstCompilerError(string(b)); ok {
+			r.res.FirstError = &e
 		}
 	}
 }

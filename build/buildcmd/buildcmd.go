@@ -397,6 +397,12 @@ func run(ctx context.Context, o *Options) error {
 		CMakeArgs: o.CMakeArgs, Jobs: o.Jobs, Compiler: o.Compiler, AllowUnsupportedCompiler: o.AllowUnsupported,
 		Launcher: launcher(f.Runner), Portable: portable(o),
 		Source: engine.ScanSource(src.Dir), Heal: o.Heal, CacheDir: cache, Targets: o.Targets}
+	if in.Backend == "vulkan" || in.Backend == "auto" && sel.Backend == "vulkan" {
+		in.Source = engine.CheckGlslc(in.Source, src.Dir, plan.GlslcFor(snap, o.CMakeArgs), func(name string, args ...string) (string, bool) {
+			res, err := f.Runner.Run(ctx, proc.Cmd{Name: name, Args: args, Timeout: 30 * time.Second})
+			return res.Combined(), err == nil && res.ExitCode == 0
+		})
+	}
 
 	if o.DryRun {
 		p, err := plan.Make(in)

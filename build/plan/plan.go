@@ -485,6 +485,7 @@ func (pl *planner) vulkan() {
 		pl.p.Reasons = append(pl.p.Reasons, "Vulkan SDK at "+v.SDK)
 	}
 	pl.vulkanHeaders()
+	pl.vulkanGlslc()
 }
 
 func (pl *planner) hip() {

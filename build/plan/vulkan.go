@@ -29,9 +29,22 @@ type VulkanRequirement struct {
 	Sources           []string `json:"sources"`
 }
 
+// GlslcRequirement is a GLSL extension a llama.cpp source's shaders use
+// whatever glslc supports (data/vulkan.json).
+type GlslcRequirement struct {
+	ID          string   `json:"id"`
+	Extension   string   `json:"extension"`
+	What        string   `json:"what"`
+	FeatureTest string   `json:"feature_test"`
+	MarkerFile  string   `json:"marker_file"`
+	Marker      string   `json:"marker"`
+	Sources     []string `json:"sources"`
+}
+
 // VulkanTable is data/vulkan.json.
 type VulkanTable struct {
 	HeaderRequirements []VulkanRequirement `json:"header_requirements"`
+	GlslcRequirements  []GlslcRequirement  `json:"glslc_requirements"`
 	NewerHeaders       struct {
 		Tag    string `json:"tag"`
 		Source string `json:"source"`
@@ -56,6 +69,40 @@ type SourceFacts struct {
 	Scanned     bool     `json:"scanned"`
 	VulkanNeeds []string `json:"vulkan_needs,omitempty"`
 	Options     []string `json:"options,omitempty"`
+	// GlslcNeeds are the glslc requirements whose marker the tree has;
+	// GlslcLacks those the build's glslc failed (its feature test did not
+	// compile), with glslc's first error line.
+	GlslcNeeds []string          `json:"glslc_needs,omitempty"`
+	GlslcLacks map[string]string `json:"glslc_lacks,omitempty"`
+	// Glslc is the glslc the feature tests ran.
+	Glslc string `json:"glslc,omitempty"`
+}
+
+// GlslcFor returns the glslc a build uses: --cmake-arg
+// Vulkan_GLSLC_EXECUTABLE, else the one doctor found.
+func GlslcFor(s *snapshot.Snapshot, cmakeArgs []string) string {
+	for _, a := range cmakeArgs {
+		if c, err := ParseCacheArg(a); err == nil && c.Name == "Vulkan_GLSLC_EXECUTABLE" {
+			return c.Value
+		}
+	}
+	return s.Vulkan.Glslc
+}
+
+// vulkanGlslc refuses a build whose glslc failed a feature test the
+// source's shaders need unconditionally (it would fail in the shader step).
+func (pl *planner) vulkanGlslc() {
+	for _, r := range Vulkan().GlslcRequirements {
+		msg, lacks := pl.in.Source.GlslcLacks[r.ID]
+		if !lacks {
+			continue
+		}
+		osKey := "linux"
+		if pl.win {
+			osKey = "windows"
+		}
+		pl.blocker("vulkan-glslc-too-old", pl.in.Source.Glslc, r.Extension, msg, r.What, message("fix-vulkan-glslc-"+osKey).Text)
+	}
 }
 
 // VulkanHeadersID is the plan entry (in Patches) that points the build at
