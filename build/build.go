@@ -96,7 +96,19 @@ type Verification struct {
 	LoadedBackend []string `json:"loaded_backends,omitempty"`
 	Devices       []string `json:"devices,omitempty"`
 	BackendLib    string   `json:"backend_library,omitempty"`
-	OK            bool     `json:"ok"`
+	// Tool is the binary verified (llama-cli, else llama-server for a
+	// --target llama-server build).
+	Tool string `json:"tool,omitempty"`
+	// BackendInBuild: the backend's library was built and loads (a
+	// load_backend line, a listed device, or a linked library the binary ran
+	// with). DeviceUsable: the backend lists a device on this machine, a
+	// separate fact (a GPU-less CI runner builds GPU backends for others).
+	BackendInBuild bool `json:"backend_in_build"`
+	DeviceUsable   bool `json:"device_usable"`
+	// DeviceEnv is the environment the device was listed with, when it
+	// needed one (GGML_VK_VISIBLE_DEVICES=0 for a software Vulkan device).
+	DeviceEnv string `json:"device_env,omitempty"`
+	OK        bool   `json:"ok"`
 	Notes         []string `json:"notes,omitempty"`
 }
 
@@ -716,8 +728,14 @@ func (r *runner) verify(ctx context.Context, bin string) (*Verification, error) 
 	v := &Verification{}
 	cli := filepath.Join(bin, exeName(p.OS, "llama-cli"))
 	if !fileExists(cli) {
-		return v, fmt.Errorf("the build finished but %s is missing; see %s", cli, r.res.LogPath)
+		// A --target build may have made only the server.
+		if srv := filepath.Join(bin, exeName(p.OS, "llama-server")); fileExists(srv) {
+			cli = srv
+		} else {
+			return v, fmt.Errorf("the build finished but %s is missing; see %s", cli, r.res.LogPath)
+		}
 	}
+	v.Tool = filepath.Base(cli)
 	res, err := r.deps.Runner.Run(ctx, proc.Cmd{Name: cli, Args: []string{"--version"}, Env: r.env, Timeout: time.Minute})
 	if err != nil || res.ExitCode != 0 {
 		return v, fmt.Errorf("%s --version failed (exit %d, %v): %s", cli, res.ExitCode, err, strings.TrimSpace(lastLines(res.Combined(), 5)))
@@ -743,23 +761,48 @@ func (r *runner) verify(ctx context.Context, bin string) (*Verification, error) 
 	}
 	want := enginefacts.BackendRegName(p.Backend)
 	if p.Backend == "cpu" {
-		v.OK = true
+		v.BackendInBuild, v.DeviceUsable, v.OK = true, true, true
 		return v, nil
 	}
 	v.BackendLib = backendLibrary(p.OS, bin, p.Backend)
+	hasDevice := func() bool {
+		return slices.ContainsFunc(v.Devices, func(d string) bool { return strings.HasPrefix(d, want) })
+	}
 	loaded := slices.Contains(v.LoadedBackend, want)
-	listed := slices.ContainsFunc(v.Devices, func(d string) bool { return strings.HasPrefix(d, want) })
-	gpus := len(r.in.Snapshot.NVIDIA.GPUs) > 0 || len(r.in.Snapshot.HIP.GFX) > 0 || len(r.in.Snapshot.Vulkan.Devices) > 0
+	listed := hasDevice()
+	if !listed && p.Backend == "vulkan" && (loaded || v.BackendLib != "") {
+		// ggml-vulkan skips CPU-type devices (Mesa's lavapipe/llvmpipe)
+		// unless they are selected: ask once more with the first selected.
+		env := append(slices.Clone(r.env), "GGML_VK_VISIBLE_DEVICES=0")
+		if res, err := r.deps.Runner.Run(ctx, proc.Cmd{Name: cli, Args: []string{"--list-devices"}, Env: env, Timeout: time.Minute}); err == nil {
+			for _, m := range deviceRE.FindAllStringSubmatch(res.Combined(), -1) {
+				if d := m[1] + m[2] + ": " + m[3]; strings.HasPrefix(d, want) && !slices.Contains(v.Devices, d) {
+					v.Devices = append(v.Devices, d)
+				}
+			}
+			if listed = hasDevice(); listed {
+				v.DeviceEnv = "GGML_VK_VISIBLE_DEVICES=0"
+			}
+		}
+	}
+	// Hardware that should have listed a device (software Vulkan devices do not count).
+	gpus := len(r.in.Snapshot.NVIDIA.GPUs) > 0 || len(r.in.Snapshot.HIP.GFX) > 0
+	v.BackendInBuild = loaded || listed || v.BackendLib != ""
+	v.DeviceUsable = listed
 	switch {
+	case listed && v.DeviceEnv != "":
+		v.Notes = append(v.Notes, fmt.Sprintf("%s backend in the build; a %s device is usable here only with %s (a software device: ggml-vulkan skips CPU-type devices unless selected)", want, want, v.DeviceEnv))
 	case listed:
 		v.Notes = append(v.Notes, want+" device listed")
-	case loaded && !gpus:
-		v.Notes = append(v.Notes, fmt.Sprintf("%s backend loaded; no GPU on this machine to list", want))
-	case loaded:
+	case loaded && gpus && p.Backend != "vulkan":
 		return v, fmt.Errorf("the %s backend loaded but lists no device although this machine has a GPU: run llamactl doctor (driver, CUDA_VISIBLE_DEVICES)", want)
-	case v.BackendLib != "" && !gpus:
-		// A non-DL build links the backend library into llama-cli: that it ran proves it loaded.
-		v.Notes = append(v.Notes, fmt.Sprintf("%s built and linked (llama-cli ran); no GPU on this machine to list", v.BackendLib))
+	case loaded:
+		v.Notes = append(v.Notes, fmt.Sprintf("%s backend in the build (loaded); no %s device is usable on this machine, which is fine for binaries built for other machines (llamactl doctor says why)", want, want))
+	case v.BackendLib != "" && gpus && p.Backend != "vulkan":
+		return v, fmt.Errorf("%s is in %s but lists no device although this machine has a GPU: run llamactl doctor (driver, CUDA_VISIBLE_DEVICES)", v.BackendLib, bin)
+	case v.BackendLib != "":
+		// A non-DL build links the backend library into the binary: that it ran proves it loaded.
+		v.Notes = append(v.Notes, fmt.Sprintf("%s backend in the build (%s linked; %s ran); no %s device is usable on this machine, which is fine for binaries built for other machines (llamactl doctor says why)", want, v.BackendLib, v.Tool, want))
 	default:
 		return v, fmt.Errorf("the %s backend is not in the build (no \"load_backend: loaded %s backend\" line, no %s device, no backend library in %s): the build is CPU-only. Check the configure log %s for \"Manually-specified variables were not used\", and for runtime DLLs run llamactl doctor", want, want, want, bin, r.res.LogPath)
 	}
