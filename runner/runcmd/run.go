@@ -3,7 +3,6 @@ package runcmd
 import (
 	"context"
 	"fmt"
-	"github.com/llamactl/llamactl/internal/paths"
 	"io"
 	"math"
 	"os"
@@ -18,6 +17,7 @@ import (
 
 	"github.com/llamactl/llamactl/failures"
 	"github.com/llamactl/llamactl/internal/cmdutil"
+	"github.com/llamactl/llamactl/internal/paths"
 	"github.com/llamactl/llamactl/internal/ui"
 	"github.com/llamactl/llamactl/runner/engine"
 	"github.com/llamactl/llamactl/runner/gguf"
