@@ -106,9 +106,9 @@ type Verification struct {
 	DeviceUsable   bool `json:"device_usable"`
 	// DeviceEnv is the environment the device was listed with, when it
 	// needed one (GGML_VK_VISIBLE_DEVICES=0 for a software Vulkan device).
-	DeviceEnv string `json:"device_env,omitempty"`
-	OK        bool   `json:"ok"`
-	Notes         []string `json:"notes,omitempty"`
+	DeviceEnv string   `json:"device_env,omitempty"`
+	OK        bool     `json:"ok"`
+	Notes     []string `json:"notes,omitempty"`
 }
 
 // Result is everything one build did.
@@ -569,9 +569,9 @@ func (r *runner) explainFailure(stage string, err error) error {
 			break
 		}
 	}
-	var ee *cmdutil.ExitError
-	if errors.As(err, &ee) && !strings.Contains(ee.Message, why) {
-		return cmdutil.Errorf(ee.Code, "%s\n  cause: %s", ee.Message, why)
+	var be *Error
+	if errors.As(err, &be) && !strings.Contains(be.Message, why) {
+		return &Error{Kind: be.Kind, Message: be.Message + "\n  cause: " + why, Err: be.Err}
 	}
 	return err
 }

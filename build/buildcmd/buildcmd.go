@@ -654,7 +654,7 @@ func systemGGML(args []string) bool {
 // withUserVulkanHeaders adds the headers named by --cmake-arg
 // Vulkan_INCLUDE_DIR=DIR to (a copy of) the snapshot, so the plan checks
 // their VK_HEADER_VERSION like the ones doctor found.
-func withUserVulkanHeaders(snap *snapshot.Snapshot, args []string) *snapshot.Snapshot {
+func withUserVulkanHeaders(snap *machine.Snapshot, args []string) *machine.Snapshot {
 	for _, a := range args {
 		c, err := plan.ParseCacheArg(a)
 		if err != nil || c.Name != "Vulkan_INCLUDE_DIR" {
@@ -674,7 +674,7 @@ func withUserVulkanHeaders(snap *snapshot.Snapshot, args []string) *snapshot.Sna
 			return snap
 		}
 		cp := *snap
-		cp.Vulkan.Headers = append(slices.Clone(snap.Vulkan.Headers), snapshot.VulkanHeaders{IncludeDir: c.Value, Version: n, Complete: complete, Origin: "cmake-arg"})
+		cp.Vulkan.Headers = append(slices.Clone(snap.Vulkan.Headers), machine.VulkanHeaders{IncludeDir: c.Value, Version: n, Complete: complete, Origin: "cmake-arg"})
 		return &cp
 	}
 	return snap

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/llamactl/llamactl/doctor/snapshot"
+	"github.com/llamactl/llamactl/machine"
 )
 
 //go:embed data/vulkan.json
@@ -80,7 +80,7 @@ type SourceFacts struct {
 
 // GlslcFor returns the glslc a build uses: --cmake-arg
 // Vulkan_GLSLC_EXECUTABLE, else the one doctor found.
-func GlslcFor(s *snapshot.Snapshot, cmakeArgs []string) string {
+func GlslcFor(s *machine.Snapshot, cmakeArgs []string) string {
 	for _, a := range cmakeArgs {
 		if c, err := ParseCacheArg(a); err == nil && c.Name == "Vulkan_GLSLC_EXECUTABLE" {
 			return c.Value
@@ -114,7 +114,7 @@ const (
 
 // headersInUse is the Vulkan headers the build will compile with: the
 // user's Vulkan_INCLUDE_DIR, else what CMake finds by default.
-func (pl *planner) headersInUse() (*snapshot.VulkanHeaders, string) {
+func (pl *planner) headersInUse() (*machine.VulkanHeaders, string) {
 	v := pl.in.Snapshot.Vulkan
 	for _, a := range pl.in.CMakeArgs {
 		c, err := ParseCacheArg(a)
@@ -171,7 +171,7 @@ func (pl *planner) vulkanHeaders() {
 	}
 	// The newest other copy that is new enough (a diagnosed failure without
 	// a known requirement: anything newer than what failed).
-	var alt *snapshot.VulkanHeaders
+	var alt *machine.VulkanHeaders
 	for i, h := range v.Headers {
 		if samePath(h.IncludeDir, cur.IncludeDir) || h.Version <= cur.Version || h.Version < min {
 			continue

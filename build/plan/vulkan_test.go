@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/llamactl/llamactl/doctor/snapshot"
+	"github.com/llamactl/llamactl/machine"
 )
 
 // A Debian 12 machine: bookworm's headers (239) as the system's, sid's (363)
@@ -15,7 +15,7 @@ func vulkanCase(t *testing.T) Input {
 	in := loadCase(t, "linux-debian-cpu-local")
 	in.Backend = "vulkan"
 	in.Engine.BuildNumber = 0 // a --source tree of unknown version: the markers decide
-	in.Snapshot.Vulkan = snapshot.Vulkan{Glslc: "/usr/bin/glslc", SPIRVHeaders: true, Headers: []snapshot.VulkanHeaders{
+	in.Snapshot.Vulkan = machine.Vulkan{Glslc: "/usr/bin/glslc", SPIRVHeaders: true, Headers: []machine.VulkanHeaders{
 		{IncludeDir: "/usr/include", Version: 239, Complete: "1.3.239", Origin: "system"},
 		{IncludeDir: "/var/cache/llamactl/vulkan-headers/sid/usr/include", Version: 363, Complete: "1.4.363", Origin: "private"},
 	}}

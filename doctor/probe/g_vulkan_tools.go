@@ -4,14 +4,14 @@ import (
 	"context"
 	"strings"
 
-	"github.com/llamactl/llamactl/doctor/snapshot"
+	"github.com/llamactl/llamactl/machine"
 )
 
 // vulkanToolchain records the versions that decide whether a llama.cpp
 // version's Vulkan backend compiles here: the headers' VK_HEADER_VERSION
 // (every copy found, the default one first), glslc's version, the
 // SPIRV-Headers package's version, the loader's and the SDK's.
-func vulkanToolchain(ctx context.Context, g *gctx, v *snapshot.Vulkan) {
+func vulkanToolchain(ctx context.Context, g *gctx, v *machine.Vulkan) {
 	goos := g.goos()
 	vf := facts.Vulkan
 	seen := map[string]bool{}
@@ -35,7 +35,7 @@ func vulkanToolchain(ctx context.Context, g *gctx, v *snapshot.Vulkan) {
 		if n == 0 {
 			return
 		}
-		v.Headers = append(v.Headers, snapshot.VulkanHeaders{IncludeDir: dir, Version: n, Complete: complete, Origin: origin})
+		v.Headers = append(v.Headers, machine.VulkanHeaders{IncludeDir: dir, Version: n, Complete: complete, Origin: origin})
 	}
 	// CMake's FindVulkan: $VULKAN_SDK's include folder first, then the system's.
 	if v.SDK != "" {
