@@ -4,6 +4,7 @@ import (
 	"context"
 	"strings"
 
+	"github.com/llamactl/llamactl/internal/paths"
 	"github.com/llamactl/llamactl/machine"
 )
 
@@ -55,11 +56,14 @@ func vulkanToolchain(ctx context.Context, g *gctx, v *machine.Vulkan) {
 		globs = vf.PrivateGlobsWindows
 	}
 	home := lookupEnv(g.d, "HOME")
+	// llamactl's own cache (LLAMACTL_CACHE_DIR, ...), where the fixes tell
+	// users to put newer headers and where build --heal looks.
+	cache := paths.CacheDir(goos, func(k string) string { return lookupEnv(g.d, k) })
 	for _, gl := range globs {
-		if strings.Contains(gl, "{cache}") && g.d.CacheDir == "" || strings.Contains(gl, "{home}") && home == "" {
+		if strings.Contains(gl, "{home}") && home == "" {
 			continue
 		}
-		gl = strings.ReplaceAll(strings.ReplaceAll(gl, "{cache}", g.d.CacheDir), "{home}", home)
+		gl = strings.ReplaceAll(strings.ReplaceAll(gl, "{cache}", cache), "{home}", home)
 		for _, dir := range expandStarGlob(g.d.FS, goos, gl) {
 			add(dir, "private")
 		}

@@ -56,7 +56,7 @@ func TestGatherVulkanToolchainLinux(t *testing.T) {
 	})
 	m.AddLink("/usr/lib/x86_64-linux-gnu/libvulkan.so.1", "/usr/lib/x86_64-linux-gnu/libvulkan.so.1.3.239")
 	env := map[string]string{"HOME": "/home/u", "PATH": "/usr/bin"}
-	d := Deps{GOOS: "linux", FS: m, Getenv: func(k string) string { return env[k] }, Environ: func() []string { return nil }, CacheDir: "/home/u/.cache/llamactl"}
+	d := Deps{GOOS: "linux", FS: m, Getenv: func(k string) string { return env[k] }, Environ: func() []string { return nil }}
 	s := Gather(context.Background(), d)
 	v := s.Vulkan
 	if len(v.Headers) != 2 || v.Headers[0].IncludeDir != "/usr/include" || v.Headers[0].Version != 239 || v.Headers[0].Origin != "system" ||

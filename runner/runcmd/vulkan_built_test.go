@@ -3,11 +3,13 @@ package runcmd
 import (
 	"context"
 	"encoding/json"
+	"net/http"
 	"os"
 	"testing"
 	"time"
 
 	"github.com/llamactl/llamactl/runner/gguf/ggufwrite"
+	"github.com/llamactl/llamactl/runner/launch"
 )
 
 // TestVulkanBuiltEngine runs the llama-server that scripts/stages/60-vulkan.sh
@@ -26,6 +28,7 @@ func TestVulkanBuiltEngine(t *testing.T) {
 	o.Prompt, o.NPredict = "Hello world", 8
 	// lavapipe compiles ggml-vulkan's pipelines with LLVM on first use: slow on 2 busy cores.
 	o.ReadyTimeout = 8 * time.Minute
+	o.HTTP = launch.NetHTTP{Client: &http.Client{Timeout: 8 * time.Minute}}
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
 	defer cancel()
 	if err := Run(ctx, o); err != nil {
