@@ -599,6 +599,10 @@ func printText(f *cmdutil.Factory, doc *Doc) {
 		pr.Line(st, text)
 	}
 	for _, id := range r.Healed {
+		if id == plan.VulkanHeadersID {
+			pr.Line(ui.Warn, "--heal pointed the build at newer Vulkan headers found on this machine and retried (see the plan's "+id+" entry)")
+			continue
+		}
 		pr.Line(ui.Warn, "--heal applied patch "+id+" and retried (llamactl patches show "+id+")")
 	}
 	for _, d := range r.Diagnoses {
@@ -609,7 +613,13 @@ func printText(f *cmdutil.Factory, doc *Doc) {
 		if ids := patches.Default().Healers(d.ID); len(ids) > 0 && len(r.Healed) == 0 {
 			details = append(details, fmt.Sprintf("llamactl knows a fix (patch %s): rerun with --heal", strings.Join(ids, ", ")))
 		}
+		if d.ID == plan.VulkanHeadersFailure && len(r.Healed) == 0 {
+			details = append(details, "with newer headers on this machine (llamactl doctor --backend vulkan lists them), rerun with --heal")
+		}
 		pr.Line(ui.Err, d.ID+": "+d.Title, details...)
+	}
+	if len(r.Diagnoses) == 0 && r.FirstError != nil {
+		pr.Line(ui.Err, "first error: "+r.FirstError.String(), fmt.Sprintf("line %d of %s; llamactl explain %s shows what else it finds", r.FirstError.LogLine, r.LogPath, r.LogPath))
 	}
 	if r.Failed == "" && r.Verify != nil {
 		p := r.Plan
