@@ -193,11 +193,13 @@ func isDirErr(err error) bool {
 	return errors.As(err, &pe) && strings.Contains(pe.Err.Error(), "is a directory")
 }
 
-// selection converts doctor's selection into the planner's input.
+// selection is doctor's selection, the planner's input. build --json keeps
+// its documented fields: doctor's matrix resolution, per-GPU view and
+// requested backend are doctor --json's.
 func selection(s *machine.Snapshot, backend string) plan.Selection {
 	d := doctor.SelectFor(s, backend)
-	return plan.Selection{Backend: d.Backend, CUDA: d.CUDA, Toolkit: d.Toolkit, CUDAArchitectures: d.CUDAArchitectures,
-		HostCompiler: d.HostCompiler, MSVCToolset: d.MSVCToolset, VCVarsAll: d.VCVarsAll, Reasons: d.Reasons}
+	d.Resolution, d.GPUs, d.Requested = nil, nil, ""
+	return d
 }
 
 var (

@@ -25,7 +25,7 @@ import (
 	"github.com/llamactl/llamactl/runner/plan"
 )
 
-// maxOOMRetries: relaunches after an out-of-memory failure (§9.6).
+// maxOOMRetries: relaunches after an out-of-memory failure.
 const maxOOMRetries = 2
 
 // Options are `llamactl run`'s inputs; the world is injected for tests.
