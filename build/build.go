@@ -309,6 +309,11 @@ func (r *runner) attempt(ctx context.Context, n int) (string, error) {
 			// kept libggml-cuda.so in bin/, listed it, copied it to --out, and
 			// llama-cli loaded it. Ninja relinks from the kept objects.
 			os.RemoveAll(filepath.Join(p.BuildDir, "bin"))
+			// ggml-vulkan's generated shader header is not regenerated when
+			// the shader generator changes (another glslc finds other
+			// extensions): ggml-vulkan.cpp then misses the new variants
+			// (vulkan-shaders-header-stale). Ninja regenerates it.
+			os.Remove(filepath.Join(p.BuildDir, "ggml", "src", "ggml-vulkan", "ggml-vulkan-shaders.hpp"))
 		}
 		if err := r.configure(ctx, n); err != nil {
 			return "configure", err
