@@ -100,8 +100,20 @@ type Verification struct {
 	LoadedBackend []string `json:"loaded_backends,omitempty"`
 	Devices       []string `json:"devices,omitempty"`
 	BackendLib    string   `json:"backend_library,omitempty"`
-	OK            bool     `json:"ok"`
-	Notes         []string `json:"notes,omitempty"`
+	// Tool is the binary verified (llama-cli, else llama-server for a
+	// --target llama-server build).
+	Tool string `json:"tool,omitempty"`
+	// BackendInBuild: the backend's library was built and loads (a
+	// load_backend line, a listed device, or a linked library the binary ran
+	// with). DeviceUsable: the backend lists a device on this machine, a
+	// separate fact (a GPU-less CI runner builds GPU backends for others).
+	BackendInBuild bool `json:"backend_in_build"`
+	DeviceUsable   bool `json:"device_usable"`
+	// DeviceEnv is the environment the device was listed with, when it
+	// needed one (GGML_VK_VISIBLE_DEVICES=0 for a software Vulkan device).
+	DeviceEnv string   `json:"device_env,omitempty"`
+	OK        bool     `json:"ok"`
+	Notes     []string `json:"notes,omitempty"`
 }
 
 // Result is everything one build did.
@@ -121,6 +133,9 @@ type Result struct {
 	OutDir     string            `json:"out_dir,omitempty"` // absolute; --out, where the binaries were copied
 	Manifest   string            `json:"manifest,omitempty"`
 	Failed     string            `json:"failed_stage,omitempty"`
+	// FirstError is the failed build log's first compiler error, when the
+	// knowledge base recognised nothing: every failure names a cause.
+	FirstError *CompilerError `json:"first_error,omitempty"`
 }
 
 type runner struct {
@@ -231,6 +246,7 @@ func (r *runner) run(ctx context.Context) error {
 			return err
 		}
 		r.diagnose()
+		err = r.explainFailure(stage, err)
 		if !r.opts.Heal || attempt > r.opts.MaxHeal {
 			return err
 		}
@@ -312,6 +328,11 @@ func (r *runner) attempt(ctx context.Context, n int) (string, error) {
 			// kept libggml-cuda.so in bin/, listed it, copied it to --out, and
 			// llama-cli loaded it. Ninja relinks from the kept objects.
 			os.RemoveAll(filepath.Join(p.BuildDir, "bin"))
+			// ggml-vulkan's generated shader header is not regenerated when
+			// the shader generator changes (another glslc finds other
+			// extensions): ggml-vulkan.cpp then misses the new variants
+			// (vulkan-shaders-header-stale). Ninja regenerates it.
+			os.Remove(filepath.Join(p.BuildDir, "ggml", "src", "ggml-vulkan", "ggml-vulkan-shaders.hpp"))
 		}
 		if err := r.configure(ctx, n); err != nil {
 			return "configure", err
@@ -551,18 +572,54 @@ func commandLine(c plan.Command) string {
 	return proc.Cmd{Name: c.Program, Args: c.Args}.String()
 }
 
+// explainFailure names the cause of a failed configure or compile in its
+// step and error: the knowledge base's diagnosis, else the log's first
+// compiler error with its file and line, never a bare exit code.
+func (r *runner) explainFailure(stage string, err error) error {
+	why := ""
+	switch {
+	case len(r.res.Diagnoses) > 0:
+		d := r.res.Diagnoses[0]
+		why = d.ID + ": " + d.Title
+	case r.res.FirstError != nil:
+		why = "first error: " + r.res.FirstError.String()
+	default:
+		return err
+	}
+	for i := len(r.res.Steps) - 1; i >= 0; i-- {
+		if r.res.Steps[i].Name == stage && r.res.Steps[i].Status == "failed" {
+			if !strings.Contains(r.res.Steps[i].Detail, why) {
+				r.res.Steps[i].Detail += ": " + why
+			}
+			break
+		}
+	}
+	var be *Error
+	if errors.As(err, &be) && !strings.Contains(be.Message, why) {
+		return &Error{Kind: be.Kind, Message: be.Message + "\n  cause: " + why, Err: be.Err}
+	}
+	return err
+}
+
 // diagnose runs the knowledge base over the log.
 func (r *runner) diagnose() {
-	if r.deps.Diagnose == nil {
-		return
-	}
 	b, err := readTail(r.res.LogPath, 16<<20)
 	if err != nil {
 		return
 	}
-	for _, d := range r.deps.Diagnose(string(b)) {
+	var found []Diagnosis
+	if r.deps.Diagnose != nil {
+		found = r.deps.Diagnose(string(b))
+	}
+	for _, d := range found {
 		if !slices.ContainsFunc(r.res.Diagnoses, func(x Diagnosis) bool { return x.ID == d.ID }) {
 			r.res.Diagnoses = append(r.res.Diagnoses, d)
+		}
+	}
+	r.res.FirstError = nil
+	if len(r.res.Diagnoses) == 0 {
+		if e, ok := FirstCompilerError(string(b)); ok {
+			r.res.FirstError = &e
 		}
 	}
 }
@@ -695,8 +752,14 @@ func (r *runner) verify(ctx context.Context, bin string) (*Verification, error) 
 	v := &Verification{}
 	cli := filepath.Join(bin, exeName(p.OS, "llama-cli"))
 	if !fileExists(cli) {
-		return v, fmt.Errorf("the build finished but %s is missing; see %s", cli, r.res.LogPath)
+		// A --target build may have made only the server.
+		if srv := filepath.Join(bin, exeName(p.OS, "llama-server")); fileExists(srv) {
+			cli = srv
+		} else {
+			return v, fmt.Errorf("the build finished but %s is missing; see %s", cli, r.res.LogPath)
+		}
 	}
+	v.Tool = filepath.Base(cli)
 	res, err := r.deps.Runner.Run(ctx, proc.Cmd{Name: cli, Args: []string{"--version"}, Env: r.env, Timeout: time.Minute})
 	if err != nil || res.ExitCode != 0 {
 		return v, fmt.Errorf("%s --version failed (exit %d, %v): %s", cli, res.ExitCode, err, strings.TrimSpace(lastLines(res.Combined(), 5)))
@@ -722,23 +785,48 @@ func (r *runner) verify(ctx context.Context, bin string) (*Verification, error) 
 	}
 	want := enginefacts.BackendRegName(p.Backend)
 	if p.Backend == "cpu" {
-		v.OK = true
+		v.BackendInBuild, v.DeviceUsable, v.OK = true, true, true
 		return v, nil
 	}
 	v.BackendLib = backendLibrary(p.OS, bin, p.Backend)
+	hasDevice := func() bool {
+		return slices.ContainsFunc(v.Devices, func(d string) bool { return strings.HasPrefix(d, want) })
+	}
 	loaded := slices.Contains(v.LoadedBackend, want)
-	listed := slices.ContainsFunc(v.Devices, func(d string) bool { return strings.HasPrefix(d, want) })
-	gpus := len(r.in.Snapshot.NVIDIA.GPUs) > 0 || len(r.in.Snapshot.HIP.GFX) > 0 || len(r.in.Snapshot.Vulkan.Devices) > 0
+	listed := hasDevice()
+	if !listed && p.Backend == "vulkan" && (loaded || v.BackendLib != "") {
+		// ggml-vulkan skips CPU-type devices (Mesa's lavapipe/llvmpipe)
+		// unless they are selected: ask once more with the first selected.
+		env := append(slices.Clone(r.env), "GGML_VK_VISIBLE_DEVICES=0")
+		if res, err := r.deps.Runner.Run(ctx, proc.Cmd{Name: cli, Args: []string{"--list-devices"}, Env: env, Timeout: time.Minute}); err == nil {
+			for _, m := range deviceRE.FindAllStringSubmatch(res.Combined(), -1) {
+				if d := m[1] + m[2] + ": " + m[3]; strings.HasPrefix(d, want) && !slices.Contains(v.Devices, d) {
+					v.Devices = append(v.Devices, d)
+				}
+			}
+			if listed = hasDevice(); listed {
+				v.DeviceEnv = "GGML_VK_VISIBLE_DEVICES=0"
+			}
+		}
+	}
+	// Hardware that should have listed a device (software Vulkan devices do not count).
+	gpus := len(r.in.Snapshot.NVIDIA.GPUs) > 0 || len(r.in.Snapshot.HIP.GFX) > 0
+	v.BackendInBuild = loaded || listed || v.BackendLib != ""
+	v.DeviceUsable = listed
 	switch {
+	case listed && v.DeviceEnv != "":
+		v.Notes = append(v.Notes, fmt.Sprintf("%s backend in the build; a %s device is usable here only with %s (a software device: ggml-vulkan skips CPU-type devices unless selected)", want, want, v.DeviceEnv))
 	case listed:
 		v.Notes = append(v.Notes, want+" device listed")
-	case loaded && !gpus:
-		v.Notes = append(v.Notes, fmt.Sprintf("%s backend loaded; no GPU on this machine to list", want))
-	case loaded:
+	case loaded && gpus && p.Backend != "vulkan":
 		return v, fmt.Errorf("the %s backend loaded but lists no device although this machine has a GPU: run llamactl doctor (driver, CUDA_VISIBLE_DEVICES)", want)
-	case v.BackendLib != "" && !gpus:
-		// A non-DL build links the backend library into llama-cli: that it ran proves it loaded.
-		v.Notes = append(v.Notes, fmt.Sprintf("%s built and linked (llama-cli ran); no GPU on this machine to list", v.BackendLib))
+	case loaded:
+		v.Notes = append(v.Notes, fmt.Sprintf("%s backend in the build (loaded); no %s device is usable on this machine, which is fine for binaries built for other machines (llamactl doctor says why)", want, want))
+	case v.BackendLib != "" && gpus && p.Backend != "vulkan":
+		return v, fmt.Errorf("%s is in %s but lists no device although this machine has a GPU: run llamactl doctor (driver, CUDA_VISIBLE_DEVICES)", v.BackendLib, bin)
+	case v.BackendLib != "":
+		// A non-DL build links the backend library into the binary: that it ran proves it loaded.
+		v.Notes = append(v.Notes, fmt.Sprintf("%s backend in the build (%s linked; %s ran); no %s device is usable on this machine, which is fine for binaries built for other machines (llamactl doctor says why)", want, v.BackendLib, v.Tool, want))
 	default:
 		return v, fmt.Errorf("the %s backend is not in the build (no \"load_backend: loaded %s backend\" line, no %s device, no backend library in %s): the build is CPU-only. Check the configure log %s for \"Manually-specified variables were not used\", and for runtime DLLs run llamactl doctor", want, want, want, bin, r.res.LogPath)
 	}

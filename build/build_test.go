@@ -383,8 +383,19 @@ func TestPlanChangeDropsStaleBinaries(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(out, "llama-server")); err != nil {
 		t.Fatalf("first build: %v", err)
 	}
+	// ggml-vulkan's generated shader header does not follow a plan change by itself.
+	hdr := filepath.Join(in.BuildDir, "ggml", "src", "ggml-vulkan", "ggml-vulkan-shaders.hpp")
+	if err := os.MkdirAll(filepath.Dir(hdr), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(hdr, []byte("// stale\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	in.CMakeArgs = []string{"LLAMA_BUILD_SERVER=OFF"}
 	res, err := Run(context.Background(), deps(), in, Options{OutDir: out})
+	if _, serr := os.Stat(hdr); serr == nil {
+		t.Error("the stale ggml-vulkan-shaders.hpp survived a plan change")
+	}
 	if err != nil {
 		t.Fatal(err)
 	}

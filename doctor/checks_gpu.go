@@ -215,7 +215,8 @@ func checkVulkanSDK(s *machine.Snapshot, requested string) []Finding {
 	case !s.Vulkan.SPIRVHeaders:
 		return []Finding{emit(s, "vk.sdk", "no-spirv-headers", "glslc", glslc)}
 	}
-	return []Finding{emit(s, "vk.sdk", "ok", "glslc", glslc, "sdk", orUnknown(s.Vulkan.SDK))}
+	return []Finding{emit(s, "vk.sdk", "ok", "glslc", glslc, "glslc_version", orUnknown(s.Vulkan.GlslcVersion),
+		"headers", vulkanHeadersText(s.Vulkan), "spirv", orUnknown(s.Vulkan.SPIRVHeadersVersion), "sdk", orUnknown(vulkanSDKText(s.Vulkan)))}
 }
 
 func checkHIPSDK(s *machine.Snapshot, requested string) []Finding {
@@ -247,4 +248,34 @@ func oclIsGPU(p machine.OpenCLPlatform, d machine.OpenCLDevice) bool {
 		}
 	}
 	return true
+}
+
+// vulkanHeadersText lists the Vulkan headers found, the default first:
+// "1.3.239 (/usr/include), also 1.4.363 (/opt/vk/include)".
+func vulkanHeadersText(v machine.Vulkan) string {
+	var parts []string
+	for _, h := range v.Headers {
+		ver := h.Complete
+		if ver == "" {
+			ver = itoa(h.Version)
+		}
+		parts = append(parts, ver+" ("+h.IncludeDir+")")
+	}
+	if len(parts) == 0 {
+		return "unknown"
+	}
+	if len(parts) == 1 {
+		return parts[0]
+	}
+	return parts[0] + ", also " + strings.Join(parts[1:], ", ")
+}
+
+func vulkanSDKText(v machine.Vulkan) string {
+	switch {
+	case v.SDK != "" && v.SDKVersion != "":
+		return v.SDKVersion + " at " + v.SDK
+	case v.SDKVersion != "":
+		return v.SDKVersion + " (installed; VULKAN_SDK is not set in this shell)"
+	}
+	return v.SDK
 }

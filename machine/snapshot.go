@@ -202,6 +202,43 @@ type Vulkan struct {
 	Glslc        string         `json:"glslc,omitempty"`
 	SPIRVHeaders bool           `json:"spirv_headers,omitempty"`
 	SDK          string         `json:"sdk,omitempty"` // VULKAN_SDK
+	// SDKVersion is the LunarG SDK's version: the registry's uninstall
+	// entry on Windows, else the VULKAN_SDK folder's name (1.4.313.0).
+	SDKVersion string `json:"sdk_version,omitempty"`
+	// Headers are the Vulkan headers found (vulkan/vulkan_core.h), the
+	// one a build uses by default first: the SDK's when VULKAN_SDK is set,
+	// else the system's; then private copies (llamactl's cache, ~/vulkansdk).
+	Headers []VulkanHeaders `json:"headers,omitempty"`
+	// GlslcVersion is glslc --version's first line ("shaderc v2023.2 v2023.2").
+	GlslcVersion string `json:"glslc_version,omitempty"`
+	// SPIRVHeadersVersion is the SPIRV-Headers CMake package's version.
+	SPIRVHeadersVersion string `json:"spirv_headers_version,omitempty"`
+	// LoaderVersion is the Vulkan loader's (libvulkan.so.1 -> libvulkan.so.1.3.239).
+	LoaderVersion string `json:"loader_version,omitempty"`
+}
+
+// VulkanHeaders is one copy of the Vulkan headers.
+type VulkanHeaders struct {
+	// IncludeDir is the folder holding vulkan/vulkan_core.h (what CMake's
+	// Vulkan_INCLUDE_DIR names).
+	IncludeDir string `json:"include_dir"`
+	// Version is VK_HEADER_VERSION (239 for 1.3.239), Complete the whole
+	// version ("1.3.239").
+	Version  int    `json:"version"`
+	Complete string `json:"complete,omitempty"`
+	// Origin: system, sdk, private.
+	Origin string `json:"origin"`
+}
+
+// DefaultHeaders returns the headers a build finds without being told
+// (nil when none were found).
+func (v Vulkan) DefaultHeaders() *VulkanHeaders {
+	for i, h := range v.Headers {
+		if h.Origin != "private" {
+			return &v.Headers[i]
+		}
+	}
+	return nil
 }
 
 type VulkanDevice struct {

@@ -15,6 +15,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"runtime"
+	"slices"
 	"strings"
 	"syscall"
 	"time"
@@ -48,8 +49,10 @@ type Options struct {
 	Compiler, MSVCToolset, CUDAArch        string
 	LockPath, SnapshotPath, CacheDir       string
 	CMakeArgs                              []string
-	Jobs                                   int
-	DryRun, Heal, AllowUnsupported, Check  bool
+	// Targets limits the compile to these CMake targets (--target).
+	Targets                               []string
+	Jobs                                  int
+	DryRun, Heal, AllowUnsupported, Check bool
 	// Portable builds binaries for other machines (always so with --lock).
 	Portable bool
 	// Interrupt returns a context cancelled on Ctrl-C / SIGTERM; cancelling
@@ -126,6 +129,7 @@ Examples:
 	fl.StringVar(&opts.OutDir, "out", "", "copy the binaries and manifest.json into this directory")
 	fl.IntVarP(&opts.Jobs, "jobs", "j", 0, "parallel compile jobs (default: logical cores)")
 	fl.StringArrayVar(&opts.CMakeArgs, "cmake-arg", nil, "extra CMake option NAME=VALUE or -DNAME=VALUE (old spellings are translated); repeatable")
+	fl.StringArrayVar(&opts.Targets, "target", nil, "compile only this CMake target (llama-server, llama-cli...) and what it needs; repeatable (default: all)")
 	fl.BoolVar(&opts.DryRun, "dry-run", false, "print the plan and the exact commands, run nothing")
 	fl.BoolVar(&opts.Heal, "heal", false, "on a recognised failure apply the matching patch and retry (at most twice)")
 	fl.BoolVar(&opts.AllowUnsupported, "allow-unsupported-compiler", false, "last resort: let nvcc accept an MSVC it does not support")
@@ -394,9 +398,17 @@ func run(ctx context.Context, o *Options) error {
 			buildDir = abs
 		}
 	}
+	snap = withUserVulkanHeaders(snap, o.CMakeArgs)
 	in := plan.Input{Snapshot: snap, Selection: sel, Engine: eng, Backend: o.Backend, SourceDir: src.Dir, BuildDir: buildDir,
 		CMakeArgs: o.CMakeArgs, Jobs: o.Jobs, Compiler: o.Compiler, AllowUnsupportedCompiler: o.AllowUnsupported,
-		Launcher: launcher(f.Runner), Portable: portable(o)}
+		Launcher: launcher(f.Runner), Portable: portable(o),
+		Source: engine.ScanSource(src.Dir), Heal: o.Heal, CacheDir: cache, Targets: o.Targets}
+	if in.Backend == "vulkan" || in.Backend == "auto" && sel.Backend == "vulkan" {
+		in.Source = engine.CheckGlslc(in.Source, src.Dir, plan.GlslcFor(snap, o.CMakeArgs), func(name string, args ...string) (string, bool) {
+			res, err := f.Runner.Run(ctx, proc.Cmd{Name: name, Args: args, Timeout: 30 * time.Second})
+			return res.Combined(), err == nil && res.ExitCode == 0
+		})
+	}
 
 	if o.DryRun {
 		p, err := plan.Make(in)
@@ -617,6 +629,10 @@ func printText(f *cmdutil.Factory, o *Options, doc *Doc) {
 		pr.Line(st, text)
 	}
 	for _, id := range r.Healed {
+		if id == plan.VulkanHeadersID {
+			pr.Line(ui.Warn, t.T("healed-vulkan-headers", "id", id))
+			continue
+		}
 		pr.Line(ui.Warn, t.T("healed", "id", id))
 	}
 	ft := failures.Default().Translator(t.Lang())
@@ -629,7 +645,13 @@ func printText(f *cmdutil.Factory, o *Options, doc *Doc) {
 		if ids := patches.Default().Healers(d.ID); len(ids) > 0 && len(r.Healed) == 0 {
 			details = append(details, t.T("knows-fix", "ids", strings.Join(ids, ", ")))
 		}
+		if d.ID == plan.VulkanHeadersFailure && len(r.Healed) == 0 {
+			details = append(details, t.T("knows-vulkan-headers"))
+		}
 		pr.Line(ui.Err, d.ID+": "+d.Title, details...)
+	}
+	if len(r.Diagnoses) == 0 && r.FirstError != nil {
+		pr.Line(ui.Err, t.T("first-error", "error", r.FirstError.String()), t.T("first-error-where", "line", fmt.Sprint(r.FirstError.LogLine), "log", r.LogPath))
 	}
 	if r.Failed == "" && r.Verify != nil {
 		p := r.Plan
@@ -696,4 +718,33 @@ func systemGGML(args []string) bool {
 		}
 	}
 	return false
+}
+
+// withUserVulkanHeaders adds the headers named by --cmake-arg
+// Vulkan_INCLUDE_DIR=DIR to (a copy of) the snapshot, so the plan checks
+// their VK_HEADER_VERSION like the ones doctor found.
+func withUserVulkanHeaders(snap *machine.Snapshot, args []string) *machine.Snapshot {
+	for _, a := range args {
+		c, err := plan.ParseCacheArg(a)
+		if err != nil || c.Name != "Vulkan_INCLUDE_DIR" {
+			continue
+		}
+		for _, h := range snap.Vulkan.Headers {
+			if filepath.Clean(h.IncludeDir) == filepath.Clean(c.Value) {
+				return snap
+			}
+		}
+		b, err := os.ReadFile(filepath.Join(c.Value, "vulkan", "vulkan_core.h"))
+		if err != nil {
+			return snap
+		}
+		n, complete := probe.ParseVulkanHeaderVersion(string(b))
+		if n == 0 {
+			return snap
+		}
+		cp := *snap
+		cp.Vulkan.Headers = append(slices.Clone(snap.Vulkan.Headers), machine.VulkanHeaders{IncludeDir: c.Value, Version: n, Complete: complete, Origin: "cmake-arg"})
+		return &cp
+	}
+	return snap
 }

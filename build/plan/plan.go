@@ -63,6 +63,15 @@ type Input struct {
 	// ("--portable", "building from the lock file ci.lock.toml"); "" builds
 	// for this machine.
 	Portable string
+	// Source is what the engine's tree says about itself (build/engine.ScanSource).
+	Source SourceFacts
+	// Heal is --heal: known fixes found on this machine (newer Vulkan
+	// headers) are applied at plan time instead of refusing.
+	Heal bool
+	// CacheDir is llamactl's cache (where fixes tell users to put newer headers).
+	CacheDir string
+	// Targets limits the compile to these CMake targets (--target); empty builds all.
+	Targets []string
 }
 
 // EnvVar is one environment change applied to cmake and ninja only.
@@ -119,10 +128,14 @@ type Plan struct {
 	Translations []Translation  `json:"translations,omitempty"`
 	Warnings     []Note         `json:"warnings,omitempty"`
 	// Blockers stop the build before configure; each says what to do.
-	Blockers  []Note  `json:"blockers,omitempty"`
-	Jobs      int     `json:"jobs"`
-	Configure Command `json:"configure"`
-	Build     Command `json:"build"`
+	Blockers []Note `json:"blockers,omitempty"`
+	// Offline lists what llamactl turned off so the build does not reach
+	// the network (llama.cpp's web-UI download...).
+	Offline   []Note   `json:"offline,omitempty"`
+	Targets   []string `json:"targets,omitempty"`
+	Jobs      int      `json:"jobs"`
+	Configure Command  `json:"configure"`
+	Build     Command  `json:"build"`
 }
 
 // Backends are the values --backend accepts.
@@ -298,6 +311,10 @@ func (pl *planner) make() error {
 
 	pl.p.Configure = Command{Program: "cmake", Args: append([]string{"-S", in.SourceDir, "-B", in.BuildDir, "-G", "Ninja"}, cacheStrings(pl.p.Cache)...)}
 	pl.p.Build = Command{Program: "cmake", Args: []string{"--build", in.BuildDir, "--config", in.BuildType, "-j", fmt.Sprint(in.Jobs)}}
+	if len(in.Targets) > 0 {
+		pl.p.Targets = slices.Clone(in.Targets)
+		pl.p.Build.Args = append(pl.p.Build.Args, append([]string{"--target"}, in.Targets...)...)
+	}
 	sort.SliceStable(pl.p.Env, func(i, j int) bool { return pl.p.Env[i].Name < pl.p.Env[j].Name })
 	return nil
 }
@@ -453,6 +470,8 @@ func (pl *planner) vulkan() {
 	if v.SDK != "" {
 		pl.p.Reasons = append(pl.p.Reasons, message("reason-vulkan-sdk", v.SDK).Text)
 	}
+	pl.vulkanHeaders()
+	pl.vulkanGlslc()
 }
 
 func (pl *planner) hip() {
@@ -505,8 +524,15 @@ func (pl *planner) launcher(backend string) {
 func (pl *planner) network() {
 	build := pl.in.Engine.BuildNumber
 	for _, n := range pl.opt.Network {
-		if n.Off && build >= n.From && build > 0 {
+		// Off from a known build on, or whenever the tree's CMake declares it
+		// (a tree of unknown version).
+		if n.Off && (build >= n.From && build > 0 && n.From > 0 || slices.Contains(pl.in.Source.Options, n.Name)) {
 			pl.set(n.Name, "OFF")
+			if n.Name == "LLAMA_USE_PREBUILT_UI" {
+				pl.p.Offline = append(pl.p.Offline, message("offline-ui", n.Name))
+			} else {
+				pl.p.Offline = append(pl.p.Offline, Note{ID: "offline-" + strings.ToLower(n.Name), Text: n.Name + "=OFF: otherwise the build " + n.Why})
+			}
 		}
 	}
 }

@@ -113,6 +113,15 @@ func (p Plan) TextIn(t *Translator) string {
 	for _, c := range p.Cache {
 		fmt.Fprintf(&b, "  %s\n", c.String())
 	}
+	if len(p.Targets) > 0 {
+		fmt.Fprintf(&b, "\nTargets: %s (only these are compiled)\n", strings.Join(p.Targets, " "))
+	}
+	if len(p.Offline) > 0 {
+		b.WriteString("\nOffline (the build does not reach the network):\n")
+		for _, o := range p.Offline {
+			fmt.Fprintf(&b, "  - %s\n", o.Text)
+		}
+	}
 	if len(p.Env) > 0 {
 		fmt.Fprintf(&b, "\n%s\n", t.T("text-environment"))
 		for _, e := range p.Env {

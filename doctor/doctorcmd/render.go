@@ -253,6 +253,14 @@ func renderFacts(p *ui.Printer, s *machine.Snapshot) {
 	if len(s.Vulkan.Devices) == 0 {
 		add("vulkan", s.Vulkan.Status)
 	}
+	if v := s.Vulkan; len(v.Headers) > 0 || v.GlslcVersion != "" || v.LoaderVersion != "" || v.SDKVersion != "" {
+		var hs []string
+		for _, h := range v.Headers {
+			hs = append(hs, fmt.Sprintf("%d (%s, %s)", h.Version, h.IncludeDir, h.Origin))
+		}
+		add("vulkan toolchain", fmt.Sprintf("VK_HEADER_VERSION %s; glslc %s; SPIRV-Headers %s; loader %s; SDK %s",
+			orDash(strings.Join(hs, ", ")), orDash(v.GlslcVersion), orDash(v.SPIRVHeadersVersion), orDash(v.LoaderVersion), orDash(v.SDKVersion)))
+	}
 	add("hip", strings.TrimSpace(fmt.Sprintf("%s %s %s", s.HIP.Status, s.HIP.Version, strings.Join(s.HIP.GFX, ","))))
 	add("wsl", fmt.Sprintf("%v (version %d) libcuda=%s", s.WSL.IsWSL, s.WSL.Version, strings.Join(s.WSL.LibcudaPaths, ",")))
 	for _, k := range sortedKeys(toolVersions(s)) {

@@ -56,6 +56,14 @@ type factsFile struct {
 	Vulkan struct {
 		SPIRVHeaderDirsLinux []string `json:"spirv_header_dirs_linux"`
 		SPIRVHeaderRelSDK    string   `json:"spirv_header_rel_sdk"`
+		HeaderDirsLinux      []string `json:"header_dirs_linux"`
+		PrivateGlobsLinux    []string `json:"private_header_globs_linux"`
+		PrivateGlobsWindows  []string `json:"private_header_globs_windows"`
+		LoadersLinux         []string `json:"loaders_linux"`
+		SPIRVCMakeDirsLinux  []string `json:"spirv_cmake_dirs_linux"`
+		SPIRVCMakeRelSDK     []string `json:"spirv_cmake_rel_sdk"`
+		WindowsUninstallKey  string   `json:"windows_uninstall_key"`
+		WindowsSDKDisplay    string   `json:"windows_sdk_display_prefix"`
 	} `json:"vulkan"`
 }
 

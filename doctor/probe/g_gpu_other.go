@@ -133,6 +133,7 @@ func gatherVulkan(ctx context.Context, g *gctx) func(*machine.Snapshot) {
 			v.SPIRVHeaders = true
 		}
 	}
+	vulkanToolchain(ctx, g, &v)
 	vi := ""
 	if hits := searchPath(g.d, g.base.Path, "vulkaninfo"); len(hits) > 0 && !strings.HasSuffix(strings.ToLower(hits[0]), ".exe") || isWin(goos) && len(hits) > 0 {
 		vi = hits[0]

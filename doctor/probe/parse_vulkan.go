@@ -59,3 +59,47 @@ func ParseVulkanSummary(out string) []machine.VulkanDevice {
 	}
 	return out2
 }
+
+var (
+	reVkHeaderVersion  = regexp.MustCompile(`(?m)^\s*#define\s+VK_HEADER_VERSION\s+(\d{1,6})\s*$`)
+	reVkHeaderComplete = regexp.MustCompile(`(?m)^\s*#define\s+VK_HEADER_VERSION_COMPLETE\s+VK_MAKE_(?:API_)?VERSION\(\s*(?:\d+\s*,\s*)?(\d+)\s*,\s*(\d+)\s*,\s*VK_HEADER_VERSION\s*\)`)
+	reCMakePkgVersion  = regexp.MustCompile(`(?m)^\s*set\(\s*PACKAGE_VERSION\s+"([0-9][0-9A-Za-z.+-]{0,40})"\s*\)`)
+	reLoaderSoVersion  = regexp.MustCompile(`^libvulkan\.so\.(\d+\.\d+\.\d+)$`)
+	reDottedVersion    = regexp.MustCompile(`\b\d+\.\d+\.\d+(?:\.\d+)?\b`)
+)
+
+// ParseVulkanHeaderVersion reads VK_HEADER_VERSION (239) and the whole
+// version (1.3.239) from vulkan_core.h; 0 when the file has none.
+func ParseVulkanHeaderVersion(h string) (int, string) {
+	m := reVkHeaderVersion.FindStringSubmatch(h)
+	if m == nil {
+		return 0, ""
+	}
+	n := 0
+	for _, c := range m[1] {
+		n = n*10 + int(c-'0')
+	}
+	complete := ""
+	if c := reVkHeaderComplete.FindStringSubmatch(h); c != nil {
+		complete = c[1] + "." + c[2] + "." + m[1]
+	}
+	return n, complete
+}
+
+// ParseCMakePackageVersion reads PACKAGE_VERSION from a CMake package's
+// *ConfigVersion.cmake.
+func ParseCMakePackageVersion(s string) string {
+	if m := reCMakePkgVersion.FindStringSubmatch(s); m != nil {
+		return m[1]
+	}
+	return ""
+}
+
+// LoaderVersionFromName reads the loader's version from its real file name
+// (libvulkan.so.1.3.239 -> 1.3.239).
+func LoaderVersionFromName(name string) string {
+	if m := reLoaderSoVersion.FindStringSubmatch(name); m != nil {
+		return m[1]
+	}
+	return ""
+}
