@@ -96,8 +96,11 @@ type Verification struct {
 	LoadedBackend []string `json:"loaded_backends,omitempty"`
 	Devices       []string `json:"devices,omitempty"`
 	BackendLib    string   `json:"backend_library,omitempty"`
-	OK            bool     `json:"ok"`
-	Notes         []string `json:"notes,omitempty"`
+	// RPCWorker is the RPC worker binary's name in the bin directory
+	// (ggml-rpc-server, rpc-server in older trees) of a --rpc build.
+	RPCWorker string   `json:"rpc_worker,omitempty"`
+	OK        bool     `json:"ok"`
+	Notes     []string `json:"notes,omitempty"`
 }
 
 // Result is everything one build did.
@@ -675,8 +678,23 @@ func (r *runner) verify(ctx context.Context, bin string) (*Verification, error) 
 	p := r.res.Plan
 	v := &Verification{}
 	cli := filepath.Join(bin, exeName(p.OS, "llama-cli"))
+	if !fileExists(cli) && len(p.Targets) > 0 {
+		// A --target build may leave llama-cli out; llama-server answers
+		// --version and --list-devices the same way.
+		if s := filepath.Join(bin, exeName(p.OS, "llama-server")); fileExists(s) {
+			cli = s
+		}
+	}
 	if !fileExists(cli) {
 		return v, fmt.Errorf("the build finished but %s is missing; see %s", cli, r.res.LogPath)
+	}
+	if p.RPC {
+		w := RPCWorker(p.OS, bin)
+		if w == "" {
+			return v, fmt.Errorf("the build has GGML_RPC=ON but no RPC worker (%s) in %s; see %s", strings.Join(RPCWorkerNames, " or "), bin, r.res.LogPath)
+		}
+		v.RPCWorker = w
+		v.Notes = append(v.Notes, "RPC worker "+w+" built")
 	}
 	res, err := r.deps.Runner.Run(ctx, proc.Cmd{Name: cli, Args: []string{"--version"}, Env: r.env, Timeout: time.Minute})
 	if err != nil || res.ExitCode != 0 {

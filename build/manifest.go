@@ -38,6 +38,7 @@ type ManifestPlan struct {
 	EnvChanges []msvcenv.Change `json:"msvc_env_changes,omitempty"`
 	Configure  plan.Command     `json:"configure"`
 	Build      plan.Command     `json:"build"`
+	Targets    []string         `json:"targets,omitempty"`
 }
 
 func (r *runner) manifest() Manifest {
@@ -54,7 +55,7 @@ func (r *runner) manifest() Manifest {
 		Schema: ManifestSchema, Llamactl: r.deps.Llamactl, CreatedAt: r.deps.Now().UTC(),
 		Engine: p.Engine, Backend: p.Backend,
 		Plan: ManifestPlan{Generator: p.Generator, Cache: p.Cache, Env: p.Env, VCVars: p.VCVars, EnvChanges: r.res.EnvChanges,
-			Configure: p.Configure, Build: p.Build},
+			Configure: p.Configure, Build: p.Build, Targets: p.Targets},
 		Toolchain: r.res.Toolchain, Patches: patches, Artifacts: r.res.Artifacts, Durations: d, Verify: r.res.Verify, NoOp: r.res.NoOp,
 	}
 }

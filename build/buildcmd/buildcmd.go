@@ -50,6 +50,11 @@ type Options struct {
 	DryRun, Heal, AllowUnsupported, Check  bool
 	// Portable builds binaries for other machines (always so with --lock).
 	Portable bool
+	// RPC adds GGML_RPC=ON and the RPC worker (--rpc).
+	RPC bool
+	// Targets are the only CMake targets built (--target); "rpc-server"
+	// names the tree's RPC worker whatever it is called there.
+	Targets []string
 	// Interrupt returns a context cancelled on Ctrl-C / SIGTERM; cancelling
 	// it kills cmake's process group (ninja and the compilers with it).
 	Interrupt func(context.Context) (context.Context, func())
@@ -124,6 +129,8 @@ Examples:
 	fl.StringVar(&opts.LockPath, "lock", "", "CI lock file (TOML or JSON): engine ref + sha256, backend, CUDA constraint, architectures, flags")
 	fl.BoolVar(&opts.Check, "check", false, "with --lock: only check that this machine still satisfies the lock (exit 6 if not)")
 	fl.BoolVar(&opts.Portable, "portable", false, "binaries for other machines: CPU code not tuned to this one (GGML_NATIVE=OFF; always so with --lock)")
+	fl.BoolVar(&opts.RPC, "rpc", false, "also build llama.cpp's RPC backend and worker (GGML_RPC=ON; see llamactl rpc serve)")
+	fl.StringSliceVar(&opts.Targets, "target", nil, "build only these CMake targets (e.g. llama-server,rpc-server; default all)")
 	fl.StringVar(&opts.SnapshotPath, "snapshot", "", "plan for a recorded machine (doctor --json snapshot) instead of this one")
 	return cmd
 }
@@ -390,7 +397,7 @@ func run(ctx context.Context, o *Options) error {
 	}
 	in := plan.Input{Snapshot: snap, Selection: sel, Engine: eng, Backend: o.Backend, SourceDir: src.Dir, BuildDir: buildDir,
 		CMakeArgs: o.CMakeArgs, Jobs: o.Jobs, Compiler: o.Compiler, AllowUnsupportedCompiler: o.AllowUnsupported,
-		Launcher: launcher(f.Runner), Portable: portable(o)}
+		Launcher: launcher(f.Runner), Portable: portable(o), RPC: o.RPC, Targets: build.ResolveTargets(src.Dir, o.Targets)}
 
 	if o.DryRun {
 		p, err := plan.Make(in)

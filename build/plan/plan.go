@@ -70,6 +70,12 @@ type Input struct {
 	// ("--portable", "building from the lock file ci.lock.toml"); "" builds
 	// for this machine.
 	Portable string
+	// RPC builds llama.cpp's RPC backend (GGML_RPC=ON) and its worker
+	// binary, the one `llamactl rpc serve` starts.
+	RPC bool
+	// Targets limits the build to these CMake targets (cmake --build
+	// --target ...); empty builds everything.
+	Targets []string
 }
 
 // EnvVar is one environment change applied to cmake and ninja only.
@@ -126,10 +132,14 @@ type Plan struct {
 	Translations []Translation  `json:"translations,omitempty"`
 	Warnings     []Note         `json:"warnings,omitempty"`
 	// Blockers stop the build before configure; each says what to do.
-	Blockers  []Note  `json:"blockers,omitempty"`
-	Jobs      int     `json:"jobs"`
-	Configure Command `json:"configure"`
-	Build     Command `json:"build"`
+	Blockers []Note `json:"blockers,omitempty"`
+	Jobs     int    `json:"jobs"`
+	// RPC: GGML_RPC=ON and the RPC worker binary (docs/distributed.md).
+	RPC bool `json:"rpc,omitempty"`
+	// Targets are the only CMake targets built; empty means all.
+	Targets   []string `json:"targets,omitempty"`
+	Configure Command  `json:"configure"`
+	Build     Command  `json:"build"`
 }
 
 // Backends are the values --backend accepts.
@@ -266,6 +276,11 @@ func (pl *planner) make() error {
 	if in.Portable != "" {
 		pl.set(pl.nameAt("GGML_NATIVE"), "OFF")
 	}
+	if in.RPC {
+		pl.set(pl.nameAt("GGML_RPC"), "ON")
+		pl.p.RPC = true
+		pl.p.Reasons = append(pl.p.Reasons, "RPC backend and worker requested with --rpc (GGML_RPC=ON)")
+	}
 	pl.launcher(backend)
 	pl.network()
 	pl.patches()
@@ -305,6 +320,11 @@ func (pl *planner) make() error {
 
 	pl.p.Configure = Command{Program: "cmake", Args: append([]string{"-S", in.SourceDir, "-B", in.BuildDir, "-G", "Ninja"}, cacheStrings(pl.p.Cache)...)}
 	pl.p.Build = Command{Program: "cmake", Args: []string{"--build", in.BuildDir, "--config", in.BuildType, "-j", fmt.Sprint(in.Jobs)}}
+	if len(in.Targets) > 0 {
+		pl.p.Targets = slices.Clone(in.Targets)
+		pl.p.Build.Args = append(append(pl.p.Build.Args, "--target"), in.Targets...)
+		pl.p.Reasons = append(pl.p.Reasons, "only the targets "+strings.Join(in.Targets, ", ")+" are built (--target)")
+	}
 	sort.SliceStable(pl.p.Env, func(i, j int) bool { return pl.p.Env[i].Name < pl.p.Env[j].Name })
 	return nil
 }

@@ -141,11 +141,12 @@ func Make(m *gguf.Model, devs []Device, host Host, req Request, caps Caps) (Resu
 }
 
 func (pl *planner) devOverhead(d Device) float64 {
-	return pl.coef.DeviceOverheadMiB
+	return pl.coef.Backend(d.ID).OverheadMiB
 }
 
 func (pl *planner) devMargin(d Device) float64 {
-	return math.Max(pl.coef.DeviceMarginMiB, pl.coef.DeviceMarginFraction*float64(d.TotalMiB))
+	b := pl.coef.Backend(d.ID)
+	return math.Max(b.MarginMiB, b.MarginFraction*float64(d.TotalMiB))
 }
 
 func (pl *planner) hostMargin() float64 {
@@ -213,7 +214,7 @@ func (pl *planner) ubatch(ctx uint64) int {
 
 func (pl *planner) params(ngl int, ctx uint64, kv string, ncmoe int) Params {
 	return Params{NGL: ngl, Ctx: ctx, UBatch: pl.ubatch(ctx), Parallel: max(pl.req.Parallel, 1), FlashAttn: pl.flashAttn(),
-		CacheK: kv, CacheV: kv, NCPUMoE: ncmoe}
+		CacheK: kv, CacheV: kv, NCPUMoE: ncmoe, OpOffload: len(pl.devs) > 0 && pl.coef.Backend(pl.devs[0].ID).OpOffload}
 }
 
 // evaluate predicts p and checks every device and the host.

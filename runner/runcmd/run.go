@@ -10,6 +10,7 @@ import (
 	"os/signal"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"syscall"
 	"time"
@@ -361,7 +362,55 @@ func Run(ctx context.Context, o *Options) error {
 	if !f.IO.JSON {
 		printPlan(f, doc)
 	}
-	return launchAndVerify(ctx, o, eng, &m, &doc, argvFor, key, req.Calibration, env)
+	// replan plans again with some devices' free memory lowered to what
+	// the engine could really allocate there (an out-of-memory failure
+	// proved the reported figure wrong); what the user pinned stays.
+	replan := func(learned map[string]uint64) (plan.Result, bool) {
+		ds := slices.Clone(devs)
+		for i := range ds {
+			if v, ok := learned[ds[i].ID]; ok {
+				ds[i].FreeMiB = v
+			}
+		}
+		r, err := plan.Make(&m, ds, host, req, caps)
+		return r, err == nil && r.Fits
+	}
+	return launchAndVerify(ctx, o, eng, &m, &doc, argvFor, key, req.Calibration, env, replan)
+}
+
+// learnedFree reads a failed launch's report: the device that ran out of
+// memory, how much the engine had allocated there before it failed (a
+// lower bound of what the device really holds), and the free figure to
+// plan with so that a new plan uses no more than that (the margin added
+// back, since the planner keeps it free).
+func learnedFree(doc *Doc, rep launch.Report) (dev string, gotMiB float64, planFree uint64, ok bool) {
+	if rep.OOM == nil || rep.OOM.Device == "" {
+		return "", 0, 0, false
+	}
+	dev = rep.OOM.Device
+	for _, d := range doc.Predicted.Devices {
+		if d.ID != dev {
+			continue
+		}
+		got := rep.Devices[dev].Total()
+		b := plan.Coef().Backend(dev)
+		margin := math.Max(b.MarginMiB, b.MarginFraction*float64(d.FreeMiB))
+		lim := uint64(math.Floor(got + margin + b.OverheadMiB))
+		if lim >= d.FreeMiB {
+			return "", 0, 0, false // nothing learned: the engine got what was reported
+		}
+		return dev, got, lim, true
+	}
+	return "", 0, 0, false
+}
+
+func reportedFree(doc *Doc, dev string) uint64 {
+	for _, d := range doc.Predicted.Devices {
+		if d.ID == dev {
+			return d.FreeMiB
+		}
+	}
+	return 0
 }
 
 func hasCUDA(ds []engine.Device) bool {
@@ -394,7 +443,8 @@ func tokenizerMismatch(a, b gguf.Tokenizer) string {
 	return ""
 }
 
-func launchAndVerify(ctx context.Context, o *Options, eng *engine.Engine, m *gguf.Model, doc *Doc, argvFor func(plan.Plan) []string, key string, cal plan.Calibration, env []string) error {
+func launchAndVerify(ctx context.Context, o *Options, eng *engine.Engine, m *gguf.Model, doc *Doc, argvFor func(plan.Plan) []string, key string, cal plan.Calibration, env []string,
+	replan func(map[string]uint64) (plan.Result, bool)) error {
 	f := o.F
 	errp := ui.NewErrPrinter(f.IO)
 	ctx, stop := o.Interrupt(ctx)
@@ -407,6 +457,7 @@ func launchAndVerify(ctx context.Context, o *Options, eng *engine.Engine, m *ggu
 	baseURL := fmt.Sprintf("http://%s:%d", urlHost(o.Host), portOf(doc.Argv))
 	p := doc.Plan
 	var srv *launch.Server
+	var learned map[string]uint64
 	for attempt := 0; ; attempt++ {
 		argv := argvFor(p)
 		doc.Argv = argv
@@ -423,7 +474,24 @@ func launchAndVerify(ctx context.Context, o *Options, eng *engine.Engine, m *ggu
 		}
 		rep := srv.Report()
 		if rep.OOM != nil && attempt < maxOOMRetries {
-			np, change, ok := plan.Reduce(p, m, rep.OOM.Stage, rep.OOM.NeedMiB, eng.Caps.CacheTypes)
+			np, change, ok := p, "", false
+			if dev, got, lim, okDev := learnedFree(doc, rep); okDev && replan != nil {
+				// The device held what the engine allocated before the
+				// failure: plan again for that much, margin included.
+				if learned == nil {
+					learned = map[string]uint64{}
+				}
+				learned[dev] = lim
+				if r, fits := replan(learned); fits {
+					np, ok = r.Plan, true
+					change = plan.T("reduce.replan", "device", dev, "got", fmt.Sprintf("%.0f", got),
+						"free", reportedFree(doc, dev), "ngl", r.Plan.NGL, "ctx", r.Plan.Ctx, "kv", r.Plan.CacheK, "ub", r.Plan.UBatch)
+					doc.Predicted = r.Predicted
+				}
+			}
+			if !ok {
+				np, change, ok = plan.Reduce(p, m, rep.OOM.Stage, rep.OOM.NeedMiB, eng.Caps.CacheTypes)
+			}
 			if ok {
 				doc.Attempts[len(doc.Attempts)-1].OOM = rep.OOM
 				doc.Attempts[len(doc.Attempts)-1].Change = change
