@@ -6,6 +6,7 @@ import (
 	"github.com/llamactl/llamactl/internal/paths"
 	"io"
 	"math"
+	"net"
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -53,6 +54,8 @@ type Options struct {
 	Retune     bool
 	NoMmap     bool
 	Extra      []string
+	// RPC are llama.cpp RPC workers (host:port) to offload layers to.
+	RPC []string
 
 	ReadyTimeout time.Duration
 
@@ -118,6 +121,7 @@ See docs/run.md.`,
 	fl.IntVar(&o.NPredict, "n-predict", 64, "tokens to generate for --prompt")
 	fl.BoolVar(&o.Retune, "retune", false, "forget the remembered plan for this model, devices and engine, and plan again")
 	fl.BoolVar(&o.NoMmap, "no-mmap", false, "load weights into RAM instead of mapping the file")
+	fl.StringSliceVar(&o.RPC, "rpc", nil, "RPC workers HOST:PORT[,...] (llamactl rpc serve) to split the layers over, by their free memory")
 	return cmd
 }
 
@@ -260,7 +264,12 @@ func Run(ctx context.Context, o *Options) error {
 	if err != nil {
 		return cmdutil.Errorf(cmdutil.ExitEngine, "%s (found by %s) does not answer like llama.cpp's llama-server: %v\nPass --engine with the path of llama-server (or the folder that holds it), or build one with: llamactl build", path, source, err)
 	}
-	edevs, err := eng.ListDevices(ctx, f.Runner)
+	for _, w := range o.RPC {
+		if _, port, err := net.SplitHostPort(w); err != nil || port == "" {
+			return cmdutil.UsageErrorf("--rpc %s is not HOST:PORT (a worker started with llamactl rpc serve listens on 127.0.0.1:50052 unless told otherwise)", w)
+		}
+	}
+	edevs, err := eng.ListDevicesRPC(ctx, f.Runner, o.RPC)
 	if err != nil {
 		return cmdutil.Errorf(cmdutil.ExitEngine, "%v", err)
 	}
@@ -293,7 +302,7 @@ func Run(ctx context.Context, o *Options) error {
 	req := plan.Request{Ctx: o.Ctx, NGL: o.NGL, Batch: o.Batch, UBatch: o.UBatch, Threads: o.Threads, CacheType: o.CacheType,
 		FlashAttn: o.FlashAttn, Parallel: 1, Draft: draft}
 
-	userFlags := fmt.Sprintf("ctx=%d ngl=%d b=%d ub=%d t=%d ct=%s fa=%s draft=%s mmap=%v", o.Ctx, o.NGL, o.Batch, o.UBatch, o.Threads, o.CacheType, o.FlashAttn, o.Draft, !o.NoMmap)
+	userFlags := fmt.Sprintf("ctx=%d ngl=%d b=%d ub=%d t=%d ct=%s fa=%s draft=%s mmap=%v rpc=%s", o.Ctx, o.NGL, o.Batch, o.UBatch, o.Threads, o.CacheType, o.FlashAttn, o.Draft, !o.NoMmap, strings.Join(o.RPC, ","))
 	key := CacheKey(gf, m, devs, eng.Build, userFlags)
 	if o.Retune {
 		o.Cache.Forget(key)
@@ -338,7 +347,7 @@ func Run(ctx context.Context, o *Options) error {
 		}
 	}
 	argvFor := func(p plan.Plan) []string {
-		ao := plan.ArgvOptions{Model: o.Model, Host: o.Host, Port: port, Draft: o.Draft, DraftMax: o.DraftMax, Extra: o.Extra, NoMmap: o.NoMmap}
+		ao := plan.ArgvOptions{Model: o.Model, Host: o.Host, Port: port, Draft: o.Draft, DraftMax: o.DraftMax, Extra: o.Extra, NoMmap: o.NoMmap, RPC: o.RPC}
 		if p.Embedding {
 			ao.Pooling = m.Pooling
 		}
@@ -402,6 +411,15 @@ func learnedFree(doc *Doc, rep launch.Report) (dev string, gotMiB float64, planF
 		return dev, got, lim, true
 	}
 	return "", 0, 0, false
+}
+
+// ActualOf is what the engine reported for predicted device d: RPC
+// workers' buffers are named by endpoint, the others by device ID.
+func ActualOf(rep launch.Report, d plan.DeviceMem) launch.Usage {
+	if strings.HasPrefix(d.ID, "RPC") {
+		return rep.Devices[launch.RPCDeviceKey(d.Name)]
+	}
+	return rep.Devices[d.ID]
 }
 
 func reportedFree(doc *Doc, dev string) uint64 {
@@ -599,7 +617,7 @@ func compareAndRecord(o *Options, doc *Doc, rep launch.Report, key string, cal p
 		p := ui.NewErrPrinter(f.IO)
 		rows := [][]string{{"host", mi(pred.ModelMiB, rep.Host.ModelMiB), mi(pred.ContextMiB, rep.Host.ContextMiB), mi(pred.ComputeMiB, rep.Host.ComputeMiB)}}
 		for _, d := range doc.Predicted.Devices {
-			a := rep.Devices[d.ID]
+			a := ActualOf(rep, d)
 			rows = append(rows, []string{d.ID, mi(d.ModelMiB, a.ModelMiB), mi(d.ContextMiB, a.ContextMiB), mi(d.ComputeMiB, a.ComputeMiB)})
 		}
 		p.Heading(plan.T("run.memory-heading"))
@@ -610,7 +628,7 @@ func compareAndRecord(o *Options, doc *Doc, rep launch.Report, key string, cal p
 	predComp, actComp := pred.ComputeMiB, rep.Host.ComputeMiB
 	for _, d := range doc.Predicted.Devices {
 		predComp += d.ComputeMiB
-		actComp += rep.Devices[d.ID].ComputeMiB
+		actComp += ActualOf(rep, d).ComputeMiB
 	}
 	if predComp > 0 && actComp > 0 {
 		base := 1.0
