@@ -61,7 +61,7 @@ func TestRealVulkanPlansFit(t *testing.T) {
 	mdir := t.TempDir()
 	for _, cfg := range vulkanModels() {
 		model := genModel(t, mdir, cfg)
-		for _, capMiB := range []int{512, 64, 28} {
+		for _, capMiB := range []int{512, 64, 27} {
 			t.Run(fmt.Sprintf("%s-cap%d", cfg.Arch, capMiB), func(t *testing.T) {
 				d, err := runVulkan(t, dir, model, capMiB)
 				if err != nil {
