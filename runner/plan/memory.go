@@ -276,6 +276,21 @@ func Predict(m *gguf.Model, p Params, nDev int, splitWeights []float64, cal Cali
 			// weights copied in, one tensor at a time (§6.4 op-offload).
 			devs[computeDev].ComputeMiB += float64(w.LargestLayerTensor) / mib
 		}
+		// Every other device that holds layers runs its part of the graph
+		// at the same ubatch: its own compute buffer of the same size
+		// (measured with two RPC workers: 17.01 and 16.01 MiB for 16.02
+		// predicted, TestRealRPCSplitOverWorkers).
+		holds := make([]bool, nDev)
+		for _, d := range pl.Layer {
+			if d >= 0 {
+				holds[d] = true
+			}
+		}
+		for d := range devs {
+			if holds[d] && d != computeDev {
+				devs[d].ComputeMiB += comp
+			}
+		}
 		// Host staging for CPU ops and copies (CUDA_Host compute buffer).
 		host.ComputeMiB += float64(min(uint64(p.UBatch), p.Ctx)) * Coef().Compute.HostStagingBytesPerEm * float64(m.EmbeddingLength) / mib
 	} else {

@@ -54,7 +54,7 @@ func startWorker(t *testing.T, dir string, capMiB int) (endpoint string, cmd *ex
 // Two real RPC workers on 127.0.0.1 (Vulkan devices of 48 and 64 MiB) and
 // the local CPU: llamactl run learns their free memory through the engine,
 // splits the layers by it, and each worker's model and KV buffers are
-// within 2 % or 8 MiB of the prediction.
+// (model, KV and compute) within 2 % or 8 MiB of the prediction.
 func TestRealRPCSplitOverWorkers(t *testing.T) {
 	testutil.RealEngines(t)
 	dir := testutil.VulkanEngineDir(t)
@@ -84,8 +84,8 @@ func TestRealRPCSplitOverWorkers(t *testing.T) {
 		if act.ModelMiB == 0 {
 			t.Errorf("%s holds no layers", p.Name)
 		}
-		if !deviceTolerance(p.ModelMiB, act.ModelMiB) || !deviceTolerance(p.ContextMiB, act.ContextMiB) {
-			t.Errorf("%s: model/context predicted %.2f/%.2f, engine %.2f/%.2f", p.Name, p.ModelMiB, p.ContextMiB, act.ModelMiB, act.ContextMiB)
+		if !deviceTolerance(p.ModelMiB, act.ModelMiB) || !deviceTolerance(p.ContextMiB, act.ContextMiB) || !deviceTolerance(p.ComputeMiB, act.ComputeMiB) {
+			t.Errorf("%s: model/context/compute predicted %.2f/%.2f/%.2f, engine %.2f/%.2f/%.2f", p.Name, p.ModelMiB, p.ContextMiB, p.ComputeMiB, act.ModelMiB, act.ContextMiB, act.ComputeMiB)
 		}
 	}
 	t.Logf("split -ts %v, %d attempts", d.Plan.TensorSplit, len(d.Attempts))
@@ -145,6 +145,9 @@ func TestRealRPCWorkerKilledMidRun(t *testing.T) {
 			t.Errorf("run after the worker died: %v", err)
 		} else {
 			t.Logf("run ended: exit %d: %.300s", ee.Code, err)
+			if !strings.Contains(err.Error(), a) {
+				t.Errorf("the error does not name the worker %s: %v", a, err)
+			}
 		}
 	case <-time.After(90 * time.Second):
 		t.Fatal("run hangs after its RPC worker was killed")

@@ -573,7 +573,12 @@ func launchAndVerify(ctx context.Context, o *Options, eng *engine.Engine, m *ggu
 		return cmdutil.Exit(cmdutil.ExitSignal)
 	}
 	if res.ExitCode != 0 {
-		err := engineFailure(f, srv.Tail(), res, fmt.Errorf("llama-server exited with code %d", res.ExitCode))
+		why := fmt.Errorf("llama-server exited with code %d", res.ExitCode)
+		if len(o.RPC) > 0 {
+			why = fmt.Errorf("llama-server exited with code %d while using the RPC workers %s: the engine aborts when a worker stops answering (worker stopped, its machine or network gone); check each with 'llamactl rpc serve' running there, then run again",
+				res.ExitCode, strings.Join(o.RPC, ", "))
+		}
+		err := engineFailure(f, srv.Tail(), res, why)
 		if ee, ok := err.(*cmdutil.ExitError); ok && res.ExitCode > 0 && res.ExitCode < 126 {
 			ee.Code = res.ExitCode // a server that ran and then stopped: its own exit code
 		}
