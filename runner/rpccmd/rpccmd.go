@@ -52,7 +52,11 @@ type Doc struct {
 
 // NewCmd builds `llamactl rpc` with its `serve` subcommand.
 func NewCmd(f *cmdutil.Factory) *cobra.Command {
-	root := &cobra.Command{Use: "rpc", Short: "Serve this machine's devices to another llamactl run (llama.cpp RPC)"}
+	root := &cobra.Command{Use: "rpc", Short: "Serve this machine's devices to another llamactl run (llama.cpp RPC)",
+		Long: `Share this machine's devices with 'llamactl run --rpc' on another machine through
+llama.cpp's RPC worker. See docs/distributed.md.
+
+  llamactl rpc serve --host 192.168.1.20 --port 50052`}
 	o := &Options{F: f}
 	serve := &cobra.Command{
 		Use:   "serve",
