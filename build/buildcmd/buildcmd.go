@@ -32,6 +32,7 @@ import (
 	"github.com/llamactl/llamactl/internal/ui"
 	"github.com/llamactl/llamactl/machine"
 	"github.com/llamactl/llamactl/patches"
+	"github.com/llamactl/llamactl/runner/launch"
 )
 
 // Options holds the injected world and the parsed flags.
@@ -419,7 +420,7 @@ func run(ctx context.Context, o *Options) error {
 	// process group, so the terminal's SIGINT misses it) compiling on.
 	ctx, stop := o.Interrupt(ctx)
 	defer stop()
-	defer proc.GuardChildren()() // Windows: the compilers die with llamactl
+	defer launch.GuardChildren()() // Windows: the compilers die with llamactl
 	res, err := build.Run(ctx, d, in, build.Options{Heal: o.Heal, OutDir: o.OutDir})
 	err = exitError(err)
 	doc.Result = res

@@ -20,7 +20,6 @@ import (
 	"github.com/llamactl/llamactl/failures"
 	"github.com/llamactl/llamactl/internal/cmdutil"
 	"github.com/llamactl/llamactl/internal/paths"
-	"github.com/llamactl/llamactl/internal/proc"
 	"github.com/llamactl/llamactl/internal/ui"
 	"github.com/llamactl/llamactl/runner/engine"
 	"github.com/llamactl/llamactl/runner/gguf"
@@ -468,7 +467,7 @@ func launchAndVerify(ctx context.Context, o *Options, eng *engine.Engine, m *ggu
 	errp := ui.NewErrPrinter(f.IO)
 	ctx, stop := o.Interrupt(ctx)
 	defer stop()
-	defer proc.GuardChildren()()
+	defer launch.GuardChildren()()
 	var logw io.Writer
 	if f.IO.Verbose && !f.IO.JSON {
 		logw = f.IO.ErrOut
