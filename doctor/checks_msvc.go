@@ -251,6 +251,17 @@ func checkGit(s *machine.Snapshot) []Finding {
 	return []Finding{emit(s, "build.git", "ok", "version", t.Version, "path", t.Path)}
 }
 
+// checkCompilerCache says whether build will have a compiler launcher
+// (build/buildcmd.launcher looks for the same two tools).
+func checkCompilerCache(s *machine.Snapshot) []Finding {
+	for _, name := range []string{"ccache", "sccache"} {
+		if t, ok := toolVersion(s, name); ok {
+			return []Finding{emit(s, "build.compiler-cache", "ok", "tool", name, "version", orUnknown(t.Version), "path", t.Path)}
+		}
+	}
+	return []Finding{emit(s, "build.compiler-cache", "missing")}
+}
+
 // clOf turns _MSC_VER 1920 into cl "19.20".
 func clOf(msc int) string { return fmt.Sprintf("%d.%02d", msc/100, msc%100) }
 
