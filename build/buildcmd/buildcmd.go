@@ -16,7 +16,6 @@ import (
 	"runtime"
 	"strings"
 	"syscall"
-	"time"
 
 	"github.com/spf13/cobra"
 
@@ -331,20 +330,11 @@ func run(ctx context.Context, o *Options) error {
 	}
 
 	if !o.DryRun && o.Source == "" {
-		pr := ui.NewErrPrinter(f.IO)
-		last := time.Time{}
-		fetcher.Progress = func(done, total int64) {
-			if f.IO.JSON || time.Since(last) < 500*time.Millisecond && done != total {
-				return
-			}
-			last = time.Now()
-			if total > 0 {
-				pr.Printf("downloading %s: %s / %s (%d%%)\n", pin.Ref, mib(done), mib(total), done*100/total)
-			} else {
-				pr.Printf("downloading %s: %s\n", pin.Ref, mib(done))
-			}
-		}
+		// A live bar (bytes, rate) in a terminal, a line every 2 s in CI.
+		dl := ui.NewProgress(f.IO, "downloading "+pin.Ref, ui.Bytes)
+		fetcher.Progress = func(done, total int64) { dl.Update(done, total, "") }
 		s, err := fetcher.Fetch(ctx, pin)
+		dl.Done()
 		if err != nil {
 			code := cmdutil.ExitBuild
 			if errors.Is(err, engine.ErrOffline) {
@@ -401,15 +391,27 @@ func run(ctx context.Context, o *Options) error {
 	d := build.Deps{Runner: f.Runner, Now: f.Now, Environ: f.Environ(), Diagnose: build.KBDiagnose, Llamactl: buildinfo.Get().Version}
 	if !f.IO.JSON {
 		ep := ui.NewErrPrinter(f.IO)
-		d.Stage = func(name string) { ep.Printf("%s %s\n", ep.Mark(ui.Info), name) }
-		step := 0
-		d.Progress = func(done, total int, what string) {
-			// Every line with --verbose, else about every 10%.
-			if f.IO.Verbose || total <= 20 || done == total || done*10/total != step {
-				step = done * 10 / max(total, 1)
-				ep.Printf("  [%d/%d] %s\n", done, total, what)
+		var comp *ui.Progress
+		d.Stage = func(name string) {
+			if comp != nil { // the compile bar ends before the next stage prints
+				comp.Done()
+				comp = nil
 			}
+			ep.Printf("%s %s\n", ep.Mark(ui.Info), name)
 		}
+		// Ninja's [n/m]: a live bar with the time left in a terminal; in
+		// CI a line about every 10 % (every step with --verbose).
+		d.Progress = func(done, total int, what string) {
+			if comp == nil {
+				comp = ui.NewProgress(f.IO, "  compile", ui.Steps)
+			}
+			comp.Update(int64(done), int64(total), what)
+		}
+		defer func() {
+			if comp != nil {
+				comp.Done()
+			}
+		}()
 	}
 	if o.Interrupt == nil {
 		o.Interrupt = func(ctx context.Context) (context.Context, func()) {
