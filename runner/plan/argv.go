@@ -50,6 +50,9 @@ func Argv(p Plan, caps engine.Caps, o ArgvOptions) []string {
 	if p.NCPUMoE > 0 {
 		a = append(a, "--n-cpu-moe", strconv.Itoa(p.NCPUMoE))
 	}
+	if p.NoOpOffload {
+		a = append(a, "--no-op-offload")
+	}
 	if p.SplitMode == "none" {
 		a = append(a, "-sm", "none", "-mg", strconv.Itoa(p.MainGPU))
 	}

@@ -29,6 +29,9 @@ type Caps struct {
 	FlashAttn  bool // the engine takes -fa
 	CacheTypes bool // -ctk/-ctv
 	CPUMoE     bool // --n-cpu-moe
+	// NoOpOffload: the engine takes --no-op-offload (keep the compute of
+	// CPU-resident layers on the host, nothing on the GPU at -ngl 0).
+	NoOpOffload bool
 }
 
 // Request is what the user pinned; zero values mean "choose".
@@ -64,6 +67,9 @@ type Plan struct {
 	MainGPU   int    `json:"main_gpu,omitempty"`
 	Parallel  int    `json:"parallel"`
 	Embedding bool   `json:"embedding,omitempty"`
+	// NoOpOffload: --no-op-offload, for a GPU too small even for the
+	// compute buffer: everything runs on the CPU.
+	NoOpOffload bool `json:"no_op_offload,omitempty"`
 }
 
 // DeviceMem is the prediction for one device.
@@ -361,6 +367,24 @@ func (pl *planner) run() (Result, error) {
 			reasons = append(reasons, T("reason.partial", "ngl", chosen.p.NGL, "n", full))
 		}
 	}
+	// 4. A GPU too small even for the compute buffer at -ngl 0: keep the
+	// graph on the host as well (--no-op-offload), the largest context first.
+	if chosen == nil && len(pl.devs) > 0 && pl.req.NGL <= 0 && pl.caps.NoOpOffload && pl.params(0, floorCtx, "f16", 0).OpOffload {
+		for _, ctx := range ctxs {
+			for _, kv := range pl.kvTypes(fa) {
+				p := pl.params(0, ctx, kv, 0)
+				p.OpOffload = false
+				if e := pl.evaluate(p); e.fits {
+					chosen = &e
+					reasons = append(reasons, T("reason.no-op-offload", "device", pl.devs[0].ID))
+					break
+				}
+			}
+			if chosen != nil {
+				break
+			}
+		}
+	}
 	res := Result{Fits: chosen != nil}
 	if chosen == nil {
 		// Nothing fits: report the smallest configuration so the user sees
@@ -433,6 +457,7 @@ func (pl *planner) toPlan(p Params) Plan {
 		}
 	}
 	out.Embedding = pl.m.Embedding
+	out.NoOpOffload = len(pl.devs) > 0 && p.NGL == 0 && !p.OpOffload && pl.coef.Backend(pl.devs[0].ID).OpOffload
 	return out
 }
 

@@ -4,7 +4,6 @@ package runcmd
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"net"
@@ -160,13 +159,4 @@ func TestRealRPCWorkerKilledMidRun(t *testing.T) {
 	if n := enginesFor(model); n > 0 {
 		t.Errorf("%d engine processes left", n)
 	}
-}
-
-func decodeDoc(t *testing.T, s string) Doc {
-	t.Helper()
-	var d Doc
-	if err := json.Unmarshal([]byte(s), &d); err != nil {
-		t.Fatalf("%v\n%s", err, s)
-	}
-	return d
 }

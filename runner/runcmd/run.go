@@ -298,7 +298,8 @@ func Run(ctx context.Context, o *Options) error {
 	if err != nil {
 		return cmdutil.Errorf(cmdutil.ExitInternal, "reading host memory: %v", err)
 	}
-	caps := plan.Caps{FlashAttn: eng.Caps.Flags["-fa"] || eng.Caps.Flags["--flash-attn"], CacheTypes: eng.Caps.CacheTypes, CPUMoE: eng.Caps.CPUMoE}
+	caps := plan.Caps{FlashAttn: eng.Caps.Flags["-fa"] || eng.Caps.Flags["--flash-attn"], CacheTypes: eng.Caps.CacheTypes, CPUMoE: eng.Caps.CPUMoE,
+		NoOpOffload: eng.Caps.Flags["--no-op-offload"]}
 	req := plan.Request{Ctx: o.Ctx, NGL: o.NGL, Batch: o.Batch, UBatch: o.UBatch, Threads: o.Threads, CacheType: o.CacheType,
 		FlashAttn: o.FlashAttn, Parallel: 1, Draft: draft}
 
