@@ -6,7 +6,8 @@
 #     the built llama-server on a generated model, manifest.json checked against the files;
 #     the built engine (RPC protocol of its tree) against a Debian sid worker: version mismatch;
 #  2. GPU offload on the Vulkan device (lavapipe, capped): go test -run RealVulkan;
-#  3. RPC workers on 127.0.0.1: go test -run RealRPC.
+#  3. RPC workers on 127.0.0.1: go test -run RealRPC;
+#  4. a benchmark: run's plan vs llama-fit-params on the capped Vulkan device.
 # Prints "N passed, N failed"; exits non-zero when anything failed.
 set -uo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/../.."
@@ -67,5 +68,10 @@ for t in RealVulkan RealRPC; do
   else ko "$t ($((SECONDS - t0)) s)"; grep -E "^\s+(--- FAIL|\S+_test.go)" "$W/$t.log" | head -30; fi
   grep -E "^\s+\S+_test.go:[0-9]+: " "$W/$t.log" | head -40
 done
+# run's plan vs llama.cpp's own fitter at equal margin (layers, tokens/s): reported, not judged
+if LLAMACTL_REAL_ENGINES=1 go test -count=1 -timeout 15m ./runner/runcmd -run XXX -bench RealVulkanPlanVsFitParams -benchtime 1x > "$W/bench.log" 2>&1; then
+  ok "benchmark: run's plan vs llama-fit-params"
+else ko "benchmark: run's plan vs llama-fit-params"; fi
+grep -E "fitparams_test.go|layers_run" "$W/bench.log" | head -10
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ]
