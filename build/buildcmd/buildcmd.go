@@ -85,8 +85,9 @@ type LockCheck struct {
 	Problems  []string `json:"problems,omitempty"`
 }
 
-// NewCmd builds `llamactl build`.
-func NewCmd(f *cmdutil.Factory) *cobra.Command {
+// NewCmd builds `llamactl build`; runF, when given, replaces the run
+// function (a test captures the parsed Options with it).
+func NewCmd(f *cmdutil.Factory, runF ...func(*Options) error) *cobra.Command {
 	opts := &Options{F: f}
 	cmd := &cobra.Command{
 		Use:   "build",
@@ -107,6 +108,9 @@ Examples:
   llamactl build --lock llamactl.lock.toml --check   CI: fail if this machine no longer satisfies the lock`,
 		Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, args []string) error {
+			if len(runF) > 0 && runF[0] != nil {
+				return runF[0](opts)
+			}
 			return run(c.Context(), opts)
 		},
 	}
@@ -195,11 +199,13 @@ func isDirErr(err error) bool {
 	return errors.As(err, &pe) && strings.Contains(pe.Err.Error(), "is a directory")
 }
 
-// selection converts doctor's selection into the planner's input.
+// selection is doctor's selection, the planner's input. build --json keeps
+// its documented fields: doctor's matrix resolution, per-GPU view and
+// requested backend are doctor --json's.
 func selection(s *machine.Snapshot, backend string) plan.Selection {
 	d := doctor.SelectFor(s, backend)
-	return plan.Selection{Backend: d.Backend, CUDA: d.CUDA, Toolkit: d.Toolkit, CUDAArchitectures: d.CUDAArchitectures,
-		HostCompiler: d.HostCompiler, MSVCToolset: d.MSVCToolset, VCVarsAll: d.VCVarsAll, Reasons: d.Reasons}
+	d.Resolution, d.GPUs, d.Requested = nil, nil, ""
+	return d
 }
 
 var (

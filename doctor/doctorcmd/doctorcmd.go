@@ -90,8 +90,9 @@ type Timing struct {
 	TotalMS     float64 `json:"total_ms"`
 }
 
-// NewCmd builds `llamactl doctor`.
-func NewCmd(f *cmdutil.Factory) *cobra.Command {
+// NewCmd builds `llamactl doctor`; runF, when given, replaces the run function
+// (a test captures the parsed Options with it).
+func NewCmd(f *cmdutil.Factory, runF ...func(*Options) error) *cobra.Command {
 	opts := &Options{F: f}
 	cmd := &cobra.Command{
 		Use:   "doctor",
@@ -117,6 +118,9 @@ Exit status: 0 when no check found an error (warnings allowed), 1 otherwise.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.CheckGiven = cmd.Flags().Changed("check")
+			if len(runF) > 0 && runF[0] != nil {
+				return runF[0](opts)
+			}
 			return run(cmd.Context(), opts)
 		},
 	}
@@ -349,7 +353,7 @@ func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
 // findings into doctor findings (kernels.DoctorFindings keeps the failure
 // ID as facts.failure_id).
 func runKernels(ctx context.Context, o *Options, s *machine.Snapshot, sel doctor.Selection) ([]doctor.Finding, error) {
-	ch := kernels.FromSelection(sel)
+	ch := sel
 	fallback := ""
 	if ch.CUDAArchitectures == "" && ch.Toolkit != nil {
 		// No NVIDIA GPU to build for: compile for one architecture the
