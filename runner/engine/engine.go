@@ -313,24 +313,28 @@ var (
 	rpcHandshakeRE = regexp.MustCompile(`RPC handshake failed for (\S+)`)
 )
 
-// ParseRPCError finds the first RPC client failure in an engine's output.
+// ParseRPCError finds the RPC client failure in an engine's output. The
+// version line (a log line) and the handshake abort (stderr) come in either
+// order, so the whole output is read before deciding.
 func ParseRPCError(out string) *RPCError {
-	var version, vline string
+	var version, vline, hsEndpoint, hsLine string
 	for _, l := range strings.Split(strings.ReplaceAll(out, "\r\n", "\n"), "\n") {
 		l = strings.TrimSpace(l)
 		if m := rpcConnectRE.FindStringSubmatch(l); m != nil {
 			return &RPCError{Kind: "unreachable", Endpoint: m[1], Line: l}
 		}
-		if m := rpcVersionRE.FindStringSubmatch(l); m != nil {
+		if m := rpcVersionRE.FindStringSubmatch(l); m != nil && version == "" {
 			version, vline = m[1], l
-			continue
 		}
-		if m := rpcHandshakeRE.FindStringSubmatch(l); m != nil {
-			if version != "" {
-				return &RPCError{Kind: "version", Endpoint: m[1], Version: version, Line: vline}
-			}
-			return &RPCError{Kind: "handshake", Endpoint: m[1], Line: l}
+		if m := rpcHandshakeRE.FindStringSubmatch(l); m != nil && hsEndpoint == "" {
+			hsEndpoint, hsLine = m[1], l
 		}
+	}
+	switch {
+	case hsEndpoint != "" && version != "":
+		return &RPCError{Kind: "version", Endpoint: hsEndpoint, Version: version, Line: vline}
+	case hsEndpoint != "":
+		return &RPCError{Kind: "handshake", Endpoint: hsEndpoint, Line: hsLine}
 	}
 	return nil
 }

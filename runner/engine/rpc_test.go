@@ -13,7 +13,7 @@ func TestParseRPCError(t *testing.T) {
 		file, kind, endpoint, version string
 	}{
 		{"here-rpc-worker-unreachable.log", "unreachable", "127.0.0.1:50999", ""},
-		{"sample-rpc-version-mismatch.log", "version", "127.0.0.1:50152", "8.0.0"},
+		{"here-rpc-version-mismatch.log", "version", "127.0.0.1:50181", "8.0.0"},
 	} {
 		b, err := os.ReadFile("../../testdata/logs/" + c.file)
 		if err != nil {

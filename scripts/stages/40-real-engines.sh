@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Stage 40-real-engines: real engines, for real, on every CI run (issue #12).
 #  1. the real llama.cpp tree (scripts/deps.d/30-llamacpp-src.sh) through
-#     `llamactl build --source COPY --backend cpu --rpc --target llama-server,rpc-server`
+#     `llamactl build --source COPY --backend cpu --rpc --portable --target llama-server,rpc-server`
 #     (ccache in $LLAMACTL_DEPS_DIR/ccache-real-tree), `llamactl run --prompt` with
 #     the built llama-server on a generated model, manifest.json checked against the files;
 #     the built engine (RPC protocol of its tree) against a Debian sid worker: version mismatch;
@@ -31,7 +31,9 @@ if [ -d "$D/llama.cpp-src" ]; then
   rm -rf "$SRC/build-llamactl"
   export CCACHE_DIR=${CCACHE_DIR:-$D/ccache-real-tree}
   t0=$SECONDS
-  if nice -n 5 "$W/llamactl" build --source "$SRC" --backend cpu --rpc --target llama-server,rpc-server --out "$W/dist" > "$W/build.log" 2>&1; then
+  # --portable (GGML_NATIVE=OFF): CI binaries are for other machines, and a -march=native build
+  # of this tree dies with "Illegal instruction" in its CPU repack kernels on CI's virtual CPUs.
+  if nice -n 5 "$W/llamactl" build --source "$SRC" --backend cpu --rpc --portable --target llama-server,rpc-server --out "$W/dist" > "$W/build.log" 2>&1; then
     ok "real tree: llamactl build --rpc --target llama-server,rpc-server ($((SECONDS - t0)) s, ccache $(ccache -s 2>/dev/null | awk '/Hits:/{print $2; exit}') hits)"
     if "$W/llamactl" run "$W/model.gguf" --engine "$W/dist" --prompt Hello --n-predict 8 --json > "$W/run.json" 2> "$W/run.err" \
        && grep -q '"tokens_predicted": 8' "$W/run.json"; then
