@@ -221,6 +221,11 @@ func run(ctx context.Context, o *Options) error {
 	if !contains(plan.Backends, o.Backend) {
 		return cmdutil.UsageErrorf("--backend %q: choose one of %s", o.Backend, strings.Join(plan.Backends, ", "))
 	}
+	for _, t := range o.Targets {
+		if (t == "rpc-server" || t == "ggml-rpc-server") && !o.RPC {
+			return cmdutil.UsageErrorf("--target %s is llama.cpp's RPC worker, which only a build with the RPC backend has: add --rpc", t)
+		}
+	}
 	if o.Check && o.LockPath == "" {
 		return cmdutil.UsageErrorf("--check needs --lock FILE (the lock to check the machine against)")
 	}
