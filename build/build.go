@@ -112,6 +112,9 @@ type Verification struct {
 	// DeviceEnv is the environment the device was listed with, when it
 	// needed one (GGML_VK_VISIBLE_DEVICES=0 for a software Vulkan device).
 	DeviceEnv string   `json:"device_env,omitempty"`
+	// RPCWorker is the RPC worker binary's name in the bin directory
+	// (ggml-rpc-server, rpc-server in older trees) of a --rpc build.
+	RPCWorker string   `json:"rpc_worker,omitempty"`
 	OK        bool     `json:"ok"`
 	Notes     []string `json:"notes,omitempty"`
 }
@@ -760,6 +763,14 @@ func (r *runner) verify(ctx context.Context, bin string) (*Verification, error) 
 		}
 	}
 	v.Tool = filepath.Base(cli)
+	if p.RPC {
+		w := RPCWorker(p.OS, bin)
+		if w == "" {
+			return v, fmt.Errorf("the build has GGML_RPC=ON but no RPC worker (%s) in %s; see %s", strings.Join(RPCWorkerNames, " or "), bin, r.res.LogPath)
+		}
+		v.RPCWorker = w
+		v.Notes = append(v.Notes, "RPC worker "+w+" built")
+	}
 	res, err := r.deps.Runner.Run(ctx, proc.Cmd{Name: cli, Args: []string{"--version"}, Env: r.env, Timeout: time.Minute})
 	if err != nil || res.ExitCode != 0 {
 		return v, fmt.Errorf("%s --version failed (exit %d, %v): %s", cli, res.ExitCode, err, strings.TrimSpace(lastLines(res.Combined(), 5)))

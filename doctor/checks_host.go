@@ -49,6 +49,7 @@ var registry = map[string]CheckFunc{
 	"build.cmake":           checkCMake,
 	"build.ninja":           checkNinja,
 	"build.git":             checkGit,
+	"build.compiler-cache":  checkCompilerCache,
 	"amd.gfx":               checkAMDGfx,
 	"amd.driver-win":        checkAMDDriverWin,
 	"ocl.icd-registry":      checkICDRegistry,

@@ -252,6 +252,17 @@ func checkGit(s *machine.Snapshot) []Finding {
 	return []Finding{emit(s, "build.git", "ok", "version", t.Version, "path", t.Path)}
 }
 
+// checkCompilerCache says whether build will have a compiler launcher
+// (build/buildcmd.launcher looks for the same two tools).
+func checkCompilerCache(s *machine.Snapshot) []Finding {
+	for _, name := range []string{"ccache", "sccache"} {
+		if t, ok := toolVersion(s, name); ok {
+			return []Finding{emit(s, "build.compiler-cache", "ok", "tool", name, "version", orUnknown(t.Version), "path", t.Path)}
+		}
+	}
+	return []Finding{emit(s, "build.compiler-cache", "missing")}
+}
+
 // vsName is "Visual Studio Community 2022 17.11.5" (or what is known of it).
 func vsName(m *machine.MSVCInstall) string {
 	n := m.DisplayName

@@ -49,12 +49,15 @@ type Options struct {
 	Compiler, MSVCToolset, CUDAArch        string
 	LockPath, SnapshotPath, CacheDir       string
 	CMakeArgs                              []string
-	// Targets limits the compile to these CMake targets (--target).
+	// Targets limits the compile to these CMake targets (--target);
+	// "rpc-server" names the tree's RPC worker whatever it is called there.
 	Targets                               []string
 	Jobs                                  int
 	DryRun, Heal, AllowUnsupported, Check bool
 	// Portable builds binaries for other machines (always so with --lock).
 	Portable bool
+	// RPC adds GGML_RPC=ON and the RPC worker (--rpc).
+	RPC bool
 	// Interrupt returns a context cancelled on Ctrl-C / SIGTERM; cancelling
 	// it kills cmake's process group (ninja and the compilers with it).
 	Interrupt func(context.Context) (context.Context, func())
@@ -129,7 +132,6 @@ Examples:
 	fl.StringVar(&opts.OutDir, "out", "", "copy the binaries and manifest.json into this directory")
 	fl.IntVarP(&opts.Jobs, "jobs", "j", 0, "parallel compile jobs (default: logical cores)")
 	fl.StringArrayVar(&opts.CMakeArgs, "cmake-arg", nil, "extra CMake option NAME=VALUE or -DNAME=VALUE (old spellings are translated); repeatable")
-	fl.StringArrayVar(&opts.Targets, "target", nil, "compile only this CMake target (llama-server, llama-cli...) and what it needs; repeatable (default: all)")
 	fl.BoolVar(&opts.DryRun, "dry-run", false, "print the plan and the exact commands, run nothing")
 	fl.BoolVar(&opts.Heal, "heal", false, "on a recognised failure apply the matching patch and retry (at most twice)")
 	fl.BoolVar(&opts.AllowUnsupported, "allow-unsupported-compiler", false, "last resort: let nvcc accept an MSVC it does not support")
@@ -139,6 +141,8 @@ Examples:
 	fl.StringVar(&opts.LockPath, "lock", "", "CI lock file (TOML or JSON): engine ref + sha256, backend, CUDA constraint, architectures, flags")
 	fl.BoolVar(&opts.Check, "check", false, "with --lock: only check that this machine still satisfies the lock (exit 6 if not)")
 	fl.BoolVar(&opts.Portable, "portable", false, "binaries for other machines: CPU code not tuned to this one (GGML_NATIVE=OFF; always so with --lock)")
+	fl.BoolVar(&opts.RPC, "rpc", false, "also build llama.cpp's RPC backend and worker (GGML_RPC=ON; see llamactl rpc serve)")
+	fl.StringSliceVar(&opts.Targets, "target", nil, "compile only these CMake targets and what they need: llama-server,rpc-server or repeated --target (default: all)")
 	fl.StringVar(&opts.SnapshotPath, "snapshot", "", "plan for a recorded machine (doctor --json snapshot) instead of this one")
 	cmdutil.AddLangFlag(cmd, &opts.Lang)
 	return cmd
@@ -237,6 +241,11 @@ func run(ctx context.Context, o *Options) error {
 	o.pt.Extra = dt.Reason // doctor's selection reasons
 	if !contains(plan.Backends, o.Backend) {
 		return cmdutil.UsageErrorf("%s", t.T("err.backend", "value", fmt.Sprintf("%q", o.Backend), "list", strings.Join(plan.Backends, ", ")))
+	}
+	for _, tg := range o.Targets {
+		if (tg == "rpc-server" || tg == "ggml-rpc-server") && !o.RPC {
+			return cmdutil.UsageErrorf("%s", t.T("err.target-needs-rpc", "target", tg))
+		}
 	}
 	if o.Check && o.LockPath == "" {
 		return cmdutil.UsageErrorf("%s", t.T("err.check-needs-lock"))
@@ -352,20 +361,11 @@ func run(ctx context.Context, o *Options) error {
 	}
 
 	if !o.DryRun && o.Source == "" {
-		pr := ui.NewErrPrinter(f.IO)
-		last := time.Time{}
-		fetcher.Progress = func(done, total int64) {
-			if f.IO.JSON || time.Since(last) < 500*time.Millisecond && done != total {
-				return
-			}
-			last = time.Now()
-			if total > 0 {
-				pr.Printf("%s\n", t.T("downloading-of", "ref", pin.Ref, "done", mib(done), "total", mib(total), "percent", done*100/total))
-			} else {
-				pr.Printf("%s\n", t.T("downloading", "ref", pin.Ref, "done", mib(done)))
-			}
-		}
+		// A live bar (bytes, rate) in a terminal, a line every 2 s in CI.
+		dl := ui.NewProgress(f.IO, t.T("downloading-label", "ref", pin.Ref), ui.Bytes)
+		fetcher.Progress = func(done, total int64) { dl.Update(done, total, "") }
 		s, err := fetcher.Fetch(ctx, pin)
+		dl.Done()
 		if err != nil {
 			code := cmdutil.ExitBuild
 			if errors.Is(err, engine.ErrOffline) {
@@ -401,8 +401,8 @@ func run(ctx context.Context, o *Options) error {
 	snap = withUserVulkanHeaders(snap, o.CMakeArgs)
 	in := plan.Input{Snapshot: snap, Selection: sel, Engine: eng, Backend: o.Backend, SourceDir: src.Dir, BuildDir: buildDir,
 		CMakeArgs: o.CMakeArgs, Jobs: o.Jobs, Compiler: o.Compiler, AllowUnsupportedCompiler: o.AllowUnsupported,
-		Launcher: launcher(f.Runner), Portable: portable(o),
-		Source: engine.ScanSource(src.Dir), Heal: o.Heal, CacheDir: cache, Targets: o.Targets}
+		Launcher: launcher(f.Runner), Portable: portable(o), RPC: o.RPC,
+		Source: engine.ScanSource(src.Dir), Heal: o.Heal, CacheDir: cache, Targets: build.ResolveTargets(src.Dir, o.Targets)}
 	if in.Backend == "vulkan" || in.Backend == "auto" && sel.Backend == "vulkan" {
 		in.Source = engine.CheckGlslc(in.Source, src.Dir, plan.GlslcFor(snap, o.CMakeArgs), func(name string, args ...string) (string, bool) {
 			res, err := f.Runner.Run(ctx, proc.Cmd{Name: name, Args: args, Timeout: 30 * time.Second})
@@ -433,15 +433,27 @@ func run(ctx context.Context, o *Options) error {
 		}}
 	if !f.IO.JSON {
 		ep := ui.NewErrPrinter(f.IO)
-		d.Stage = func(name string) { ep.Printf("%s %s\n", ep.Mark(ui.Info), t.Line(name)) }
-		step := 0
-		d.Progress = func(done, total int, what string) {
-			// Every line with --verbose, else about every 10%.
-			if f.IO.Verbose || total <= 20 || done == total || done*10/total != step {
-				step = done * 10 / max(total, 1)
-				ep.Printf("  [%d/%d] %s\n", done, total, what)
+		var comp *ui.Progress
+		d.Stage = func(name string) {
+			if comp != nil { // the compile bar ends before the next stage prints
+				comp.Done()
+				comp = nil
 			}
+			ep.Printf("%s %s\n", ep.Mark(ui.Info), t.Line(name))
 		}
+		// Ninja's [n/m]: a live bar with the time left in a terminal; in
+		// CI a line about every 10 % (every step with --verbose).
+		d.Progress = func(done, total int, what string) {
+			if comp == nil {
+				comp = ui.NewProgress(f.IO, "  compile", ui.Steps)
+			}
+			comp.Update(int64(done), int64(total), what)
+		}
+		defer func() {
+			if comp != nil {
+				comp.Done()
+			}
+		}()
 	}
 	if o.Interrupt == nil {
 		o.Interrupt = func(ctx context.Context) (context.Context, func()) {

@@ -486,3 +486,12 @@ func writeTemp(t *testing.T, content string) string {
 	}
 	return p
 }
+
+// The RPC worker exists only in a build with the RPC backend.
+func TestTargetRPCWorkerNeedsRPC(t *testing.T) {
+	f, _, _ := cmdutil.NewTest(map[string]string{}, nil)
+	err := run(context.Background(), &Options{F: f, Backend: "cpu", DryRun: true, Targets: []string{"llama-server", "rpc-server"}})
+	if cmdutil.ExitCode(err) != cmdutil.ExitUsage || !strings.Contains(err.Error(), "--rpc") {
+		t.Errorf("err = %v", err)
+	}
+}

@@ -70,6 +70,9 @@ type Input struct {
 	Heal bool
 	// CacheDir is llamactl's cache (where fixes tell users to put newer headers).
 	CacheDir string
+	// RPC builds llama.cpp's RPC backend (GGML_RPC=ON) and its worker
+	// binary, the one `llamactl rpc serve` starts.
+	RPC bool
 	// Targets limits the compile to these CMake targets (--target); empty builds all.
 	Targets []string
 }
@@ -131,7 +134,10 @@ type Plan struct {
 	Blockers []Note `json:"blockers,omitempty"`
 	// Offline lists what llamactl turned off so the build does not reach
 	// the network (llama.cpp's web-UI download...).
-	Offline   []Note   `json:"offline,omitempty"`
+	Offline []Note `json:"offline,omitempty"`
+	// RPC: GGML_RPC=ON and the RPC worker binary (docs/distributed.md).
+	RPC bool `json:"rpc,omitempty"`
+	// Targets are the only CMake targets built; empty means all.
 	Targets   []string `json:"targets,omitempty"`
 	Jobs      int      `json:"jobs"`
 	Configure Command  `json:"configure"`
@@ -272,6 +278,11 @@ func (pl *planner) make() error {
 	if in.Portable != "" {
 		pl.set(pl.nameAt("GGML_NATIVE"), "OFF")
 	}
+	if in.RPC {
+		pl.set(pl.nameAt("GGML_RPC"), "ON")
+		pl.p.RPC = true
+		pl.p.Reasons = append(pl.p.Reasons, message("reason-rpc").Text)
+	}
 	pl.launcher(backend)
 	pl.network()
 	pl.patches()
@@ -314,6 +325,7 @@ func (pl *planner) make() error {
 	if len(in.Targets) > 0 {
 		pl.p.Targets = slices.Clone(in.Targets)
 		pl.p.Build.Args = append(pl.p.Build.Args, append([]string{"--target"}, in.Targets...)...)
+		pl.p.Reasons = append(pl.p.Reasons, message("reason-targets", strings.Join(in.Targets, ", ")).Text)
 	}
 	sort.SliceStable(pl.p.Env, func(i, j int) bool { return pl.p.Env[i].Name < pl.p.Env[j].Name })
 	return nil

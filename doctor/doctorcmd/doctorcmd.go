@@ -8,6 +8,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/llamactl/llamactl/runner/engine"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -50,6 +51,8 @@ type Options struct {
 	NoRedact   bool
 	// Lang is --lang: the language of the human output (zh-CN, en).
 	Lang string
+	// RPC are llama.cpp RPC workers (host:port) to check (--rpc).
+	RPC []string
 	// Gather takes the snapshot of this machine (probe.Gather by default).
 	Gather func(ctx context.Context) *machine.Snapshot
 	// Kernels runs the --probe kernels (kernels.Run by default).
@@ -69,6 +72,8 @@ type Doc struct {
 	// SnapshotFile is the absolute path --snapshot wrote.
 	SnapshotFile string            `json:"snapshot_file,omitempty"`
 	Snapshot     *machine.Snapshot `json:"snapshot"`
+	// RPC is what --rpc learned about each worker (docs/distributed.md).
+	RPC []engine.RPCWorker `json:"rpc,omitempty"`
 }
 
 // Summary counts findings by status.
@@ -134,6 +139,7 @@ Exit status: 0 when no check found an error (warnings allowed), 1 otherwise.`,
 	fl.StringVar(&opts.Report, "report", "", "write a support bundle (report.json + report.md) to `PATH` (a folder, or a .zip)")
 	fl.BoolVar(&opts.Zip, "zip", false, "with --report: write one zip that also holds the raw command outputs")
 	fl.StringVar(&opts.Lang, "lang", "", "language of the human output: zh-CN or en (default: LLAMACTL_LANG, then LC_ALL/LC_MESSAGES/LANG); --json always stays English")
+	fl.StringSliceVar(&opts.RPC, "rpc", nil, "also check these llama.cpp RPC workers `HOST:PORT,...`: reachable, latency, protocol version, devices and memory")
 	fl.BoolVar(&opts.NoRedact, "no-redact", false, "with --report: keep user names, host names and ids (for your own use only)")
 	return cmd
 }
@@ -258,6 +264,16 @@ func run(ctx context.Context, o *Options) error {
 		}
 	}
 	doc.Timing = Timing{GatherMS: ms(tGather), ChecksMS: ms(tChecks), ChecksSumMS: ms(sum), TotalMS: ms(time.Since(t0))}
+	rpcBad := false
+	if len(o.RPC) > 0 {
+		doc.RPC = probeRPC(ctx, o)
+		for _, w := range doc.RPC {
+			if !w.Compatible {
+				rpcBad = true
+				doc.Summary.Error++
+			}
+		}
+	}
 
 	var rep *report.Result
 	if o.Report != "" {
@@ -289,6 +305,7 @@ func run(ctx context.Context, o *Options) error {
 		}
 	} else {
 		render(f.IO, doc, len(o.Checks) > 0, tr)
+		renderRPC(f.IO, doc.RPC)
 		if o.SnapshotOut != "" {
 			fmt.Fprintf(f.IO.Out, "\n%s\n", tr.UI("snapshot-written", "path", doc.SnapshotFile, "arg", o.SnapshotOut))
 		}
@@ -304,7 +321,7 @@ func run(ctx context.Context, o *Options) error {
 			fmt.Fprintf(f.IO.Out, "\n%s\n", tr.UI("report-written", "path", rep.Path, "files", strings.Join(files, ", "), "how", how))
 		}
 	}
-	if doctor.HasErrors(findings) {
+	if doctor.HasErrors(findings) || rpcBad {
 		return cmdutil.Exit(cmdutil.ExitFindings)
 	}
 	return nil

@@ -68,7 +68,7 @@ func gatherBuildTools(ctx context.Context, g *gctx) func(*machine.Snapshot) {
 		name  string
 		parse func(string) string
 	}
-	tools := []tool{{"cmake", ParseCMakeVersion}, {"ninja", ParseNinjaVersion}, {"git", ParseGitVersion}, {"ccache", ParseCcacheVersion}}
+	tools := []tool{{"cmake", ParseCMakeVersion}, {"ninja", ParseNinjaVersion}, {"git", ParseGitVersion}, {"ccache", ParseCcacheVersion}, {"sccache", ParseSccacheVersion}}
 	for _, t := range tools {
 		p := firstTool(g.base, t.name)
 		if p == "" {

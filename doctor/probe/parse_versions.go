@@ -160,6 +160,16 @@ func major(v string) int {
 
 var reCcache = regexp.MustCompile(`ccache version (\d+\.\d+(?:\.\d+)?)`)
 
+var reSccache = regexp.MustCompile(`^sccache (\d+\.\d+(?:\.\d+)?)`)
+
+// ParseSccacheVersion reads "sccache 0.8.1".
+func ParseSccacheVersion(out string) string {
+	if m := reSccache.FindStringSubmatch(strings.TrimSpace(out)); m != nil {
+		return m[1]
+	}
+	return ""
+}
+
 // ParseCcacheVersion: "ccache version 4.8".
 func ParseCcacheVersion(out string) string {
 	if m := reCcache.FindStringSubmatch(out); m != nil {

@@ -11,6 +11,7 @@ import (
 	"github.com/llamactl/llamactl/kernels/probecmd"
 	"github.com/llamactl/llamactl/matrix/matrixcmd"
 	"github.com/llamactl/llamactl/patches/patchescmd"
+	"github.com/llamactl/llamactl/runner/rpccmd"
 	"github.com/llamactl/llamactl/runner/runcmd"
 )
 
@@ -23,6 +24,7 @@ func domainCommands(f *cmdutil.Factory) []*cobra.Command {
 		buildcmd.NewCmd(f), patchescmd.NewCmd(f), // build, patches list|show
 		matrixcmd.NewCmd(f),
 		runcmd.NewCmd(f), runcmd.NewGGUFCmd(f), // run MODEL, gguf MODEL
+		rpccmd.NewCmd(f), // rpc serve
 		explaincmd.NewCmd(f),
 		probecmd.WithOpenCLChild(f, childcmd.NewCmd(f)), // hidden: llamactl __probe nvml (doctor's native child probe) | opencl (kernels)
 		probecmd.NewCmd(f),

@@ -214,3 +214,53 @@ func Symlinks(tb testing.TB) {
 		tb.Skipf("symbolic links are made but not seen as links here (wine): lstat: %v", err)
 	}
 }
+// RealEnginesEnv, set to 1 by scripts/stages/40-real-engines.sh, runs the
+// slow tests against real engines (the Vulkan device on lavapipe, RPC
+// workers, the real llama.cpp tree); `go test ./...` skips them.
+const RealEnginesEnv = "LLAMACTL_REAL_ENGINES"
+
+// RealEngines skips the test unless the real-engines stage runs it.
+func RealEngines(tb testing.TB) {
+	tb.Helper()
+	if os.Getenv(RealEnginesEnv) != "1" {
+		tb.Skipf("a real-engine test: scripts/stages/40-real-engines.sh runs it (%s=1)", RealEnginesEnv)
+	}
+}
+
+// VulkanEngineDir returns a folder whose llama-server, llama-fit-params
+// and ggml-rpc-server run sid's llama.cpp with the ggml Vulkan backend on
+// Mesa lavapipe through scripts/vk-run (scripts/deps.d/40-vk-engine.sh
+// installs it). VK_FAKE_TOTAL_MIB in the environment caps the device;
+// VK_PROBE_TOTAL_MIB, when set, is the cap --list-devices sees instead
+// (a device that reports more free memory than a launch can allocate).
+func VulkanEngineDir(tb testing.TB) string {
+	tb.Helper()
+	root := RepoRoot(tb)
+	base := os.Getenv("VK_BASE")
+	if base == "" {
+		base = "/var/cache/llamactl-deps/vk"
+	}
+	for _, p := range []string{filepath.Join(base, "root/usr/bin/llama-server"), filepath.Join(base, "lib/vkfakemem.so"), filepath.Join(base, "icd/lvp_icd.json")} {
+		if _, err := os.Stat(p); err != nil {
+			Missing(tb, "the Vulkan engine is not installed (%v): run scripts/deps.d/40-vk-engine.sh as root", err)
+		}
+	}
+	if os.Geteuid() != 0 {
+		Missing(tb, "scripts/vk-run needs root (a private mount namespace)")
+	}
+	dir := tb.TempDir()
+	for name, bin := range map[string]string{
+		"llama-server":     "llama-server",
+		"llama-fit-params": "llama-fit-params",
+		"ggml-rpc-server":  filepath.Join(base, "root/usr/libexec/x86_64-linux-gnu/llama/bin/ggml-rpc-server"),
+	} {
+		script := "#!/bin/sh\n" +
+			"for a in \"$@\"; do if [ \"$a\" = --list-devices ] && [ -n \"$VK_PROBE_TOTAL_MIB\" ]; then " +
+			"export VK_FAKE_TOTAL_MIB=$VK_PROBE_TOTAL_MIB VK_FAKE_FREE_MIB=$VK_PROBE_TOTAL_MIB; fi; done\n" +
+			"exec " + filepath.Join(root, "scripts", "vk-run") + " " + bin + " \"$@\"\n"
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(script), 0o755); err != nil {
+			tb.Fatal(err)
+		}
+	}
+	return dir
+}

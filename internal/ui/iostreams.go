@@ -22,6 +22,9 @@ type IOStreams struct {
 	OutTTY bool
 	// NoColor is set by NO_COLOR, --no-color or a non-terminal stdout.
 	NoColor bool
+	// ErrTTY: ErrOut is an interactive terminal (not CI, not TERM=dumb):
+	// live progress bars instead of periodic lines.
+	ErrTTY bool
 	// JSON is set by --json: commands print one JSON document on Out.
 	JSON bool
 	// Verbose is set by --verbose.
@@ -44,6 +47,7 @@ func System(getenv func(string) string) *IOStreams {
 	s := &IOStreams{
 		In: os.Stdin, Out: os.Stdout, ErrOut: os.Stderr,
 		OutTTY:  tty,
+		ErrTTY:  term.IsTerminal(int(os.Stderr.Fd())) && getenv("TERM") != "dumb" && getenv("CI") == "",
 		NoColor: !tty || getenv("NO_COLOR") != "" || getenv("TERM") == "dumb",
 	}
 	c := systemConsole()

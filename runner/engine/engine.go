@@ -252,12 +252,94 @@ func ParseDevices(out string) []Device {
 
 // ListDevices asks the engine which devices it can use and their free memory.
 func (e *Engine) ListDevices(ctx context.Context, r proc.Runner) ([]Device, error) {
+	return e.ListDevicesRPC(ctx, r, nil)
+}
+
+// ListDevicesRPC is ListDevices with RPC workers (host:port): the engine
+// connects to each and lists its devices and free memory as RPCn. A worker
+// it cannot reach or whose protocol differs is an *RPCError.
+func (e *Engine) ListDevicesRPC(ctx context.Context, r proc.Runner, rpc []string) ([]Device, error) {
 	if !e.Caps.ListDevices {
+		if len(rpc) > 0 {
+			return nil, fmt.Errorf("%s has no --list-devices: it cannot tell what the RPC workers hold; use a newer llama.cpp build", e.Path)
+		}
 		return nil, nil
 	}
-	res, err := r.Run(ctx, proc.Cmd{Name: e.Path, Args: []string{"--list-devices"}, Timeout: probeTimeout})
+	var args []string
+	if len(rpc) > 0 {
+		// Before --list-devices: llama.cpp lists as it parses that flag.
+		args = append(args, "--rpc", strings.Join(rpc, ","))
+	}
+	args = append(args, "--list-devices")
+	res, err := r.Run(ctx, proc.Cmd{Name: e.Path, Args: args, Timeout: probeTimeout})
+	if len(rpc) > 0 {
+		if re := ParseRPCError(res.Combined()); re != nil {
+			return nil, re
+		}
+	}
 	if err != nil {
 		return nil, fmt.Errorf("%s --list-devices: %w", e.Path, err)
 	}
+	if len(rpc) > 0 && res.ExitCode != 0 {
+		return nil, fmt.Errorf("%s --list-devices --rpc %s exited with code %d: %s", e.Path, strings.Join(rpc, ","), res.ExitCode, lastLine(res.Combined()))
+	}
 	return ParseDevices(res.Combined()), nil
+}
+
+// RPCError is a failure of the engine's RPC client, as its log says it
+// (ggml/src/ggml-rpc/ggml-rpc.cpp): Kind is "unreachable", "version" or
+// "handshake"; Endpoint the worker; Line the engine's own words.
+type RPCError struct {
+	Kind     string
+	Endpoint string
+	Version  string // the worker's protocol version, for "version"
+	Line     string
+}
+
+func (e *RPCError) Error() string {
+	switch e.Kind {
+	case "unreachable":
+		return fmt.Sprintf("RPC worker %s is unreachable (%q): start it there with 'llamactl rpc serve --host ADDRESS --port PORT' (or ggml-rpc-server -H ADDRESS -p PORT), check that a firewall lets the port through, and check the address in --rpc", e.Endpoint, e.Line)
+	case "version":
+		return fmt.Sprintf("RPC worker %s speaks RPC protocol %s, another version than this engine (%q): run the same llama.cpp build on both machines (llamactl build --rpc there, or copy this build's ggml-rpc-server/rpc-server), then start the worker again", e.Endpoint, e.Version, e.Line)
+	default:
+		return fmt.Sprintf("the RPC handshake with %s failed (%q): is it a ggml RPC worker of the same llama.cpp build? Start it with 'llamactl rpc serve' from the same build", e.Endpoint, e.Line)
+	}
+}
+
+var (
+	rpcConnectRE   = regexp.MustCompile(`Failed to connect to (\S+)`)
+	rpcVersionRE   = regexp.MustCompile(`RPC server version mismatch: (\d+\.\d+\.\d+)`)
+	rpcHandshakeRE = regexp.MustCompile(`RPC handshake failed for (\S+)`)
+)
+
+// ParseRPCError finds the RPC client failure in an engine's output. The
+// version line (a log line) and the handshake abort (stderr) come in either
+// order, so the whole output is read before deciding.
+func ParseRPCError(out string) *RPCError {
+	var version, vline, hsEndpoint, hsLine string
+	for _, l := range strings.Split(strings.ReplaceAll(out, "\r\n", "\n"), "\n") {
+		l = strings.TrimSpace(l)
+		if m := rpcConnectRE.FindStringSubmatch(l); m != nil {
+			return &RPCError{Kind: "unreachable", Endpoint: m[1], Line: l}
+		}
+		if m := rpcVersionRE.FindStringSubmatch(l); m != nil && version == "" {
+			version, vline = m[1], l
+		}
+		if m := rpcHandshakeRE.FindStringSubmatch(l); m != nil && hsEndpoint == "" {
+			hsEndpoint, hsLine = m[1], l
+		}
+	}
+	switch {
+	case hsEndpoint != "" && version != "":
+		return &RPCError{Kind: "version", Endpoint: hsEndpoint, Version: version, Line: vline}
+	case hsEndpoint != "":
+		return &RPCError{Kind: "handshake", Endpoint: hsEndpoint, Line: hsLine}
+	}
+	return nil
+}
+
+func lastLine(s string) string {
+	ls := strings.Split(strings.TrimSpace(s), "\n")
+	return strings.TrimSpace(ls[len(ls)-1])
 }

@@ -89,9 +89,20 @@ func isHost(buf string) bool {
 	return strings.HasPrefix(buf, "CPU") || strings.HasSuffix(buf, "_Host")
 }
 
+// rpcBufRE is an RPC worker's buffer: "RPC0[127.0.0.1:50052]" (the
+// index is the RPC backend's, the same for every worker).
+var rpcBufRE = regexp.MustCompile(`^RPC\d*\[(.+)\]$`)
+
 func deviceOf(buf string) string {
+	if m := rpcBufRE.FindStringSubmatch(buf); m != nil {
+		return RPCDeviceKey(m[1])
+	}
 	return strings.TrimSuffix(buf, "_Mapped")
 }
+
+// RPCDeviceKey is the Report.Devices key of the RPC worker at endpoint
+// host:port (--list-devices names an RPC device by its endpoint).
+func RPCDeviceKey(endpoint string) string { return "RPC[" + endpoint + "]" }
 
 // ParseLog reads an engine log and keeps the final figure of each buffer
 // (probe runs can print earlier ones).

@@ -116,3 +116,18 @@ func TestParseBreakdown(t *testing.T) {
 		t.Errorf("device row = %+v", d)
 	}
 }
+
+// RPC workers' buffers are named "RPC0[host:port]" whatever the worker:
+// each is kept apart by its endpoint.
+func TestParseLogRPCWorkers(t *testing.T) {
+	log := `load_tensors: RPC0[127.0.0.1:50152] model buffer size =    15.96 MiB
+load_tensors: RPC0[127.0.0.1:50153] model buffer size =    11.70 MiB
+llama_kv_cache: RPC0[127.0.0.1:50152] KV buffer size =    20.00 MiB
+sched_reserve: RPC0[127.0.0.1:50153] compute buffer size =    32.04 MiB
+`
+	r := ParseLog(strings.NewReader(log))
+	a, b := r.Devices[RPCDeviceKey("127.0.0.1:50152")], r.Devices[RPCDeviceKey("127.0.0.1:50153")]
+	if a.ModelMiB != 15.96 || a.ContextMiB != 20 || b.ModelMiB != 11.70 || b.ComputeMiB != 32.04 || len(r.Devices) != 2 {
+		t.Errorf("devices %+v", r.Devices)
+	}
+}

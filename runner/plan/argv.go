@@ -18,6 +18,8 @@ type ArgvOptions struct {
 	Extra    []string
 	NoMmap   bool
 	Pooling  string // embedding models: the model's pooling type
+	// RPC are the RPC workers (host:port) the engine offloads to (--rpc).
+	RPC []string
 }
 
 // Argv renders the plan as llama-server arguments this engine accepts,
@@ -47,6 +49,9 @@ func Argv(p Plan, caps engine.Caps, o ArgvOptions) []string {
 	}
 	if p.NCPUMoE > 0 {
 		a = append(a, "--n-cpu-moe", strconv.Itoa(p.NCPUMoE))
+	}
+	if p.NoOpOffload {
+		a = append(a, "--no-op-offload")
 	}
 	if p.SplitMode == "none" {
 		a = append(a, "-sm", "none", "-mg", strconv.Itoa(p.MainGPU))
@@ -102,6 +107,9 @@ func Argv(p Plan, caps engine.Caps, o ArgvOptions) []string {
 	if caps.Verbosity {
 		// Level 4 prints the buffer sizes we compare with the prediction.
 		a = append(a, "-lv", "4")
+	}
+	if len(o.RPC) > 0 {
+		a = append(a, "--rpc", strings.Join(o.RPC, ","))
 	}
 	return append(a, o.Extra...)
 }

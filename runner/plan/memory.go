@@ -8,6 +8,7 @@ import (
 	_ "embed"
 	"encoding/json"
 	"math"
+	"strings"
 	"sync"
 
 	"github.com/llamactl/llamactl/runner/gguf"
@@ -33,11 +34,37 @@ type Coefficients struct {
 	DeviceOverheadMiB    float64            `json:"device_overhead_mib"`
 	DeviceMarginMiB      float64            `json:"device_margin_mib"`
 	DeviceMarginFraction float64            `json:"device_margin_fraction"`
-	HostMarginMiB        float64            `json:"host_margin_mib"`
-	HostMarginFraction   float64            `json:"host_margin_fraction"`
-	CtxFloor             uint64             `json:"ctx_floor"`
-	Batch                int                `json:"batch"`
-	UBatch               int                `json:"ubatch"`
+	// Backends override overhead and margin per ggml backend (the device
+	// ID without its index: "Vulkan", "CUDA", "RPC"), measured where a
+	// device of that backend could run here.
+	Backends           map[string]BackendCoef `json:"backends"`
+	HostMarginMiB      float64                `json:"host_margin_mib"`
+	HostMarginFraction float64                `json:"host_margin_fraction"`
+	CtxFloor           uint64                 `json:"ctx_floor"`
+	Batch              int                    `json:"batch"`
+	UBatch             int                    `json:"ubatch"`
+}
+
+// BackendCoef is one backend's device overhead and margin, with how they
+// were measured.
+type BackendCoef struct {
+	OverheadMiB    float64 `json:"overhead_mib"`
+	MarginMiB      float64 `json:"margin_mib"`
+	MarginFraction float64 `json:"margin_fraction"`
+	OpOffload      bool    `json:"op_offload"`
+	Measured       string  `json:"measured"`
+}
+
+// BackendOf is the ggml backend of a device ID: "Vulkan0" -> "Vulkan".
+func BackendOf(id string) string { return strings.TrimRight(id, "0123456789") }
+
+// Backend returns the coefficients of the backend of device id: the
+// backend's own entry, else the defaults (CUDA's modelled values).
+func (c Coefficients) Backend(id string) BackendCoef {
+	if b, ok := c.Backends[BackendOf(id)]; ok {
+		return b
+	}
+	return BackendCoef{OverheadMiB: c.DeviceOverheadMiB, MarginMiB: c.DeviceMarginMiB, MarginFraction: c.DeviceMarginFraction, OpOffload: true}
 }
 
 // Coef returns the embedded coefficients.
@@ -64,6 +91,11 @@ type Params struct {
 	// Only, when > 0, puts everything on device Only-1 (a single GPU:
 	// no inter-device copies); 0 splits across all devices.
 	Only int
+	// OpOffload: the devices' backend runs big batches itself (op offload,
+	// §6.4), so at -ngl 0 the graph's compute buffer is still allocated on
+	// the main device. True for GPU backends (CUDA, Vulkan, ROCm...), false
+	// for RPC workers and without devices.
+	OpOffload bool
 }
 
 // Mem is memory in MiB by llama.cpp's classes.
@@ -242,12 +274,34 @@ func Predict(m *gguf.Model, p Params, nDev int, splitWeights []float64, cal Cali
 	if cal.Compute > 0 {
 		comp *= cal.Compute
 	}
-	if pl.Output >= 0 {
-		devs[pl.Output].ComputeMiB += comp
+	computeDev := pl.Output
+	if computeDev < 0 && p.OpOffload && nDev > 0 {
+		// -ngl 0 on a GPU backend: the graph still runs big batches on the
+		// main device, which holds the compute buffer (measured on the
+		// Vulkan engine: docs/run.md).
+		computeDev = max(p.Only-1, 0)
+	}
+	if computeDev >= 0 {
+		devs[computeDev].ComputeMiB += comp
 		if p.NGL < m.Layers+1 || p.NCPUMoE > 0 {
 			// Partial offload: big batches run on the GPU with CPU-resident
 			// weights copied in, one tensor at a time (op-offload).
-			devs[pl.Output].ComputeMiB += float64(w.LargestLayerTensor) / mib
+			devs[computeDev].ComputeMiB += float64(w.LargestLayerTensor) / mib
+		}
+		// Every other device that holds layers runs its part of the graph
+		// at the same ubatch: its own compute buffer of the same size
+		// (measured with two RPC workers: 17.01 and 16.01 MiB for 16.02
+		// predicted, TestRealRPCSplitOverWorkers).
+		holds := make([]bool, nDev)
+		for _, d := range pl.Layer {
+			if d >= 0 {
+				holds[d] = true
+			}
+		}
+		for d := range devs {
+			if holds[d] && d != computeDev {
+				devs[d].ComputeMiB += comp
+			}
 		}
 		// Host staging for CPU ops and copies (CUDA_Host compute buffer).
 		host.ComputeMiB += float64(min(uint64(p.UBatch), p.Ctx)) * Coef().Compute.HostStagingBytesPerEm * float64(m.EmbeddingLength) / mib

@@ -29,6 +29,9 @@ type Caps struct {
 	FlashAttn  bool // the engine takes -fa
 	CacheTypes bool // -ctk/-ctv
 	CPUMoE     bool // --n-cpu-moe
+	// NoOpOffload: the engine takes --no-op-offload (keep the compute of
+	// CPU-resident layers on the host, nothing on the GPU at -ngl 0).
+	NoOpOffload bool
 }
 
 // Request is what the user pinned; zero values mean "choose".
@@ -64,6 +67,9 @@ type Plan struct {
 	MainGPU   int    `json:"main_gpu,omitempty"`
 	Parallel  int    `json:"parallel"`
 	Embedding bool   `json:"embedding,omitempty"`
+	// NoOpOffload: --no-op-offload, for a GPU too small even for the
+	// compute buffer: everything runs on the CPU.
+	NoOpOffload bool `json:"no_op_offload,omitempty"`
 }
 
 // DeviceMem is the prediction for one device.
@@ -141,11 +147,12 @@ func Make(m *gguf.Model, devs []Device, host Host, req Request, caps Caps) (Resu
 }
 
 func (pl *planner) devOverhead(d Device) float64 {
-	return pl.coef.DeviceOverheadMiB
+	return pl.coef.Backend(d.ID).OverheadMiB
 }
 
 func (pl *planner) devMargin(d Device) float64 {
-	return math.Max(pl.coef.DeviceMarginMiB, pl.coef.DeviceMarginFraction*float64(d.TotalMiB))
+	b := pl.coef.Backend(d.ID)
+	return math.Max(b.MarginMiB, b.MarginFraction*float64(d.TotalMiB))
 }
 
 func (pl *planner) hostMargin() float64 {
@@ -213,7 +220,7 @@ func (pl *planner) ubatch(ctx uint64) int {
 
 func (pl *planner) params(ngl int, ctx uint64, kv string, ncmoe int) Params {
 	return Params{NGL: ngl, Ctx: ctx, UBatch: pl.ubatch(ctx), Parallel: max(pl.req.Parallel, 1), FlashAttn: pl.flashAttn(),
-		CacheK: kv, CacheV: kv, NCPUMoE: ncmoe}
+		CacheK: kv, CacheV: kv, NCPUMoE: ncmoe, OpOffload: len(pl.devs) > 0 && pl.coef.Backend(pl.devs[0].ID).OpOffload}
 }
 
 // evaluate predicts p and checks every device and the host.
@@ -360,6 +367,24 @@ func (pl *planner) run() (Result, error) {
 			reasons = append(reasons, T("reason.partial", "ngl", chosen.p.NGL, "n", full))
 		}
 	}
+	// 4. A GPU too small even for the compute buffer at -ngl 0: keep the
+	// graph on the host as well (--no-op-offload), the largest context first.
+	if chosen == nil && len(pl.devs) > 0 && pl.req.NGL <= 0 && pl.caps.NoOpOffload && pl.params(0, floorCtx, "f16", 0).OpOffload {
+		for _, ctx := range ctxs {
+			for _, kv := range pl.kvTypes(fa) {
+				p := pl.params(0, ctx, kv, 0)
+				p.OpOffload = false
+				if e := pl.evaluate(p); e.fits {
+					chosen = &e
+					reasons = append(reasons, T("reason.no-op-offload", "device", pl.devs[0].ID))
+					break
+				}
+			}
+			if chosen != nil {
+				break
+			}
+		}
+	}
 	res := Result{Fits: chosen != nil}
 	if chosen == nil {
 		// Nothing fits: report the smallest configuration so the user sees
@@ -432,6 +457,7 @@ func (pl *planner) toPlan(p Params) Plan {
 		}
 	}
 	out.Embedding = pl.m.Embedding
+	out.NoOpOffload = len(pl.devs) > 0 && p.NGL == 0 && !p.OpOffload && pl.coef.Backend(pl.devs[0].ID).OpOffload
 	return out
 }
 

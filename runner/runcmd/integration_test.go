@@ -22,7 +22,7 @@ import (
 // engineDir is the real llama.cpp CPU engine (scripts/deps.sh installs it).
 func engineDir(t *testing.T) string { return testutil.EngineDir(t, "llama-server") }
 
-func realOptions(t *testing.T, dir, model string) (*Options, *strings.Builder) {
+func realOptions(t testing.TB, dir, model string) (*Options, *strings.Builder) {
 	f, out, _ := cmdutil.NewTest(map[string]string{}, proc.Exec{})
 	f.IO.JSON = true
 	return &Options{F: f, NGL: -1, EnginePath: dir, Model: model, Cache: PlanCache{Dir: t.TempDir()}, CacheDir: "-",

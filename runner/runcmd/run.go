@@ -7,10 +7,12 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"net"
 	"os"
 	"os/signal"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"syscall"
 	"time"
@@ -58,6 +60,8 @@ type Options struct {
 	Extra      []string
 	// Lang is --lang: the language of the human output (zh-CN, en).
 	Lang string
+	// RPC are llama.cpp RPC workers (host:port) to offload layers to.
+	RPC []string
 
 	ReadyTimeout time.Duration
 	// t and pt are run's and the plan's sentences in that language.
@@ -133,6 +137,7 @@ See docs/run.md.`,
 	fl.BoolVar(&o.Retune, "retune", false, "forget the remembered plan for this model, devices and engine, and plan again")
 	fl.BoolVar(&o.NoMmap, "no-mmap", false, "load weights into RAM instead of mapping the file")
 	cmdutil.AddLangFlag(cmd, &o.Lang)
+	fl.StringSliceVar(&o.RPC, "rpc", nil, "RPC workers HOST:PORT[,...] (llamactl rpc serve) to split the layers over, by their free memory")
 	return cmd
 }
 
@@ -307,7 +312,12 @@ func Run(ctx context.Context, o *Options) error {
 	if err != nil {
 		return cmdutil.Errorf(cmdutil.ExitEngine, "%s", t.T("err.engine-probe", "path", path, "source", source, "err", err))
 	}
-	edevs, err := eng.ListDevices(ctx, f.Runner)
+	for _, w := range o.RPC {
+		if _, port, err := net.SplitHostPort(w); err != nil || port == "" {
+			return cmdutil.UsageErrorf("%s", t.T("err.rpc-not-hostport", "value", w))
+		}
+	}
+	edevs, err := eng.ListDevicesRPC(ctx, f.Runner, o.RPC)
 	if err != nil {
 		return cmdutil.Errorf(cmdutil.ExitEngine, "%v", err)
 	}
@@ -336,11 +346,12 @@ func Run(ctx context.Context, o *Options) error {
 	if err != nil {
 		return cmdutil.Errorf(cmdutil.ExitInternal, "%s", t.T("err.host-memory", "err", err))
 	}
-	caps := plan.Caps{FlashAttn: eng.Caps.Flags["-fa"] || eng.Caps.Flags["--flash-attn"], CacheTypes: eng.Caps.CacheTypes, CPUMoE: eng.Caps.CPUMoE}
+	caps := plan.Caps{FlashAttn: eng.Caps.Flags["-fa"] || eng.Caps.Flags["--flash-attn"], CacheTypes: eng.Caps.CacheTypes, CPUMoE: eng.Caps.CPUMoE,
+		NoOpOffload: eng.Caps.Flags["--no-op-offload"]}
 	req := plan.Request{Ctx: o.Ctx, NGL: o.NGL, Batch: o.Batch, UBatch: o.UBatch, Threads: o.Threads, CacheType: o.CacheType,
 		FlashAttn: o.FlashAttn, Parallel: 1, Draft: draft}
 
-	userFlags := fmt.Sprintf("ctx=%d ngl=%d b=%d ub=%d t=%d ct=%s fa=%s draft=%s mmap=%v", o.Ctx, o.NGL, o.Batch, o.UBatch, o.Threads, o.CacheType, o.FlashAttn, o.Draft, !o.NoMmap)
+	userFlags := fmt.Sprintf("ctx=%d ngl=%d b=%d ub=%d t=%d ct=%s fa=%s draft=%s mmap=%v rpc=%s", o.Ctx, o.NGL, o.Batch, o.UBatch, o.Threads, o.CacheType, o.FlashAttn, o.Draft, !o.NoMmap, strings.Join(o.RPC, ","))
 	key := CacheKey(gf, m, devs, eng.Build, userFlags)
 	if o.Retune {
 		o.Cache.Forget(key)
@@ -385,7 +396,7 @@ func Run(ctx context.Context, o *Options) error {
 		}
 	}
 	argvFor := func(p plan.Plan) []string {
-		ao := plan.ArgvOptions{Model: o.Model, Host: o.Host, Port: port, Draft: o.Draft, DraftMax: o.DraftMax, Extra: o.Extra, NoMmap: o.NoMmap}
+		ao := plan.ArgvOptions{Model: o.Model, Host: o.Host, Port: port, Draft: o.Draft, DraftMax: o.DraftMax, Extra: o.Extra, NoMmap: o.NoMmap, RPC: o.RPC}
 		if p.Embedding {
 			ao.Pooling = m.Pooling
 		}
@@ -418,7 +429,64 @@ func Run(ctx context.Context, o *Options) error {
 	if !f.IO.JSON {
 		printPlan(f, o, doc)
 	}
-	return launchAndVerify(ctx, o, eng, &m, &doc, argvFor, key, req.Calibration, env)
+	// replan plans again with some devices' free memory lowered to what
+	// the engine could really allocate there (an out-of-memory failure
+	// proved the reported figure wrong); what the user pinned stays.
+	replan := func(learned map[string]uint64) (plan.Result, bool) {
+		ds := slices.Clone(devs)
+		for i := range ds {
+			if v, ok := learned[ds[i].ID]; ok {
+				ds[i].FreeMiB = v
+			}
+		}
+		r, err := plan.Make(&m, ds, host, req, caps)
+		return r, err == nil && r.Fits
+	}
+	return launchAndVerify(ctx, o, eng, &m, &doc, argvFor, key, req.Calibration, env, replan)
+}
+
+// learnedFree reads a failed launch's report: the device that ran out of
+// memory, how much the engine had allocated there before it failed (a
+// lower bound of what the device really holds), and the free figure to
+// plan with so that a new plan uses no more than that (the margin added
+// back, since the planner keeps it free).
+func learnedFree(doc *Doc, rep launch.Report) (dev string, gotMiB float64, planFree uint64, ok bool) {
+	if rep.OOM == nil || rep.OOM.Device == "" {
+		return "", 0, 0, false
+	}
+	dev = rep.OOM.Device
+	for _, d := range doc.Predicted.Devices {
+		if d.ID != dev {
+			continue
+		}
+		got := rep.Devices[dev].Total()
+		b := plan.Coef().Backend(dev)
+		margin := math.Max(b.MarginMiB, b.MarginFraction*float64(d.FreeMiB))
+		lim := uint64(math.Floor(got + margin + b.OverheadMiB))
+		if lim >= d.FreeMiB {
+			return "", 0, 0, false // nothing learned: the engine got what was reported
+		}
+		return dev, got, lim, true
+	}
+	return "", 0, 0, false
+}
+
+// ActualOf is what the engine reported for predicted device d: RPC
+// workers' buffers are named by endpoint, the others by device ID.
+func ActualOf(rep launch.Report, d plan.DeviceMem) launch.Usage {
+	if strings.HasPrefix(d.ID, "RPC") {
+		return rep.Devices[launch.RPCDeviceKey(d.Name)]
+	}
+	return rep.Devices[d.ID]
+}
+
+func reportedFree(doc *Doc, dev string) uint64 {
+	for _, d := range doc.Predicted.Devices {
+		if d.ID == dev {
+			return d.FreeMiB
+		}
+	}
+	return 0
 }
 
 func hasCUDA(ds []engine.Device) bool {
@@ -451,7 +519,8 @@ func tokenizerMismatch(t *lang.Catalog, a, b gguf.Tokenizer) string {
 	return ""
 }
 
-func launchAndVerify(ctx context.Context, o *Options, eng *engine.Engine, m *gguf.Model, doc *Doc, argvFor func(plan.Plan) []string, key string, cal plan.Calibration, env []string) error {
+func launchAndVerify(ctx context.Context, o *Options, eng *engine.Engine, m *gguf.Model, doc *Doc, argvFor func(plan.Plan) []string, key string, cal plan.Calibration, env []string,
+	replan func(map[string]uint64) (plan.Result, bool)) error {
 	f := o.F
 	t, pt := o.t, o.pt
 	errp := ui.NewErrPrinter(f.IO)
@@ -464,6 +533,7 @@ func launchAndVerify(ctx context.Context, o *Options, eng *engine.Engine, m *ggu
 	baseURL := fmt.Sprintf("http://%s:%d", urlHost(o.Host), portOf(doc.Argv))
 	p := doc.Plan
 	var srv *launch.Server
+	var learned map[string]uint64
 	for attempt := 0; ; attempt++ {
 		argv := argvFor(p)
 		doc.Argv = argv
@@ -480,7 +550,24 @@ func launchAndVerify(ctx context.Context, o *Options, eng *engine.Engine, m *ggu
 		}
 		rep := srv.Report()
 		if rep.OOM != nil && attempt < maxOOMRetries {
-			np, change, ok := plan.Reduce(p, m, rep.OOM.Stage, rep.OOM.NeedMiB, eng.Caps.CacheTypes)
+			np, change, ok := p, "", false
+			if dev, got, lim, okDev := learnedFree(doc, rep); okDev && replan != nil {
+				// The device held what the engine allocated before the
+				// failure: plan again for that much, margin included.
+				if learned == nil {
+					learned = map[string]uint64{}
+				}
+				learned[dev] = lim
+				if r, fits := replan(learned); fits {
+					np, ok = r.Plan, true
+					change = plan.T("reduce.replan", "device", dev, "got", fmt.Sprintf("%.0f", got),
+						"free", reportedFree(doc, dev), "ngl", r.Plan.NGL, "ctx", r.Plan.Ctx, "kv", r.Plan.CacheK, "ub", r.Plan.UBatch)
+					doc.Predicted = r.Predicted
+				}
+			}
+			if !ok {
+				np, change, ok = plan.Reduce(p, m, rep.OOM.Stage, rep.OOM.NeedMiB, eng.Caps.CacheTypes)
+			}
 			if ok {
 				doc.Attempts[len(doc.Attempts)-1].OOM = rep.OOM
 				doc.Attempts[len(doc.Attempts)-1].Change = change
@@ -544,7 +631,11 @@ func launchAndVerify(ctx context.Context, o *Options, eng *engine.Engine, m *ggu
 		return cmdutil.Exit(cmdutil.ExitSignal)
 	}
 	if res.ExitCode != 0 {
-		err := engineFailure(t, srv.Tail(), res, errors.New(t.T("err.server-exit", "code", res.ExitCode)))
+		why := errors.New(t.T("err.server-exit", "code", res.ExitCode))
+		if len(o.RPC) > 0 {
+			why = errors.New(t.T("err.server-exit-rpc", "code", res.ExitCode, "workers", strings.Join(o.RPC, ", ")))
+		}
+		err := engineFailure(t, srv.Tail(), res, why)
 		if ee, ok := err.(*cmdutil.ExitError); ok && res.ExitCode > 0 && res.ExitCode < 126 {
 			ee.Code = res.ExitCode // a server that ran and then stopped: its own exit code
 		}
@@ -592,7 +683,7 @@ func compareAndRecord(o *Options, doc *Doc, rep launch.Report, key string, cal p
 		t, pt := o.t, o.pt
 		rows := [][]string{{t.T("table.host"), mi(pred.ModelMiB, rep.Host.ModelMiB), mi(pred.ContextMiB, rep.Host.ContextMiB), mi(pred.ComputeMiB, rep.Host.ComputeMiB)}}
 		for _, d := range doc.Predicted.Devices {
-			a := rep.Devices[d.ID]
+			a := ActualOf(rep, d)
 			rows = append(rows, []string{d.ID, mi(d.ModelMiB, a.ModelMiB), mi(d.ContextMiB, a.ContextMiB), mi(d.ComputeMiB, a.ComputeMiB)})
 		}
 		p.Heading(pt.T("run.memory-heading"))
@@ -603,7 +694,7 @@ func compareAndRecord(o *Options, doc *Doc, rep launch.Report, key string, cal p
 	predComp, actComp := pred.ComputeMiB, rep.Host.ComputeMiB
 	for _, d := range doc.Predicted.Devices {
 		predComp += d.ComputeMiB
-		actComp += rep.Devices[d.ID].ComputeMiB
+		actComp += ActualOf(rep, d).ComputeMiB
 	}
 	if predComp > 0 && actComp > 0 {
 		base := 1.0

@@ -24,7 +24,7 @@ import (
 
 func fixture(t *testing.T, name string) string { return testutil.Fixture(t, "runner", name) }
 
-func genModel(t *testing.T, dir string, cfg ggufwrite.Config) string {
+func genModel(t testing.TB, dir string, cfg ggufwrite.Config) string {
 	t.Helper()
 	f, err := ggufwrite.Model(cfg)
 	if err != nil {
