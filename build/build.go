@@ -111,7 +111,7 @@ type Verification struct {
 	DeviceUsable   bool `json:"device_usable"`
 	// DeviceEnv is the environment the device was listed with, when it
 	// needed one (GGML_VK_VISIBLE_DEVICES=0 for a software Vulkan device).
-	DeviceEnv string   `json:"device_env,omitempty"`
+	DeviceEnv string `json:"device_env,omitempty"`
 	// RPCWorker is the RPC worker binary's name in the bin directory
 	// (ggml-rpc-server, rpc-server in older trees) of a --rpc build.
 	RPCWorker string   `json:"rpc_worker,omitempty"`

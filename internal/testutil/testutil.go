@@ -214,6 +214,7 @@ func Symlinks(tb testing.TB) {
 		tb.Skipf("symbolic links are made but not seen as links here (wine): lstat: %v", err)
 	}
 }
+
 // RealEnginesEnv, set to 1 by scripts/stages/40-real-engines.sh, runs the
 // slow tests against real engines (the Vulkan device on lavapipe, RPC
 // workers, the real llama.cpp tree); `go test ./...` skips them.
