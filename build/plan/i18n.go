@@ -3,7 +3,8 @@ package plan
 import (
 	_ "embed"
 	"fmt"
-	"strings"
+	"regexp"
+	"strconv"
 	"sync"
 
 	"github.com/llamactl/llamactl/internal/lang"
@@ -32,27 +33,35 @@ func Texts() map[string]string {
 	return out
 }
 
-// named is m's text with its %s replaced by {arg}, in order.
+// verbRE is a %s verb of a message text, with fmt's optional explicit
+// argument index ("%[1]s" repeats the first value).
+var verbRE = regexp.MustCompile(`%(?:\[([1-9][0-9]*)\])?s`)
+
+// named is m's text with each %s (or %[n]s) replaced by the {arg} it is
+// filled from, counting the way fmt does.
 func named(m messageDef) string {
-	parts := strings.Split(m.Text, "%s")
-	var b strings.Builder
-	for i, p := range parts {
-		b.WriteString(p)
-		if i < len(parts)-1 {
-			if i < len(m.Args) {
-				b.WriteString("{" + m.Args[i] + "}")
-			} else {
-				b.WriteString("%s")
-			}
+	next := 0
+	return verbRE.ReplaceAllStringFunc(m.Text, func(v string) string {
+		i := next
+		if sm := verbRE.FindStringSubmatch(v); sm[1] != "" {
+			n, _ := strconv.Atoi(sm[1])
+			i = n - 1
 		}
-	}
-	return b.String()
+		next = i + 1
+		if i < len(m.Args) {
+			return "{" + m.Args[i] + "}"
+		}
+		return v
+	})
 }
 
 // Translator renders the plan's texts in one language.
 type Translator struct {
 	cat *lang.Catalog
-	pat *patches.Translator
+	// lines is cat without the templates that would claim any line
+	// (lineless): the catalog Line reads lines back with.
+	lines *lang.Catalog
+	pat   *patches.Translator
 	// Extra translates a reason the plan did not write (doctor's selection
 	// reasons); nil keeps it.
 	Extra func(string) string
@@ -70,8 +79,20 @@ func NewTranslator(l string) *Translator {
 
 // NewTranslatorWith is a translator with the overlay tr (tests).
 func NewTranslatorWith(l string, tr map[string]string) *Translator {
-	return &Translator{cat: lang.NewCatalog(l, Texts(), tr), pat: patches.Default().Translator(l)}
+	en := Texts()
+	back := map[string]string{}
+	for k, v := range en {
+		if !lineless[k] {
+			back[k] = v
+		}
+	}
+	return &Translator{cat: lang.NewCatalog(l, en, tr), lines: lang.NewCatalog(l, back, tr), pat: patches.Default().Translator(l)}
 }
+
+// lineless are the messages Line never reads a line back as: "{id}:
+// {title} ({reason})" would match any English sentence with a colon and a
+// parenthesis, and render it half translated. The plan fills them by ID.
+var lineless = map[string]bool{"text-patch": true}
 
 // Lang is the translator's language (lang.EN without a translation).
 func (t *Translator) Lang() string { return t.cat.Lang() }
@@ -124,7 +145,7 @@ func (t *Translator) Line(s string) string {
 	if !t.cat.Translated() {
 		return s
 	}
-	if tr := t.cat.Line(s); tr != s {
+	if tr := t.lines.Line(s); tr != s {
 		return tr
 	}
 	if tr := t.pat.Line(s); tr != s {

@@ -22,7 +22,7 @@ func TestZhCNOverlay(t *testing.T) {
 	}
 	testutil.CheckOverlay(t, Texts(), zh, neutral)
 	testutil.CheckTextCatalog(t, messagesZhCN)
-	testutil.CheckLines(t, Texts(), zh, NewTranslator(lang.ZhCN).Line, map[string]bool{"option-translated": true})
+	testutil.CheckLines(t, Texts(), zh, NewTranslator(lang.ZhCN).Line, map[string]bool{"option-translated": true, "text-patch": true})
 }
 
 // The English translator renders exactly the notes' texts; zh-CN renders
