@@ -6,6 +6,8 @@ package rpccmd
 
 import (
 	"context"
+	_ "embed"
+	"errors"
 	"fmt"
 	"net"
 	"os"
@@ -20,6 +22,7 @@ import (
 
 	"github.com/llamactl/llamactl/build"
 	"github.com/llamactl/llamactl/internal/cmdutil"
+	"github.com/llamactl/llamactl/internal/lang"
 	"github.com/llamactl/llamactl/internal/paths"
 	"github.com/llamactl/llamactl/internal/proc"
 	"github.com/llamactl/llamactl/internal/ui"
@@ -35,8 +38,35 @@ type Options struct {
 	Device     string
 	Threads    int
 	Cache      bool
+	// Lang is --lang: the language of the human output (zh-CN, en).
+	Lang string
 	// Interrupt returns a context cancelled on Ctrl-C / SIGTERM.
 	Interrupt func(context.Context) (context.Context, func())
+
+	t *lang.Catalog
+}
+
+//go:embed data/text.en.json
+var textEN []byte
+
+//go:embed data/text.zh-CN.json
+var textZhCN []byte
+
+// texts is rpc serve's sentences (data/text.en.json) in l.
+func texts(l string) *lang.Catalog { return lang.FromFiles(l, textEN, textZhCN) }
+
+// chooseLang sets the texts of the human output from --lang and the
+// environment; --json output stays English.
+func (o *Options) chooseLang() error {
+	l, err := o.F.ChooseLang(o.Lang, "llamactl rpc serve --lang zh-CN")
+	if err != nil {
+		return err
+	}
+	if o.F.IO.JSON {
+		l = lang.EN
+	}
+	o.t = texts(l)
+	return nil
 }
 
 // Doc is `llamactl rpc serve --json` (schema 1), printed once the worker
@@ -75,11 +105,14 @@ port can use this machine's devices and memory. Listen on a trusted network only
 See docs/distributed.md.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := o.chooseLang(); err != nil {
+				return err
+			}
 			if o.Port < 1 || o.Port > 65535 {
-				return cmdutil.UsageErrorf("--port %d is not a TCP port", o.Port)
+				return cmdutil.UsageErrorf("%s", o.t.T("err.port", "port", o.Port))
 			}
 			if o.Threads < 0 {
-				return cmdutil.UsageErrorf("--threads %d is negative", o.Threads)
+				return cmdutil.UsageErrorf("%s", o.t.T("err.threads", "threads", o.Threads))
 			}
 			return Serve(cmd.Context(), o)
 		},
@@ -91,6 +124,7 @@ See docs/distributed.md.`,
 	fl.StringVar(&o.Device, "device", "", "devices to serve, comma-separated (llama-server --list-devices names them; default all)")
 	fl.IntVar(&o.Threads, "threads", 0, "threads for the CPU device (default: the worker's)")
 	fl.BoolVar(&o.Cache, "cache", false, "keep received tensors in a local file cache (faster reloads of the same model)")
+	cmdutil.AddLangFlag(serve, &o.Lang)
 	root.AddCommand(serve)
 	return root
 }
@@ -98,8 +132,21 @@ See docs/distributed.md.`,
 // WorkerNames are the worker binary's names, newest first.
 var WorkerNames = build.RPCWorkerNames
 
+// NoWorkerError is FindWorker's answer when no worker binary is found.
+type NoWorkerError struct {
+	Names []string // the worker's names (WorkerNames)
+	Dirs  []string // the engine folders searched before PATH
+}
+
+func (e *NoWorkerError) Error() string { return e.In(texts(lang.EN)) }
+
+// In is the error's text in the catalog's language.
+func (e *NoWorkerError) In(t *lang.Catalog) string {
+	return t.T("err.no-worker", "names", fmt.Sprint(e.Names), "dirs", fmt.Sprint(e.Dirs))
+}
+
 // FindWorker returns the RPC worker next to the engine the locator finds
-// (or on PATH).
+// (or on PATH); *NoWorkerError when there is none.
 func FindWorker(o *Options) (string, error) {
 	f := o.F
 	loc := engine.Locator{Flag: o.EnginePath, Getenv: f.Getenv, ReadFile: os.ReadFile, Stat: os.Stat,
@@ -124,7 +171,7 @@ func FindWorker(o *Options) (string, error) {
 			return p, nil
 		}
 	}
-	return "", fmt.Errorf("no llama.cpp RPC worker (%s) next to the engine (%v) or on PATH: build one with 'llamactl build --rpc --out DIR' and pass --engine DIR", WorkerNames, dirs)
+	return "", &NoWorkerError{Names: WorkerNames, Dirs: dirs}
 }
 
 // Argv is the worker's command line.
@@ -142,11 +189,15 @@ func Argv(o *Options) []string {
 	return a
 }
 
-// Warnings are what a user must know before exposing a worker.
-func Warnings(host string) []string {
-	w := []string{"the RPC protocol is unauthenticated and unencrypted: anyone who can reach this port can use this machine's devices and memory; keep it reachable from trusted machines only"}
+// Warnings are what a user must know before exposing a worker, in English
+// (--json).
+func Warnings(host string) []string { return warnings(texts(lang.EN), host) }
+
+// warnings are Warnings in t's language.
+func warnings(t *lang.Catalog, host string) []string {
+	w := []string{t.T("warn.unauthenticated")}
 	if ip := net.ParseIP(host); host != "localhost" && (ip == nil || !ip.IsLoopback()) {
-		w = append(w, fmt.Sprintf("listening on %s, not on loopback: other machines can connect; firewall the port to the machines that run llamactl run --rpc", host))
+		w = append(w, t.T("warn.not-loopback", "host", host))
 	}
 	return w
 }
@@ -162,7 +213,16 @@ func Serve(ctx context.Context, o *Options) error {
 			return signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 		}
 	}
+	if o.t == nil {
+		if err := o.chooseLang(); err != nil {
+			return err
+		}
+	}
 	w, err := FindWorker(o)
+	var nw *NoWorkerError
+	if errors.As(err, &nw) {
+		return cmdutil.Errorf(cmdutil.ExitEngine, "%s", nw.In(o.t))
+	}
 	if err != nil {
 		return cmdutil.Errorf(cmdutil.ExitEngine, "%v", err)
 	}
@@ -173,10 +233,10 @@ func Serve(ctx context.Context, o *Options) error {
 		}
 	} else {
 		p := ui.NewErrPrinter(f.IO)
-		for _, x := range doc.Warnings {
+		for _, x := range warnings(o.t, o.Host) {
 			p.Line(ui.Warn, x)
 		}
-		p.Line(ui.Info, fmt.Sprintf("RPC worker %s on %s (Ctrl-C stops it); on the other machine: llamactl run MODEL --rpc %s", filepath.Base(w), doc.Endpoint, doc.Endpoint))
+		p.Line(ui.Info, o.t.T("started", "worker", filepath.Base(w), "endpoint", doc.Endpoint))
 	}
 	ctx, stop := o.Interrupt(ctx)
 	defer stop()
@@ -192,7 +252,7 @@ func Serve(ctx context.Context, o *Options) error {
 		return cmdutil.Errorf(cmdutil.ExitEngine, "%v", err)
 	}
 	if res.ExitCode != 0 {
-		return cmdutil.Errorf(cmdutil.ExitEngine, "the RPC worker %s exited with code %d (is port %d already in use? try --port)", w, res.ExitCode, o.Port)
+		return cmdutil.Errorf(cmdutil.ExitEngine, "%s", o.t.T("err.worker-exit", "worker", w, "code", res.ExitCode, "port", o.Port))
 	}
 	return nil
 }
