@@ -305,7 +305,7 @@ func run(ctx context.Context, o *Options) error {
 		}
 	} else {
 		render(f.IO, doc, len(o.Checks) > 0, tr)
-		renderRPC(f.IO, doc.RPC)
+		renderRPC(f.IO, doc.RPC, tr)
 		if o.SnapshotOut != "" {
 			fmt.Fprintf(f.IO.Out, "\n%s\n", tr.UI("snapshot-written", "path", doc.SnapshotFile, "arg", o.SnapshotOut))
 		}

@@ -5,7 +5,9 @@ import (
 	"fmt"
 	"os"
 	"runtime"
+	"strings"
 
+	"github.com/llamactl/llamactl/doctor"
 	"github.com/llamactl/llamactl/internal/paths"
 	"github.com/llamactl/llamactl/internal/ui"
 	"github.com/llamactl/llamactl/runner/engine"
@@ -31,33 +33,46 @@ func probeRPC(ctx context.Context, o *Options) []engine.RPCWorker {
 		for i := range ws {
 			if ws[i].Reachable {
 				ws[i].Kind = "engine"
-				ws[i].Error = "protocol version and devices not checked: " + why
+				ws[i].Error = doctor.NewTranslator(doctor.LangEN).UI("rpc.not-checked", "why", why)
 			}
 		}
 	}
 	return ws
 }
 
-// renderRPC prints one line per worker, with its devices.
-func renderRPC(s *ui.IOStreams, ws []engine.RPCWorker) {
+// renderRPC prints one line per worker, with its devices, in tr's
+// language.
+func renderRPC(s *ui.IOStreams, ws []engine.RPCWorker, tr *doctor.Translator) {
 	if len(ws) == 0 {
 		return
 	}
 	p := ui.NewPrinter(s)
-	p.Heading("RPC workers")
+	p.Heading(tr.UI("rpc.heading"))
+	rtt := func(w engine.RPCWorker) string { return fmt.Sprintf("%.2f", w.RTTMS) }
 	for _, w := range ws {
 		if !w.Compatible {
-			detail := []string{w.Error}
+			msg := w.Error
+			if w.Err != nil {
+				msg = w.Err.In(engine.Texts(tr.Lang))
+			} else if w.Kind == "engine" && tr.Lang != doctor.LangEN {
+				// "protocol version and devices not checked: " + the
+				// engine locator's own words
+				en := doctor.NewTranslator(doctor.LangEN).UI("rpc.not-checked", "why", "")
+				if why, ok := strings.CutPrefix(msg, en); ok {
+					msg = tr.UI("rpc.not-checked", "why", why)
+				}
+			}
+			detail := []string{msg}
 			if w.Reachable {
-				detail = append([]string{fmt.Sprintf("reachable, TCP round trip %.2f ms", w.RTTMS)}, detail...)
+				detail = append([]string{tr.UI("rpc.reachable", "rtt", rtt(w))}, detail...)
 			}
 			p.Line(ui.Err, w.Endpoint, detail...)
 			continue
 		}
 		var devs []string
 		for _, d := range w.Devices {
-			devs = append(devs, fmt.Sprintf("%s: %d MiB, %d MiB free", d.ID, d.TotalMiB, d.FreeMiB))
+			devs = append(devs, tr.UI("rpc.device", "id", d.ID, "total", fmt.Sprint(d.TotalMiB), "free", fmt.Sprint(d.FreeMiB)))
 		}
-		p.Line(ui.OK, fmt.Sprintf("%s: same RPC protocol as the engine, TCP round trip %.2f ms", w.Endpoint, w.RTTMS), devs...)
+		p.Line(ui.OK, tr.UI("rpc.ok", "endpoint", w.Endpoint, "rtt", rtt(w)), devs...)
 	}
 }

@@ -6,6 +6,7 @@ package engine
 
 import (
 	"context"
+	_ "embed"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -18,6 +19,7 @@ import (
 	"time"
 
 	"github.com/llamactl/llamactl/internal/enginefacts"
+	"github.com/llamactl/llamactl/internal/lang"
 	"github.com/llamactl/llamactl/internal/paths"
 	"github.com/llamactl/llamactl/internal/proc"
 )
@@ -296,16 +298,25 @@ type RPCError struct {
 	Line     string
 }
 
-func (e *RPCError) Error() string {
-	switch e.Kind {
-	case "unreachable":
-		return fmt.Sprintf("RPC worker %s is unreachable (%q): start it there with 'llamactl rpc serve --host ADDRESS --port PORT' (or ggml-rpc-server -H ADDRESS -p PORT), check that a firewall lets the port through, and check the address in --rpc", e.Endpoint, e.Line)
-	case "version":
-		return fmt.Sprintf("RPC worker %s speaks RPC protocol %s, another version than this engine (%q): run the same llama.cpp build on both machines (llamactl build --rpc there, or copy this build's ggml-rpc-server/rpc-server), then start the worker again", e.Endpoint, e.Version, e.Line)
-	default:
-		return fmt.Sprintf("the RPC handshake with %s failed (%q): is it a ggml RPC worker of the same llama.cpp build? Start it with 'llamactl rpc serve' from the same build", e.Endpoint, e.Line)
+func (e *RPCError) Error() string { return e.In(Texts(lang.EN)) }
+
+// In is the error's text in t's language (Texts).
+func (e *RPCError) In(t *lang.Catalog) string {
+	kind := e.Kind
+	if kind != "unreachable" && kind != "version" {
+		kind = "handshake"
 	}
+	return t.T("rpc."+kind, "endpoint", e.Endpoint, "version", e.Version, "line", strconv.Quote(e.Line))
 }
+
+//go:embed data/text.en.json
+var textEN []byte
+
+//go:embed data/text.zh-CN.json
+var textZhCN []byte
+
+// Texts is the engine's human texts (data/text.en.json: RPCError's) in l.
+func Texts(l string) *lang.Catalog { return lang.FromFiles(l, textEN, textZhCN) }
 
 var (
 	rpcConnectRE   = regexp.MustCompile(`Failed to connect to (\S+)`)

@@ -105,6 +105,11 @@ func TestRealRPCUnreachableWorker(t *testing.T) {
 	if cmdutil.ExitCode(err) != cmdutil.ExitEngine || !strings.Contains(err.Error(), o.RPC[0]) || !strings.Contains(err.Error(), "llamactl rpc serve") {
 		t.Errorf("err = %v", err)
 	}
+	o.Lang, o.t, o.F.IO.JSON = "zh-CN", nil, false // the same failure, explained in Chinese
+	err = Run(context.Background(), o)
+	if cmdutil.ExitCode(err) != cmdutil.ExitEngine || !strings.Contains(err.Error(), "无法连接 RPC worker "+o.RPC[0]) || testutil.EnglishLeft(err.Error()) != "" {
+		t.Errorf("zh-CN: err = %v", err)
+	}
 }
 
 // A worker killed while the model is served: run ends with a clear error,
