@@ -135,7 +135,14 @@ func (t *Translator) Note(n Note) string {
 // Patch is an applied patch's title and reason in the translator's
 // language.
 func (t *Translator) Patch(ap AppliedPatch) (title, reason string) {
-	return t.pat.Title(ap.ID, ap.Title), t.pat.Reason(ap.Reason)
+	title, reason = t.pat.Title(ap.ID, ap.Title), t.pat.Reason(ap.Reason)
+	if title == ap.Title { // a fix the plan makes itself (Vulkan headers)
+		title = t.Line(ap.Title)
+	}
+	if reason == ap.Reason {
+		reason = t.Line(ap.Reason)
+	}
+	return title, reason
 }
 
 // Line translates a line filled from one of the messages (a reason, a

@@ -114,12 +114,12 @@ func (p Plan) TextIn(t *Translator) string {
 		fmt.Fprintf(&b, "  %s\n", c.String())
 	}
 	if len(p.Targets) > 0 {
-		fmt.Fprintf(&b, "\nTargets: %s (only these are compiled)\n", strings.Join(p.Targets, " "))
+		fmt.Fprintf(&b, "\n%s\n", t.T("text-targets", strings.Join(p.Targets, " ")))
 	}
 	if len(p.Offline) > 0 {
-		b.WriteString("\nOffline (the build does not reach the network):\n")
+		fmt.Fprintf(&b, "\n%s\n", t.T("text-offline"))
 		for _, o := range p.Offline {
-			fmt.Fprintf(&b, "  - %s\n", o.Text)
+			fmt.Fprintf(&b, "  - %s\n", t.Note(o))
 		}
 	}
 	if len(p.Env) > 0 {

@@ -155,7 +155,7 @@ func (pl *planner) vulkanHeaders() {
 		min = need.MinHeader
 	}
 	if cur != nil && need == nil && !slices.Contains(pl.in.Symptoms, VulkanHeadersFailure) {
-		pl.p.Reasons = append(pl.p.Reasons, fmt.Sprintf("Vulkan headers %s (VK_HEADER_VERSION %d) at %s", orNum(cur.Complete, cur.Version), cur.Version, cur.IncludeDir))
+		pl.p.Reasons = append(pl.p.Reasons, message("reason-vulkan-headers", orNum(cur.Complete, cur.Version), cur.Version, cur.IncludeDir).Text)
 		return
 	}
 	if cur == nil {
@@ -166,7 +166,7 @@ func (pl *planner) vulkanHeaders() {
 	}
 	tooOld := need != nil && cur.Version < min
 	if !tooOld && !slices.Contains(pl.in.Symptoms, VulkanHeadersFailure) {
-		pl.p.Reasons = append(pl.p.Reasons, fmt.Sprintf("Vulkan headers %s (VK_HEADER_VERSION %d) at %s: this source needs %d or newer (%s)", orNum(cur.Complete, cur.Version), cur.Version, cur.IncludeDir, min, need.What))
+		pl.p.Reasons = append(pl.p.Reasons, message("reason-vulkan-headers-need", orNum(cur.Complete, cur.Version), cur.Version, cur.IncludeDir, min, need.What).Text)
 		return
 	}
 	// The newest other copy that is new enough (a diagnosed failure without
@@ -182,11 +182,11 @@ func (pl *planner) vulkanHeaders() {
 	}
 	if alt != nil && healing && from != "--cmake-arg" {
 		pl.set("Vulkan_INCLUDE_DIR", alt.IncludeDir)
-		why := fmt.Sprintf("the headers CMake finds by default (%s, VK_HEADER_VERSION %d) are too old", cur.IncludeDir, cur.Version)
+		why := message("patch-vulkan-headers-why", cur.IncludeDir, cur.Version).Text
 		if need != nil {
-			why = fmt.Sprintf("%s: this source uses %s (Vulkan headers %s or newer)", why, need.What, need.Complete)
+			why = message("patch-vulkan-headers-why-need", cur.IncludeDir, cur.Version, need.What, need.Complete).Text
 		}
-		pl.p.Patches = append(pl.p.Patches, AppliedPatch{ID: VulkanHeadersID, Title: "use the newer Vulkan headers on this machine", Reason: why,
+		pl.p.Patches = append(pl.p.Patches, AppliedPatch{ID: VulkanHeadersID, Title: message("patch-vulkan-headers-title").Text, Reason: why,
 			Changes: []string{"-DVulkan_INCLUDE_DIR=" + alt.IncludeDir}})
 		return
 	}

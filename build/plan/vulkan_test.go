@@ -177,3 +177,41 @@ func TestVulkanMessagesComplete(t *testing.T) {
 		}
 	}
 }
+
+// The Vulkan plans' own lines (headers reason, the headers fix, targets,
+// offline) render in Chinese with --lang zh-CN; the English text keeps
+// them word for word.
+func TestVulkanPlanTextInChinese(t *testing.T) {
+	zh := NewTranslator("zh-CN")
+	heal := vulkanCase(t)
+	heal.Heal = true
+	fine := vulkanCaseNoNeed(t)
+	fine.Targets = []string{"llama-server"}
+	fine.Source.Options = []string{"LLAMA_USE_PREBUILT_UI"}
+	newer := vulkanCase(t)
+	newer.CMakeArgs = []string{"-DVulkan_INCLUDE_DIR=/var/cache/llamactl/vulkan-headers/sid/usr/include"}
+	for name, c := range map[string]struct {
+		in      Input
+		en, zhs []string
+	}{
+		"heal": {heal, []string{"use the newer Vulkan headers on this machine", "the headers CMake finds by default (/usr/include, VK_HEADER_VERSION 239) are too old: this source uses"},
+			[]string{"使用本机上更新的 Vulkan 头文件", "CMake 默认找到的头文件（/usr/include，VK_HEADER_VERSION 239）太旧：这份源码用到"}},
+		"targets, offline": {fine, []string{"Vulkan headers 1.3.239 (VK_HEADER_VERSION 239) at /usr/include", "Targets: llama-server (only these are compiled)", "Offline (the build does not reach the network):", "LLAMA_USE_PREBUILT_UI=OFF: llama.cpp's build"},
+			[]string{"Vulkan 头文件 1.3.239（VK_HEADER_VERSION 239），位于 /usr/include", "目标：llama-server（只编译这些）", "离线构建（构建过程不访问网络）：", "LLAMA_USE_PREBUILT_UI=OFF：llama.cpp 的构建会下载"}},
+		"new enough": {newer, []string{"Vulkan headers 1.4.363 (VK_HEADER_VERSION 363) at /var/cache/llamactl/vulkan-headers/sid/usr/include: this source needs 268 or newer"},
+			[]string{"Vulkan 头文件 1.4.363（VK_HEADER_VERSION 363），位于 /var/cache/llamactl/vulkan-headers/sid/usr/include：这份源码需要 268 或更新"}},
+	} {
+		p := mustMake(t, c.in)
+		en, txt := p.Text(), p.TextIn(zh)
+		for _, w := range c.en {
+			if !strings.Contains(en, w) {
+				t.Errorf("%s: English text lacks %q:\n%s", name, w, en)
+			}
+		}
+		for _, w := range c.zhs {
+			if !strings.Contains(txt, w) {
+				t.Errorf("%s: Chinese text lacks %q:\n%s", name, w, txt)
+			}
+		}
+	}
+}
