@@ -766,10 +766,10 @@ func (r *runner) verify(ctx context.Context, bin string) (*Verification, error) 
 	if p.RPC {
 		w := RPCWorker(p.OS, bin)
 		if w == "" {
-			return v, fmt.Errorf("the build has GGML_RPC=ON but no RPC worker (%s) in %s; see %s", strings.Join(RPCWorkerNames, " or "), bin, r.res.LogPath)
+			return v, errors.New(plan.Message("verify-no-rpc-worker", strings.Join(RPCWorkerNames, " or "), bin, r.res.LogPath).Text)
 		}
 		v.RPCWorker = w
-		v.Notes = append(v.Notes, "RPC worker "+w+" built")
+		v.Notes = append(v.Notes, plan.Message("verify-rpc-worker", w).Text)
 	}
 	res, err := r.deps.Runner.Run(ctx, proc.Cmd{Name: cli, Args: []string{"--version"}, Env: r.env, Timeout: time.Minute})
 	if err != nil || res.ExitCode != 0 {

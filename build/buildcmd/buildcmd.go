@@ -445,7 +445,7 @@ func run(ctx context.Context, o *Options) error {
 		// CI a line about every 10 % (every step with --verbose).
 		d.Progress = func(done, total int, what string) {
 			if comp == nil {
-				comp = ui.NewProgress(f.IO, "  compile", ui.Steps)
+				comp = ui.NewProgress(f.IO, "  "+t.T("stage.compile"), ui.Steps)
 			}
 			comp.Update(int64(done), int64(total), what)
 		}
@@ -465,7 +465,7 @@ func run(ctx context.Context, o *Options) error {
 	ctx, stop := o.Interrupt(ctx)
 	defer stop()
 	res, err := build.Run(ctx, d, in, build.Options{Heal: o.Heal, OutDir: o.OutDir})
-	err = exitError(err)
+	err = exitError(err, o.pt)
 	doc.Result = res
 	if err == nil && res != nil {
 		// Leave a record so `llamactl run` finds these binaries next.
@@ -488,7 +488,9 @@ func run(ctx context.Context, o *Options) error {
 }
 
 // exitError maps build's error kinds to exit codes (docs/exit-codes.md).
-func exitError(err error) error {
+// exitError is err with its exit code; a message filled from one of the
+// plan's messages is shown in pt's language (nil: English).
+func exitError(err error, pt *plan.Translator) error {
 	var be *build.Error
 	if !errors.As(err, &be) {
 		return err
@@ -504,7 +506,11 @@ func exitError(err error) error {
 	case build.Interrupted:
 		code = cmdutil.ExitSignal
 	}
-	return &cmdutil.ExitError{Code: code, Message: be.Message, Err: err}
+	msg := be.Message
+	if pt != nil {
+		msg = pt.Line(msg)
+	}
+	return &cmdutil.ExitError{Code: code, Message: msg, Err: err}
 }
 
 func mib(n int64) string { return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20)) }

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/llamactl/llamactl/build"
+	"github.com/llamactl/llamactl/build/plan"
 	"github.com/llamactl/llamactl/internal/cmdutil"
 	"github.com/llamactl/llamactl/internal/lang"
 	"github.com/llamactl/llamactl/internal/testutil"
@@ -105,5 +107,20 @@ func TestUsageErrorsInChinese(t *testing.T) {
 	o.Lang = "klingon"
 	if err := run(context.Background(), o); cmdutil.ExitCode(err) != cmdutil.ExitUsage || !strings.Contains(err.Error(), "llamactl build --dry-run --lang zh-CN") {
 		t.Errorf("bad --lang: %v", err)
+	}
+}
+
+// A build failure whose message is one of the plan's (a missing RPC
+// worker after a --rpc build) is shown in Chinese; --json's English is
+// kept with a nil translator.
+func TestExitErrorInChinese(t *testing.T) {
+	msg := plan.Message("verify-no-rpc-worker", "ggml-rpc-server or rpc-server", "/b/bin", "/b/build.log").Text
+	err := &build.Error{Kind: build.Failed, Message: msg}
+	zh := exitError(err, plan.NewTranslator(lang.ZhCN))
+	if cmdutil.ExitCode(zh) != cmdutil.ExitBuild || zh.Error() != "构建设置了 GGML_RPC=ON，但 /b/bin 中没有 RPC worker（ggml-rpc-server or rpc-server）；请查看 /b/build.log" {
+		t.Errorf("zh-CN: %v", zh)
+	}
+	if en := exitError(err, nil); en.Error() != msg || !strings.HasPrefix(msg, "the build has GGML_RPC=ON but no RPC worker") {
+		t.Errorf("en: %v", en)
 	}
 }
