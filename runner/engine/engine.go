@@ -263,7 +263,7 @@ func (e *Engine) ListDevices(ctx context.Context, r proc.Runner) ([]Device, erro
 func (e *Engine) ListDevicesRPC(ctx context.Context, r proc.Runner, rpc []string) ([]Device, error) {
 	if !e.Caps.ListDevices {
 		if len(rpc) > 0 {
-			return nil, fmt.Errorf("%s has no --list-devices: it cannot tell what the RPC workers hold; use a newer llama.cpp build", e.Path)
+			return nil, &ListError{Path: e.Path, RPC: rpc}
 		}
 		return nil, nil
 	}
@@ -283,7 +283,7 @@ func (e *Engine) ListDevicesRPC(ctx context.Context, r proc.Runner, rpc []string
 		return nil, fmt.Errorf("%s --list-devices: %w", e.Path, err)
 	}
 	if len(rpc) > 0 && res.ExitCode != 0 {
-		return nil, fmt.Errorf("%s --list-devices --rpc %s exited with code %d: %s", e.Path, strings.Join(rpc, ","), res.ExitCode, lastLine(res.Combined()))
+		return nil, &ListError{Path: e.Path, RPC: rpc, ExitCode: res.ExitCode, Line: lastLine(res.Combined())}
 	}
 	return ParseDevices(res.Combined()), nil
 }
@@ -307,6 +307,31 @@ func (e *RPCError) In(t *lang.Catalog) string {
 		kind = "handshake"
 	}
 	return t.T("rpc."+kind, "endpoint", e.Endpoint, "version", e.Version, "line", strconv.Quote(e.Line))
+}
+
+// ListError is an engine that cannot list the RPC workers' devices: it
+// has no --list-devices (ExitCode 0), or listing them failed otherwise.
+type ListError struct {
+	Path     string
+	RPC      []string
+	ExitCode int
+	Line     string // the engine's last line
+}
+
+func (e *ListError) Error() string { return e.In(Texts(lang.EN)) }
+
+// In is the error's text in t's language (Texts).
+func (e *ListError) In(t *lang.Catalog) string {
+	if e.ExitCode == 0 {
+		return t.T("rpc.no-list-devices", "path", e.Path)
+	}
+	return t.T("rpc.list-exit", "path", e.Path, "rpc", strings.Join(e.RPC, ","), "code", e.ExitCode, "line", e.Line)
+}
+
+// Texter is an error that can say itself in another language.
+type Texter interface {
+	error
+	In(t *lang.Catalog) string
 }
 
 //go:embed data/text.en.json

@@ -24,6 +24,15 @@ func TestZhCNTexts(t *testing.T) {
 	testutil.CheckTextCatalog(t, textEN)
 	testutil.CheckTextCatalog(t, textZhCN)
 	zc := Texts(lang.ZhCN)
+	for _, e := range []*ListError{
+		{Path: "/e/llama-server", RPC: []string{"10.0.0.2:50052"}},
+		{Path: "/e/llama-server", RPC: []string{"10.0.0.2:50052", "10.0.0.3:50052"}, ExitCode: 1, Line: "error: unknown argument: --rpc"},
+	} {
+		en, got := e.Error(), e.In(zc)
+		if !strings.Contains(en, e.Path) || !strings.Contains(got, e.Path) || !strings.Contains(got, e.Line) || testutil.EnglishLeft(got) != "" || got == en {
+			t.Errorf("%+v: %q / %q", e, en, got)
+		}
+	}
 	for _, e := range []*RPCError{
 		{Kind: "unreachable", Endpoint: "10.0.0.2:50052", Line: "Failed to connect to 10.0.0.2:50052"},
 		{Kind: "version", Endpoint: "10.0.0.2:50052", Version: "2.0.0", Line: "RPC server version mismatch: 2.0.0"},

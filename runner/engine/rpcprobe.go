@@ -22,9 +22,9 @@ type RPCWorker struct {
 	Devices    []Device `json:"devices,omitempty"`
 	Kind       string   `json:"error_kind,omitempty"` // unreachable, version, handshake, engine
 	Error      string   `json:"error,omitempty"`
-	// Err is the engine's RPC failure behind Error, for the human output
-	// in another language; nil for the other kinds.
-	Err *RPCError `json:"-"`
+	// Err is the engine's failure behind Error, for the human output in
+	// another language; nil when Error is another program's words.
+	Err Texter `json:"-"`
 }
 
 // Dialer opens TCP connections (net.Dialer in production).
@@ -67,6 +67,8 @@ func ProbeRPC(ctx context.Context, r proc.Runner, e *Engine, dial Dialer, endpoi
 				}
 			case *RPCError:
 				w.Kind, w.Error, w.Err = re.Kind, re.Error(), re
+			case *ListError:
+				w.Kind, w.Error, w.Err = "engine", re.Error(), re
 			default:
 				w.Kind, w.Error = "engine", err.Error()
 			}

@@ -318,8 +318,8 @@ func Run(ctx context.Context, o *Options) error {
 		}
 	}
 	edevs, err := eng.ListDevicesRPC(ctx, f.Runner, o.RPC)
-	if re := (*engine.RPCError)(nil); errors.As(err, &re) {
-		return cmdutil.Errorf(cmdutil.ExitEngine, "%s", re.In(engine.Texts(t.Lang())))
+	if te := engine.Texter(nil); errors.As(err, &te) {
+		return cmdutil.Errorf(cmdutil.ExitEngine, "%s", te.In(engine.Texts(t.Lang())))
 	}
 	if err != nil {
 		return cmdutil.Errorf(cmdutil.ExitEngine, "%v", err)
