@@ -759,7 +759,7 @@ func (r *runner) verify(ctx context.Context, bin string) (*Verification, error) 
 		if srv := filepath.Join(bin, exeName(p.OS, "llama-server")); fileExists(srv) {
 			cli = srv
 		} else {
-			return v, fmt.Errorf("the build finished but %s is missing; see %s", cli, r.res.LogPath)
+			return v, errors.New(plan.Message("verify-tool-missing", cli, r.res.LogPath).Text)
 		}
 	}
 	v.Tool = filepath.Base(cli)
@@ -826,18 +826,18 @@ func (r *runner) verify(ctx context.Context, bin string) (*Verification, error) 
 	v.DeviceUsable = listed
 	switch {
 	case listed && v.DeviceEnv != "":
-		v.Notes = append(v.Notes, fmt.Sprintf("%s backend in the build; a %s device is usable here only with %s (a software device: ggml-vulkan skips CPU-type devices unless selected)", want, want, v.DeviceEnv))
+		v.Notes = append(v.Notes, plan.Message("verify-device-env", want, v.DeviceEnv).Text)
 	case listed:
-		v.Notes = append(v.Notes, want+" device listed")
+		v.Notes = append(v.Notes, plan.Message("verify-device-listed", want).Text)
 	case loaded && gpus && p.Backend != "vulkan":
-		return v, fmt.Errorf("the %s backend loaded but lists no device although this machine has a GPU: run llamactl doctor (driver, CUDA_VISIBLE_DEVICES)", want)
+		return v, errors.New(plan.Message("verify-no-device-gpu", want).Text)
 	case loaded:
-		v.Notes = append(v.Notes, fmt.Sprintf("%s backend in the build (loaded); no %s device is usable on this machine, which is fine for binaries built for other machines (llamactl doctor says why)", want, want))
+		v.Notes = append(v.Notes, plan.Message("verify-loaded-no-device", want).Text)
 	case v.BackendLib != "" && gpus && p.Backend != "vulkan":
-		return v, fmt.Errorf("%s is in %s but lists no device although this machine has a GPU: run llamactl doctor (driver, CUDA_VISIBLE_DEVICES)", v.BackendLib, bin)
+		return v, errors.New(plan.Message("verify-lib-no-device-gpu", v.BackendLib, bin).Text)
 	case v.BackendLib != "":
 		// A non-DL build links the backend library into the binary: that it ran proves it loaded.
-		v.Notes = append(v.Notes, fmt.Sprintf("%s backend in the build (%s linked; %s ran); no %s device is usable on this machine, which is fine for binaries built for other machines (llamactl doctor says why)", want, v.BackendLib, v.Tool, want))
+		v.Notes = append(v.Notes, plan.Message("verify-linked-no-device", want, v.BackendLib, v.Tool).Text)
 	default:
 		return v, fmt.Errorf("the %s backend is not in the build (no \"load_backend: loaded %s backend\" line, no %s device, no backend library in %s): the build is CPU-only. Check the configure log %s for \"Manually-specified variables were not used\", and for runtime DLLs run llamactl doctor", want, want, want, bin, r.res.LogPath)
 	}

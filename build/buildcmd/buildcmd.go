@@ -639,7 +639,7 @@ func printText(f *cmdutil.Factory, o *Options, doc *Doc) {
 		}
 		text := t.Line(s.Name)
 		if s.Detail != "" {
-			text += ": " + pt.Line(s.Detail)
+			text += ": " + detailLine(pt, s.Detail)
 		}
 		if f.IO.Verbose {
 			text += fmt.Sprintf(" (%.1fs)", s.Seconds)
@@ -693,6 +693,35 @@ func printText(f *cmdutil.Factory, o *Options, doc *Doc) {
 	} else if r.LogPath != "" {
 		pr.Printf("\n%s\n", t.T("log", "log", r.LogPath))
 	}
+}
+
+// detailLine translates a step's detail: one message, or several joined
+// with "; " (verify's notes), each of which may hold "; " itself. From the
+// left, the shortest run of parts that is one message is translated (the
+// whole line first could match one message whose value swallowed the
+// others); a part no message made stays.
+func detailLine(pt *plan.Translator, s string) string {
+	if !strings.Contains(s, "; ") {
+		return pt.Line(s)
+	}
+	parts := strings.Split(s, "; ")
+	var out []string
+	for i := 0; i < len(parts); {
+		j, tr := i+1, parts[i]
+		for k := i + 1; k <= len(parts); k++ {
+			if p := strings.Join(parts[i:k], "; "); pt.Line(p) != p {
+				j, tr = k, pt.Line(p)
+				break
+			}
+		}
+		out = append(out, tr)
+		i = j
+	}
+	sep := "; "
+	if pt.Lang() != lang.EN {
+		sep = "；"
+	}
+	return strings.Join(out, sep)
 }
 
 // diagnosisIn is d with the knowledge base's texts of its ID in ft's

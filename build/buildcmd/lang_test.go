@@ -124,3 +124,20 @@ func TestExitErrorInChinese(t *testing.T) {
 		t.Errorf("en: %v", en)
 	}
 }
+
+// verify's detail joins its notes with "; ", and a note may hold "; "
+// itself: each note is translated whole.
+func TestVerifyDetailInChinese(t *testing.T) {
+	d := plan.Message("verify-rpc-worker", "ggml-rpc-server").Text + "; " + plan.Message("verify-device-env", "vulkan", "GGML_VK_VISIBLE_DEVICES=0").Text
+	got := detailLine(plan.NewTranslator(lang.ZhCN), d)
+	want := "已构建 RPC worker ggml-rpc-server；构建中有 vulkan 后端；vulkan 设备只有设置 GGML_VK_VISIBLE_DEVICES=0 后才能在这里使用（软件设备：除非被选中，ggml-vulkan 会跳过 CPU 类型的设备）"
+	if got != want {
+		t.Errorf("got  %q\nwant %q", got, want)
+	}
+	if en := detailLine(plan.NewTranslator(lang.EN), d); en != d {
+		t.Errorf("English: %q", en)
+	}
+	if got := detailLine(plan.NewTranslator(lang.ZhCN), "not a message; either"); got != "not a message；either" {
+		t.Errorf("other detail: %q", got)
+	}
+}
