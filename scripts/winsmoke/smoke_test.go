@@ -411,7 +411,7 @@ func TestBuild(t *testing.T) {
 	// --lock: a folder, and a lock saved by PowerShell 5.1 (UTF-16LE).
 	r = llamactl(t, "build", "--lock", env.work, "--check")
 	wantCode(t, r, 2)
-	wantIn(t, "build --lock FOLDER", r.err, "is a directory", "llamactl build --lock")
+	wantIn(t, "build --lock FOLDER", r.err, "is a folder, not a lock file", "llamactl build --lock")
 	wantNotIn(t, "build --lock FOLDER", r.err, "Invalid function", "..  ")
 	lock := work(t, "llamactl.lock.toml", textenc.EncodeUTF16("[engine]\r\nref = \"b9591\"\r\n[build]\r\nbackend = \"cuda\"\r\ncuda = \">=12.3, <12.4\"\r\n", true, true))
 	r = llamactl(t, "build", "--lock", lock, "--check", "--snapshot", snap)
