@@ -507,8 +507,6 @@ func exitError(err error) error {
 	return &cmdutil.ExitError{Code: code, Message: be.Message, Err: err}
 }
 
-func mib(n int64) string { return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20)) }
-
 func contains(list []string, s string) bool {
 	for _, x := range list {
 		if x == s {

@@ -8,7 +8,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/llamactl/llamactl/runner/engine"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -26,6 +25,7 @@ import (
 	"github.com/llamactl/llamactl/kernels"
 	"github.com/llamactl/llamactl/machine"
 	"github.com/llamactl/llamactl/matrix"
+	"github.com/llamactl/llamactl/runner/engine"
 	"github.com/llamactl/llamactl/support/redact"
 	"github.com/llamactl/llamactl/support/report"
 )
