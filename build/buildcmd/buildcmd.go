@@ -46,6 +46,8 @@ type Options struct {
 	Compiler, MSVCToolset, CUDAArch        string
 	LockPath, SnapshotPath, CacheDir       string
 	CMakeArgs                              []string
+	Targets                                []string
+	StopAfter                              string
 	Jobs                                   int
 	DryRun, Heal, AllowUnsupported, Check  bool
 	// Portable builds binaries for other machines (always so with --lock).
@@ -124,6 +126,8 @@ Examples:
 	fl.StringVar(&opts.LockPath, "lock", "", "CI lock file (TOML or JSON): engine ref + sha256, backend, CUDA constraint, architectures, flags")
 	fl.BoolVar(&opts.Check, "check", false, "with --lock: only check that this machine still satisfies the lock (exit 6 if not)")
 	fl.BoolVar(&opts.Portable, "portable", false, "binaries for other machines: CPU code not tuned to this one (GGML_NATIVE=OFF; always so with --lock)")
+	fl.StringArrayVar(&opts.Targets, "target", nil, "compile only this CMake target and what it needs (e.g. llama-server; llama-cli is always built: the verification runs it); repeatable")
+	fl.StringVar(&opts.StopAfter, "stop-after", "", "end the build early: configure, or cuda-object (configure and compile the first CUDA object: checks nvcc, host compiler and architectures in seconds); no verification")
 	fl.StringVar(&opts.SnapshotPath, "snapshot", "", "plan for a recorded machine (doctor --json snapshot) instead of this one")
 	return cmd
 }
@@ -238,6 +242,9 @@ func run(ctx context.Context, o *Options) error {
 	}
 	if o.CUDAArch != "" && !archRE.MatchString(o.CUDAArch) {
 		return cmdutil.UsageErrorf("--cuda-arch %q is not a CMAKE_CUDA_ARCHITECTURES list: use compute capabilities without the dot, e.g. 89-real or 86-real;89-real (llamactl matrix gpu NAME tells a GPU's)", o.CUDAArch)
+	}
+	if o.StopAfter != "" && !contains(build.StopStages, o.StopAfter) {
+		return cmdutil.UsageErrorf("--stop-after %q: choose one of %s", o.StopAfter, strings.Join(build.StopStages, ", "))
 	}
 	if o.Jobs < 0 {
 		return cmdutil.UsageErrorf("--jobs must be positive")
@@ -390,9 +397,12 @@ func run(ctx context.Context, o *Options) error {
 	}
 	in := plan.Input{Snapshot: snap, Selection: sel, Engine: eng, Backend: o.Backend, SourceDir: src.Dir, BuildDir: buildDir,
 		CMakeArgs: o.CMakeArgs, Jobs: o.Jobs, Compiler: o.Compiler, AllowUnsupportedCompiler: o.AllowUnsupported,
-		Launcher: launcher(f.Runner), Portable: portable(o)}
+		Launcher: launcher(f.Runner), Portable: portable(o), Heal: o.Heal, CUDAArchFlag: o.CUDAArch, Targets: o.Targets}
 
 	if o.DryRun {
+		if snap.OS.GOOS == runtime.GOOS && o.SnapshotPath == "" {
+			build.Inspect(ctx, f.Runner, f.Environ(), &in)
+		}
 		p, err := plan.Make(in)
 		if err != nil {
 			return finish(o, &doc, cmdutil.UsageErrorf("%v", err))
@@ -432,7 +442,7 @@ func run(ctx context.Context, o *Options) error {
 	ctx, stop := o.Interrupt(ctx)
 	defer stop()
 	defer launch.GuardChildren()() // Windows: the compilers die with llamactl
-	res, err := build.Run(ctx, d, in, build.Options{Heal: o.Heal, OutDir: o.OutDir})
+	res, err := build.Run(ctx, d, in, build.Options{Heal: o.Heal, OutDir: o.OutDir, StopAfter: o.StopAfter})
 	doc.Result = res
 	if err == nil && res != nil {
 		// Leave a record so `llamactl run` finds these binaries next.
@@ -583,17 +593,19 @@ func printText(f *cmdutil.Factory, doc *Doc) {
 		}
 		pr.Line(st, text)
 	}
-	for _, id := range r.Healed {
-		pr.Line(ui.Warn, "--heal applied patch "+id+" and retried (llamactl patches show "+id+")")
+	for _, fx := range r.Fixes {
+		when := "before configure"
+		if fx.Attempt > 0 {
+			when = fmt.Sprintf("after attempt %d failed (%s), then retried", fx.Attempt, fx.Trigger)
+		}
+		pr.Line(ui.Warn, fx.Text, "("+when+")")
 	}
 	for _, d := range r.Diagnoses {
 		details := []string{"Cause: " + d.Cause, "Fix: " + d.Fix}
 		for _, c := range d.Commands {
 			details = append(details, "  "+c)
 		}
-		if ids := healers(d.ID); len(ids) > 0 && len(r.Healed) == 0 {
-			details = append(details, fmt.Sprintf("llamactl knows a fix (patch %s): rerun with --heal", strings.Join(ids, ", ")))
-		}
+		details = append(details, healAdvice(r, d.ID)...)
 		pr.Line(ui.Err, d.ID+": "+d.Title, details...)
 	}
 	if r.Failed == "" && r.Verify != nil {
@@ -613,6 +625,45 @@ func printText(f *cmdutil.Factory, doc *Doc) {
 	} else if r.LogPath != "" {
 		pr.Printf("\nLog: %s\n", r.LogPath)
 	}
+}
+
+// healAdvice says what --heal does about a diagnosed failure: without
+// --heal, the exact change it would make (naming the user's option it
+// overrides); with --heal, why it could not help, never "rerun with
+// --heal".
+func healAdvice(r *build.Result, id string) []string {
+	if !r.Heal {
+		var out []string
+		for _, fx := range r.WouldHeal {
+			if fx.Trigger != id && !contains(healers(id), fx.ID) {
+				continue
+			}
+			line := "llamactl build --heal would change: " + fx.Change
+			if fx.Option != "" {
+				line = "this comes from your " + fx.Option + "; drop or correct it, or rerun with --heal, which overrides it: " + fx.Change
+			}
+			out = append(out, line)
+		}
+		if len(out) == 0 {
+			if ids := healers(id); len(ids) > 0 {
+				out = append(out, fmt.Sprintf("llamactl knows a fix (patch %s): rerun with --heal", strings.Join(ids, ", ")))
+			}
+		}
+		return out
+	}
+	var applied []string
+	for _, fx := range r.Fixes {
+		applied = append(applied, fx.ID)
+	}
+	for _, p := range r.Plan.Patches {
+		if contains(healers(id), p.ID) {
+			applied = append(applied, "patch "+p.ID)
+		}
+	}
+	if len(applied) > 0 {
+		return []string{fmt.Sprintf("--heal was given and could not fix this: its fixes for it (%s) were already in this build, so another attempt would fail the same way", strings.Join(applied, ", "))}
+	}
+	return []string{"--heal was given, but llamactl knows no automatic fix for this: follow the fix above"}
 }
 
 // healers lists the registry patches --heal applies for a failure ID.

@@ -39,9 +39,17 @@ type Engine struct {
 	Commit      string `json:"commit,omitempty"`
 	Semver      string `json:"semver,omitempty"`
 	SHA256      string `json:"sha256,omitempty"` // of the source archive, when downloaded
-	HasGit      bool   `json:"has_git"`
-	// VersionFrom says where the version came from: git, git-tag, git-shallow,
-	// lock, archive-name, cmake-arg (the user's LLAMA_BUILD_NUMBER), unknown.
+	// HasGit is true exactly when Commit was read from a git checkout.
+	HasGit bool `json:"has_git"`
+	// CommitCount is git's count of commits to HEAD; it is the build number
+	// only when VersionFrom is "git" (a shallow or squashed history counts less).
+	CommitCount int `json:"commit_count,omitempty"`
+	// Dirty says the checkout's tracked files have local changes.
+	Dirty bool `json:"dirty,omitempty"`
+	// VersionFrom says where the version came from: git (full history),
+	// git-tag (shallow/squashed, a bNNNN tag), git-commit (shallow/squashed,
+	// no release tag: commit known, build number not), lock (llamactl's
+	// download), archive-name, cmake-arg (the user's LLAMA_BUILD_NUMBER), unknown.
 	VersionFrom string `json:"version_from,omitempty"`
 }
 
@@ -70,6 +78,18 @@ type Input struct {
 	// ("--portable", "building from the lock file ci.lock.toml"); "" builds
 	// for this machine.
 	Portable string
+	// Heal is --heal: what the rules know will fail is fixed (with a notice)
+	// instead of refused.
+	Heal bool
+	// CUDAArchFlag is --cuda-arch as given (so a refusal can name it).
+	CUDAArchFlag string
+	// Folder is what the build folder held; Ninja where Ninja is (facts the
+	// executor gathers; zero values mean "not looked at").
+	Folder *Folder
+	Ninja  NinjaFacts
+	// Targets limits the compile to these targets (llama-cli is added: the
+	// verification runs it).
+	Targets []string
 }
 
 // EnvVar is one environment change applied to cmake and ninja only.
@@ -126,10 +146,15 @@ type Plan struct {
 	Translations []Translation  `json:"translations,omitempty"`
 	Warnings     []Note         `json:"warnings,omitempty"`
 	// Blockers stop the build before configure; each says what to do.
-	Blockers  []Note  `json:"blockers,omitempty"`
-	Jobs      int     `json:"jobs"`
-	Configure Command `json:"configure"`
-	Build     Command `json:"build"`
+	Blockers []Note `json:"blockers,omitempty"`
+	// Fixes are what --heal changed (before configure, or after a failed
+	// attempt); FreshCache asks the executor to remove the build folder's
+	// CMakeCache.txt and CMakeFiles/ before configuring.
+	Fixes      []Fix   `json:"heal,omitempty"`
+	FreshCache bool    `json:"fresh_cache,omitempty"`
+	Jobs       int     `json:"jobs"`
+	Configure  Command `json:"configure"`
+	Build      Command `json:"build"`
 }
 
 // Backends are the values --backend accepts.
@@ -229,7 +254,11 @@ func (pl *planner) make() error {
 	}
 	pl.p.Backend = backend
 	if build == 0 {
-		pl.warn("engine-build-unknown")
+		if e := in.Engine; e.VersionFrom == "git-commit" {
+			pl.warn("engine-build-unknown-git", e.Commit, fmt.Sprint(e.CommitCount), fmt.Sprint(e.CommitCount))
+		} else {
+			pl.warn("engine-build-unknown")
+		}
 	}
 
 	pl.set("CMAKE_BUILD_TYPE", in.BuildType)
@@ -301,10 +330,18 @@ func (pl *planner) make() error {
 		}
 	}
 
+	pl.heals()
 	pl.native()
 
 	pl.p.Configure = Command{Program: "cmake", Args: append([]string{"-S", in.SourceDir, "-B", in.BuildDir, "-G", "Ninja"}, cacheStrings(pl.p.Cache)...)}
 	pl.p.Build = Command{Program: "cmake", Args: []string{"--build", in.BuildDir, "--config", in.BuildType, "-j", fmt.Sprint(in.Jobs)}}
+	if len(in.Targets) > 0 {
+		targets := slices.Clone(in.Targets)
+		if !slices.Contains(targets, "llama-cli") {
+			targets = append(targets, "llama-cli")
+		}
+		pl.p.Build.Args = append(pl.p.Build.Args, append([]string{"--target"}, targets...)...)
+	}
 	sort.SliceStable(pl.p.Env, func(i, j int) bool { return pl.p.Env[i].Name < pl.p.Env[j].Name })
 	return nil
 }
