@@ -143,6 +143,8 @@ type runner struct {
 	res  *Result
 	log  *os.File
 	env  []string
+	// logStart is where the current attempt's part of the log begins.
+	logStart int64
 }
 
 // Run plans and executes a build. The returned error is a cmdutil.ExitError
@@ -274,6 +276,11 @@ func interrupted(buildDir string) error {
 // attempt runs patch → environment → configure → compile once.
 func (r *runner) attempt(ctx context.Context, n int) (string, error) {
 	p := r.res.Plan
+	// Each attempt is diagnosed on its own part of the log: a cause the
+	// previous attempt showed and --heal fixed must not be found again.
+	if off, err := r.log.Seek(0, io.SeekCurrent); err == nil {
+		r.logStart = off
+	}
 	fmt.Fprintf(r.log, "=== llamactl build attempt %d: %s\n", n, strings.Join(append([]string{p.Configure.Program}, p.Configure.Args...), " "))
 
 	start := r.deps.Now()
@@ -334,6 +341,12 @@ func (r *runner) attempt(ctx context.Context, n int) (string, error) {
 			// kept libggml-cuda.so in bin/, listed it, copied it to --out, and
 			// llama-cli loaded it. Ninja relinks from the kept objects.
 			os.RemoveAll(filepath.Join(p.BuildDir, "bin"))
+		}
+		// Until this configure succeeds the folder matches no plan: a failed
+		// configure leaves a cache a later run must not mistake for this plan's
+		// (the stamp still says llamactl owns the folder).
+		if err := writeStamp(p.BuildDir, stampFile{Plan: "incomplete"}); err != nil {
+			return "configure", cmdutil.Errorf(cmdutil.ExitInternal, "writing the plan stamp: %v", err)
 		}
 		if err := r.configure(ctx, n); err != nil {
 			return "configure", err
@@ -588,7 +601,7 @@ func (r *runner) diagnose() {
 	if r.deps.Diagnose == nil {
 		return
 	}
-	b, err := readTail(r.res.LogPath, 16<<20)
+	b, err := readTail(r.res.LogPath, r.logStart, 16<<20)
 	if err != nil {
 		return
 	}
@@ -599,7 +612,7 @@ func (r *runner) diagnose() {
 	}
 }
 
-func readTail(p string, n int64) ([]byte, error) {
+func readTail(p string, from, n int64) ([]byte, error) {
 	f, err := os.Open(p)
 	if err != nil {
 		return nil, err
@@ -609,8 +622,8 @@ func readTail(p string, n int64) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	if info.Size() > n {
-		if _, err := f.Seek(info.Size()-n, io.SeekStart); err != nil {
+	if start := max(from, info.Size()-n); start > 0 {
+		if _, err := f.Seek(start, io.SeekStart); err != nil {
 			return nil, err
 		}
 	}

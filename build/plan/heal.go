@@ -148,15 +148,16 @@ func (pl *planner) toolkitArchs() []string {
 // newerToolkit is the oldest CUDA release in the matrix that builds sm.
 func newerToolkit(sm int) string {
 	r := matrix.Default().Resolve(matrix.Query{GPUs: []matrix.GPUQuery{{CC: fmt.Sprintf("%d.%d", sm/10, sm%10)}}})
-	if r.CUDA.Recommended != "" {
-		return r.CUDA.Recommended
-	}
-	for _, t := range matrix.Default().Toolkits {
-		if t.HasSM(sm) {
-			return t.MinorVersion()
+	oldest := ""
+	for _, c := range r.CUDA.Acceptable {
+		if oldest == "" || patches.CompareVersions(c.Version, oldest, false) < 0 {
+			oldest = c.Version
 		}
 	}
-	return ""
+	if oldest == "" {
+		oldest = r.CUDA.Recommended
+	}
+	return oldest
 }
 
 func (pl *planner) cudaArchs() {
