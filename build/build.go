@@ -42,6 +42,10 @@ type Diagnosis struct {
 	Commands []string `json:"commands,omitempty"`
 	Patch    string   `json:"patch,omitempty"`
 	Lines    []int    `json:"lines,omitempty"`
+	// Advice says what --heal does about it: without --heal the change it
+	// would make (and the user's option it overrides), with --heal why it
+	// could not help.
+	Advice []string `json:"advice,omitempty"`
 }
 
 // Deps is the outside world the executor uses.

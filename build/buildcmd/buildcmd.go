@@ -461,6 +461,11 @@ func run(ctx context.Context, o *Options) error {
 		p := res.Plan
 		doc.Plan = &p
 	}
+	if res != nil {
+		for i, dg := range res.Diagnoses {
+			res.Diagnoses[i].Advice = healAdvice(res, dg.ID)
+		}
+	}
 	return finish(o, &doc, err)
 }
 
@@ -605,7 +610,7 @@ func printText(f *cmdutil.Factory, doc *Doc) {
 		for _, c := range d.Commands {
 			details = append(details, "  "+c)
 		}
-		details = append(details, healAdvice(r, d.ID)...)
+		details = append(details, d.Advice...)
 		pr.Line(ui.Err, d.ID+": "+d.Title, details...)
 	}
 	if r.Failed == "" && r.Verify != nil {

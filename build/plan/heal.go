@@ -128,6 +128,31 @@ func newestArch(archs []string) int {
 	return best
 }
 
+// buildableArch is the newest architecture llama.cpp's CUDA code compiles
+// for with this toolkit: nvcc 11.8 lists compute_90, but llama.cpp's sm_90
+// code calls cudaGridDependencySynchronize, a CUDA 12 API (failure
+// cuda-toolkit-too-old, ggml-org/llama.cpp#26591; measured here on the real
+// tree: 90-virtual fails, 89 builds).
+func (pl *planner) buildableArch() int {
+	n := newestArch(pl.toolkitArchs())
+	if tk := pl.toolkit(); n >= 90 && patches.CompareVersions(tk.Version, "12.0", true) < 0 {
+		n = 89
+	}
+	return n
+}
+
+// portableArchs is the list --heal builds when `native` cannot be asked:
+// PTX for sm_61 (the oldest architecture llama.cpp's quantized kernels use
+// __dp4a on), which the driver compiles for any newer GPU, and real code for
+// the newest architecture this toolkit builds.
+func (pl *planner) portableArchs() string {
+	n := pl.buildableArch()
+	if n <= 61 {
+		return fmt.Sprintf("%d-virtual", n)
+	}
+	return fmt.Sprintf("61-virtual;%d-real", n)
+}
+
 // toolkitArchs are the compute_NN this toolkit builds: nvcc --list-gpu-arch
 // from the snapshot, else the matrix's real targets for its version.
 func (pl *planner) toolkitArchs() []string {
@@ -174,17 +199,13 @@ func (pl *planner) cudaArchs() {
 			pl.blocker("cuda-arch-native-no-gpu", orWord(opt, "CMAKE_CUDA_ARCHITECTURES=native"))
 			return
 		}
-		// llama.cpp's own list for a build without a GPU at hand (its
-		// ggml-cuda CMakeLists chooses it when no architecture is set).
-		pl.unset("CMAKE_CUDA_ARCHITECTURES")
-		change := "CMAKE_CUDA_ARCHITECTURES left to llama.cpp's default list"
-		if !native {
-			// native came from outside the plan (the CUDAARCHS environment
-			// variable, a cache entry): only an explicit value overrides it.
-			n := newestArch(pl.toolkitArchs())
-			pl.set("CMAKE_CUDA_ARCHITECTURES", fmt.Sprintf("%d-virtual", n))
-			change = fmt.Sprintf("-DCMAKE_CUDA_ARCHITECTURES=%d-virtual", n)
-		}
+		// An explicit list: it also overrides a native that came from
+		// outside the plan (the CUDAARCHS environment variable, a cache entry).
+		// llama.cpp's own default list is not used: with CUDA 11.8 it holds
+		// 90-virtual, which this engine's code cannot build (buildableArch).
+		archs := pl.portableArchs()
+		pl.set("CMAKE_CUDA_ARCHITECTURES", archs)
+		change := "-DCMAKE_CUDA_ARCHITECTURES=" + archs
 		pl.fix(Fix{ID: "cuda-arch-native", Trigger: "cuda-native-arch-no-gpu", Option: opt, Change: change,
 			Text: message("heal-cuda-arch-native", orWord(opt, "native CUDA architectures"), change).Text})
 		return
@@ -196,7 +217,7 @@ func (pl *planner) cudaArchs() {
 	if len(known) == 0 {
 		return
 	}
-	newest := newestArch(known)
+	newest := pl.buildableArch()
 	var bad []string
 	var badSM []int
 	var keep []string
@@ -206,7 +227,7 @@ func (pl *planner) cudaArchs() {
 			keep = append(keep, a)
 			continue
 		}
-		if !slices.Contains(known, fmt.Sprintf("compute_%d", n)) {
+		if !slices.Contains(known, fmt.Sprintf("compute_%d", n)) || n > newest {
 			bad = append(bad, a)
 			badSM = append(badSM, n)
 			continue
@@ -475,10 +496,6 @@ func orWord(s, alt string) string {
 		return alt
 	}
 	return s
-}
-
-func (pl *planner) unset(name string) {
-	pl.p.Cache = slices.DeleteFunc(pl.p.Cache, func(c CacheArg) bool { return c.Name == name })
 }
 
 // FixesFromPatches turns the registry patches a re-plan added into fixes.
