@@ -213,17 +213,17 @@ func healCases() []healCase {
 		{name: "stale-options", backend: "cpu",
 			setup:      foreignCache(nil, "-G", "Ninja", "-DLLAMA_CUBLAS=ON", "-DLLAMA_CUDA=OFF", "-DLLAMA_NATIVE=OFF"),
 			exitNoHeal: cmdutil.ExitFindings, noHealSays: []string{"build-folder-conflict", "LLAMA_CUBLAS=ON", "LLAMA_NATIVE=OFF", "GGML_CUDA"},
-			fix:        "fresh-cache", fixAt: 0, attempts: 1},
+			fix: "fresh-cache", fixAt: 0, attempts: 1},
 		// A folder made by another generator.
 		{name: "other-generator", backend: "cpu",
 			setup:      foreignCache(nil, "-G", "Unix Makefiles", "-DLLAMA_BUILD_TESTS=OFF"),
 			exitNoHeal: cmdutil.ExitFindings, noHealSays: []string{"build-folder-conflict", "Unix Makefiles"},
-			fix:        "fresh-cache", fixAt: 0, attempts: 1},
+			fix: "fresh-cache", fixAt: 0, attempts: 1},
 		// A folder configured with another compiler (g++-11; c++ is g++-12).
 		{name: "other-compiler", backend: "cpu",
 			setup:      foreignCache([]string{"CC=/usr/bin/gcc-11", "CXX=/usr/bin/g++-11"}, "-G", "Ninja", "-DLLAMA_BUILD_TESTS=OFF"),
 			exitNoHeal: cmdutil.ExitFindings, noHealSays: []string{"build-folder-conflict", "g++-11"},
-			fix:        "fresh-cache", fixAt: 0, attempts: 1,
+			fix: "fresh-cache", fixAt: 0, attempts: 1,
 			check: func(t *testing.T, doc *Doc, m *build.Manifest) {
 				if cxx := m.Toolchain["cxx"]; !strings.HasPrefix(cxx, "GNU 12") {
 					t.Errorf("built with %q, want this machine's g++ 12", cxx)
@@ -234,7 +234,7 @@ func healCases() []healCase {
 			setup: foreignCache(nil, "-G", "Ninja", "-DGGML_CUDA=ON", "-DCMAKE_CUDA_ARCHITECTURES=89-real",
 				"-DCMAKE_CUDA_HOST_COMPILER=/usr/bin/g++-11", "-DCMAKE_CUDA_COMPILER=/usr/bin/nvcc", "-DLLAMA_BUILD_TESTS=OFF"),
 			exitNoHeal: cmdutil.ExitFindings, noHealSays: []string{"build-folder-conflict", "GGML_CUDA=ON", "cuda backend"},
-			fix:        "fresh-cache", fixAt: 0, attempts: 1,
+			fix: "fresh-cache", fixAt: 0, attempts: 1,
 			check: func(t *testing.T, doc *Doc, m *build.Manifest) {
 				for _, a := range m.Artifacts {
 					if strings.Contains(a.Path, "ggml-cuda") {
@@ -267,7 +267,7 @@ func healCases() []healCase {
 				env["PATH"], env["HOME"] = bin, home
 			},
 			exitNoHeal: cmdutil.ExitFindings, noHealSays: []string{"ninja-not-on-path", ".local/bin/ninja", "export PATH="},
-			fix:        "ninja-path", fixAt: 0, attempts: 1,
+			fix: "ninja-path", fixAt: 0, attempts: 1,
 			check: func(t *testing.T, doc *Doc, m *build.Manifest) {
 				if v := cacheOf(m, "CMAKE_MAKE_PROGRAM"); !strings.HasSuffix(v, ".local/bin/ninja") {
 					t.Errorf("CMAKE_MAKE_PROGRAM = %q", v)
