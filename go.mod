@@ -8,6 +8,7 @@ require (
 	github.com/bluekeyes/go-gitdiff v0.9.0
 	github.com/charmbracelet/lipgloss v1.1.0
 	github.com/gpustack/gguf-parser-go v0.28.1
+	github.com/hashicorp/go-version v1.9.0
 	github.com/muesli/termenv v0.16.0
 	github.com/shirou/gopsutil/v4 v4.26.10
 	github.com/spf13/cobra v1.10.2

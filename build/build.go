@@ -27,7 +27,6 @@ import (
 
 	"github.com/llamactl/llamactl/build/msvcenv"
 	"github.com/llamactl/llamactl/build/plan"
-	"github.com/llamactl/llamactl/internal/cmdutil"
 	"github.com/llamactl/llamactl/internal/enginefacts"
 	"github.com/llamactl/llamactl/internal/proc"
 	"github.com/llamactl/llamactl/patches"
@@ -151,9 +150,9 @@ type runner struct {
 	logStart int64
 }
 
-// Run plans and executes a build. The returned error is a cmdutil.ExitError
-// (exit 4 for configure/compile/verify failures, 1 for blockers); the Result
-// is filled as far as the build got.
+// Run plans and executes a build. The returned error is an *Error whose
+// Kind the command maps to an exit code; the Result is filled as far as the
+// build got.
 func Run(ctx context.Context, deps Deps, in plan.Input, opts Options) (*Result, error) {
 	if deps.Now == nil {
 		deps.Now = time.Now
@@ -172,7 +171,7 @@ func Run(ctx context.Context, deps Deps, in plan.Input, opts Options) (*Result, 
 		// does not depend on the folder llamactl ran in.
 		abs, err := filepath.Abs(opts.OutDir)
 		if err != nil {
-			return &Result{}, cmdutil.UsageErrorf("--out %s: %v", opts.OutDir, err)
+			return &Result{}, errorf(BadInput, "--out %s: %v", opts.OutDir, err)
 		}
 		opts.OutDir = abs
 	}
@@ -182,7 +181,7 @@ func Run(ctx context.Context, deps Deps, in plan.Input, opts Options) (*Result, 
 	if r.log != nil {
 		r.log.Close()
 	}
-	return r.res, err
+	return r.res, asError(err)
 }
 
 func (r *runner) stage(name string) {
@@ -206,7 +205,7 @@ func (r *runner) run(ctx context.Context) error {
 	}
 	p, err := plan.Make(r.in)
 	if err != nil {
-		return cmdutil.UsageErrorf("%v", err)
+		return errorf(BadInput, "%v", err)
 	}
 	r.res.Plan = p
 	r.addFixes(p.Fixes, 0)
@@ -216,14 +215,14 @@ func (r *runner) run(ctx context.Context) error {
 		for _, b := range p.Blockers {
 			texts = append(texts, b.Text)
 		}
-		return cmdutil.Errorf(cmdutil.ExitFindings, "cannot build on this machine yet:\n  %s", strings.Join(texts, "\n  "))
+		return errorf(Blocked, "cannot build on this machine yet:\n  %s", strings.Join(texts, "\n  "))
 	}
 	if err := os.MkdirAll(p.BuildDir, 0o755); err != nil {
-		return cmdutil.Errorf(cmdutil.ExitInternal, "creating the build directory: %v", err)
+		return errorf(Internal, "creating the build directory: %v", err)
 	}
 	r.res.LogPath = filepath.Join(p.BuildDir, "llamactl-build.log")
 	if r.log, err = os.OpenFile(r.res.LogPath, os.O_CREATE|os.O_WRONLY|os.O_TRUNC, 0o644); err != nil {
-		return cmdutil.Errorf(cmdutil.ExitInternal, "opening the build log: %v", err)
+		return errorf(Internal, "opening the build log: %v", err)
 	}
 	for _, f := range r.res.Fixes {
 		fmt.Fprintf(r.log, "=== llamactl %s\n", f.Text)
@@ -274,7 +273,7 @@ func (r *runner) run(ctx context.Context) error {
 // interrupted is the error of a build stopped by Ctrl-C or SIGTERM; ninja
 // keeps what it compiled, so the same command continues from there.
 func interrupted(buildDir string) error {
-	return cmdutil.Errorf(cmdutil.ExitSignal, "build interrupted: cmake, ninja and the compilers were stopped. %s keeps what was compiled; run the same llamactl build command again to continue", buildDir)
+	return errorf(Interrupted, "build interrupted: cmake, ninja and the compilers were stopped. %s keeps what was compiled; run the same llamactl build command again to continue", buildDir)
 }
 
 // attempt runs patch → environment → configure → compile once.
@@ -301,12 +300,12 @@ func (r *runner) attempt(ctx context.Context, n int) (string, error) {
 		pt, _ := reg.Get(ap.ID)
 		diff, err := reg.Diff(pt)
 		if err != nil {
-			return "patch", cmdutil.Errorf(cmdutil.ExitInternal, "patch %s: %v", ap.ID, err)
+			return "patch", errorf(Internal, "patch %s: %v", ap.ID, err)
 		}
 		res, err := patches.ApplyDiff(p.SourceDir, diff)
 		if err != nil {
 			r.step(Step{Name: "patch", Status: "failed", Detail: ap.ID + ": " + err.Error()}, start)
-			return "patch", cmdutil.Errorf(cmdutil.ExitBuild, "patch %s does not apply to %s: %v. Nothing was changed; the source may be newer than the patch (llamactl patches show %s)", ap.ID, p.SourceDir, err, ap.ID)
+			return "patch", errorf(Failed, "patch %s does not apply to %s: %v. Nothing was changed; the source may be newer than the patch (llamactl patches show %s)", ap.ID, p.SourceDir, err, ap.ID)
 		}
 		if res.AlreadyApplied {
 			applied = append(applied, ap.ID+" (already applied)")
@@ -350,13 +349,13 @@ func (r *runner) attempt(ctx context.Context, n int) (string, error) {
 		// configure leaves a cache a later run must not mistake for this plan's
 		// (the stamp still says llamactl owns the folder).
 		if err := writeStamp(p.BuildDir, stampFile{Plan: "incomplete"}); err != nil {
-			return "configure", cmdutil.Errorf(cmdutil.ExitInternal, "writing the plan stamp: %v", err)
+			return "configure", errorf(Internal, "writing the plan stamp: %v", err)
 		}
 		if err := r.configure(ctx, n); err != nil {
 			return "configure", err
 		}
 		if err := writeStamp(p.BuildDir, stampFile{Plan: stamp, Toolchain: r.res.Toolchain}); err != nil {
-			return "configure", cmdutil.Errorf(cmdutil.ExitInternal, "writing the plan stamp: %v", err)
+			return "configure", errorf(Internal, "writing the plan stamp: %v", err)
 		}
 	}
 	switch r.opts.StopAfter {
@@ -385,7 +384,7 @@ func (r *runner) environment(ctx context.Context) error {
 		e, err := msvcenv.Import(ctx, r.deps.Runner, p.BuildDir, p.VCVars.Path, p.VCVars.Args(), env)
 		if err != nil {
 			r.step(Step{Name: "msvc-environment", Status: "failed", Detail: err.Error()}, start)
-			return cmdutil.Errorf(cmdutil.ExitBuild, "%v", err)
+			return errorf(Failed, "%v", err)
 		}
 		env = e.Vars
 		r.res.EnvChanges = e.Changes
@@ -467,9 +466,9 @@ func (r *runner) configure(ctx context.Context, n int) error {
 		step.Status, step.Detail = "failed", err.Error()
 		r.step(step, start)
 		if errors.Is(err, proc.ErrNotFound) {
-			return cmdutil.Errorf(cmdutil.ExitBuild, "cmake was not found: install CMake 3.24 or newer (Windows: winget install Kitware.CMake; Debian/Ubuntu: sudo apt install cmake ninja-build) and rerun")
+			return errorf(Failed, "cmake was not found: install CMake 3.24 or newer (Windows: winget install Kitware.CMake; Debian/Ubuntu: sudo apt install cmake ninja-build) and rerun")
 		}
-		return cmdutil.Errorf(cmdutil.ExitBuild, "configure: %v (log: %s)", err, r.res.LogPath)
+		return errorf(Failed, "configure: %v (log: %s)", err, r.res.LogPath)
 	}
 	r.res.Toolchain = map[string]string{}
 	for _, l := range strings.Split(buf.String(), "\n") {
@@ -484,7 +483,7 @@ func (r *runner) configure(ctx context.Context, n int) error {
 	if res.ExitCode != 0 {
 		step.Status, step.Detail = "failed", fmt.Sprintf("cmake exited with %d", res.ExitCode)
 		r.step(step, start)
-		return cmdutil.Errorf(cmdutil.ExitBuild, "configure failed (cmake exit %d); the log is %s", res.ExitCode, r.res.LogPath)
+		return errorf(Failed, "configure failed (cmake exit %d); the log is %s", res.ExitCode, r.res.LogPath)
 	}
 	if ignored := UnusedVariables(buf.String()); len(ignored) > 0 {
 		var backend []string
@@ -497,7 +496,7 @@ func (r *runner) configure(ctx context.Context, n int) error {
 			step.Status, step.Detail = "failed", "backend option ignored: "+strings.Join(backend, ", ")
 			r.step(step, start)
 			r.res.Diagnoses = append(r.res.Diagnoses, kbEntry("cmake-flag-ignored", "CMake ignored "+strings.Join(backend, ", ")))
-			return cmdutil.Errorf(cmdutil.ExitBuild, "configure ignored %s (the build would be CPU-only); see %s", strings.Join(backend, ", "), r.res.LogPath)
+			return errorf(Failed, "configure ignored %s (the build would be CPU-only); see %s", strings.Join(backend, ", "), r.res.LogPath)
 		}
 		step.Detail = "unused options: " + strings.Join(ignored, ", ")
 	}
@@ -571,12 +570,12 @@ func (r *runner) compile(ctx context.Context, n int) error {
 	if err != nil {
 		step.Status, step.Detail = "failed", err.Error()
 		r.step(step, start)
-		return cmdutil.Errorf(cmdutil.ExitBuild, "compile: %v (log: %s)", err, r.res.LogPath)
+		return errorf(Failed, "compile: %v (log: %s)", err, r.res.LogPath)
 	}
 	if res.ExitCode != 0 {
 		step.Status, step.Detail = "failed", fmt.Sprintf("exit %d", res.ExitCode)
 		r.step(step, start)
-		return cmdutil.Errorf(cmdutil.ExitBuild, "compile failed (exit %d); the log is %s", res.ExitCode, r.res.LogPath)
+		return errorf(Failed, "compile failed (exit %d); the log is %s", res.ExitCode, r.res.LogPath)
 	}
 	step.Status = "ok"
 	if noWork {
@@ -720,7 +719,7 @@ func (r *runner) finish(ctx context.Context) error {
 	if err != nil {
 		r.step(Step{Name: "verify", Status: "failed", Detail: err.Error()}, start)
 		r.res.Failed = "verify"
-		return cmdutil.Errorf(cmdutil.ExitBuild, "%v", err)
+		return errorf(Failed, "%v", err)
 	}
 	r.step(Step{Name: "verify", Status: "ok", Detail: strings.Join(v.Notes, "; ")}, start)
 	r.toolVersions(ctx)
@@ -728,13 +727,13 @@ func (r *runner) finish(ctx context.Context) error {
 	start = r.deps.Now()
 	arts, err := collect(bin)
 	if err != nil {
-		return cmdutil.Errorf(cmdutil.ExitInternal, "listing the built files: %v", err)
+		return errorf(Internal, "listing the built files: %v", err)
 	}
 	r.res.Artifacts = arts
 	dest := p.BuildDir
 	if r.opts.OutDir != "" {
 		if err := copyArtifacts(bin, r.opts.OutDir, arts); err != nil {
-			return cmdutil.Errorf(cmdutil.ExitInternal, "copying the binaries to %s: %v", r.opts.OutDir, err)
+			return errorf(Internal, "copying the binaries to %s: %v", r.opts.OutDir, err)
 		}
 		dest = r.opts.OutDir
 		r.res.OutDir = dest
@@ -743,7 +742,7 @@ func (r *runner) finish(ctx context.Context) error {
 	b, _ := json.MarshalIndent(m, "", "  ")
 	r.res.Manifest = filepath.Join(dest, ManifestName)
 	if err := os.WriteFile(r.res.Manifest, append(b, '\n'), 0o644); err != nil {
-		return cmdutil.Errorf(cmdutil.ExitInternal, "writing the manifest: %v", err)
+		return errorf(Internal, "writing the manifest: %v", err)
 	}
 	r.step(Step{Name: "manifest", Status: "ok", Detail: r.res.Manifest}, start)
 	return nil

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"github.com/llamactl/llamactl/internal/testutil"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -15,9 +14,9 @@ import (
 
 	"github.com/llamactl/llamactl/build/engine"
 	"github.com/llamactl/llamactl/build/plan"
-	"github.com/llamactl/llamactl/doctor/snapshot"
-	"github.com/llamactl/llamactl/internal/cmdutil"
 	"github.com/llamactl/llamactl/internal/proc"
+	"github.com/llamactl/llamactl/internal/testutil"
+	"github.com/llamactl/llamactl/machine"
 	"github.com/llamactl/llamactl/patches"
 )
 
@@ -42,8 +41,8 @@ func fixtureSource(t *testing.T) string {
 	return dst
 }
 
-func linuxSnapshot() *snapshot.Snapshot {
-	return &snapshot.Snapshot{Schema: 1, OS: snapshot.OSInfo{GOOS: "linux", Arch: "amd64", LogicalCores: 2}}
+func linuxSnapshot() *machine.Snapshot {
+	return &machine.Snapshot{Schema: 1, OS: machine.OSInfo{GOOS: "linux", Arch: "amd64", LogicalCores: 2}}
 }
 
 func deps() Deps {
@@ -144,7 +143,7 @@ func TestBuildFixtureCPUThenNoOp(t *testing.T) {
 func TestBuildFixtureCUDA(t *testing.T) {
 	need(t, "cmake", "ninja", "/usr/bin/nvcc", "g++-11")
 	src := fixtureSource(t)
-	tk := &snapshot.CUDAToolkit{Version: "11.8.89", Root: "/usr/lib/nvidia-cuda-toolkit", NVCC: "/usr/bin/nvcc"}
+	tk := &machine.CUDAToolkit{Version: "11.8.89", Root: "/usr/lib/nvidia-cuda-toolkit", NVCC: "/usr/bin/nvcc"}
 	in := input(t, src, "auto", plan.Selection{Backend: "cuda", CUDA: "11.8.89", Toolkit: tk, CUDAArchitectures: "89-real", HostCompiler: "/usr/bin/g++-11"})
 	res, err := Run(context.Background(), deps(), in, Options{})
 	if err != nil {
@@ -181,13 +180,13 @@ func TestBuildFixtureCUDA(t *testing.T) {
 func TestBuildHealsDriverLibraryLink(t *testing.T) {
 	need(t, "cmake", "ninja", "/usr/bin/nvcc", "g++-11")
 	src := fixtureSource(t)
-	tk := &snapshot.CUDAToolkit{Version: "11.8.89", Root: "/usr/lib/nvidia-cuda-toolkit", NVCC: "/usr/bin/nvcc"}
+	tk := &machine.CUDAToolkit{Version: "11.8.89", Root: "/usr/lib/nvidia-cuda-toolkit", NVCC: "/usr/bin/nvcc"}
 	in := input(t, src, "cuda", plan.Selection{Backend: "cuda", Toolkit: tk, CUDAArchitectures: "89-real", HostCompiler: "/usr/bin/g++-11"})
 	// The fixture's switch for "libcuda not linked" (F20).
 	in.CMakeArgs = []string{"-DFIXTURE_LINK_DRIVER=OFF"}
 
 	res, err := Run(context.Background(), deps(), in, Options{})
-	if cmdutil.ExitCode(err) != cmdutil.ExitBuild || res.Failed != "compile" {
+	if kindOf(err) != Failed || res.Failed != "compile" {
 		t.Fatalf("without --heal: err %v, failed %q", err, res.Failed)
 	}
 	if len(res.Diagnoses) == 0 || res.Diagnoses[0].ID != "cuda-driver-lib-link" {
@@ -210,9 +209,9 @@ func TestBuildRefusesIgnoredBackendOption(t *testing.T) {
 	// An engine from before b4080 spells the HIP switch GGML_HIPBLAS; the
 	// fixture (like current llama.cpp) ignores it.
 	in.Engine.BuildNumber = 3500
-	in.Snapshot.HIP = snapshot.HIP{Root: "/opt/rocm", GFX: []string{"gfx1100"}}
+	in.Snapshot.HIP = machine.HIP{Root: "/opt/rocm", GFX: []string{"gfx1100"}}
 	res, err := Run(context.Background(), deps(), in, Options{})
-	if cmdutil.ExitCode(err) != cmdutil.ExitBuild || !strings.Contains(err.Error(), "GGML_HIPBLAS") {
+	if kindOf(err) != Failed || !strings.Contains(err.Error(), "GGML_HIPBLAS") {
 		t.Fatalf("err = %v", err)
 	}
 	if res.Failed != "configure" || len(res.Diagnoses) == 0 || res.Diagnoses[0].ID != "cmake-flag-ignored" {
@@ -224,8 +223,8 @@ func TestBuildBlockedPlanRunsNothing(t *testing.T) {
 	r := &proc.Replay{}
 	in := plan.Input{Snapshot: linuxSnapshot(), Backend: "cuda", SourceDir: t.TempDir(), BuildDir: filepath.Join(t.TempDir(), "b")}
 	_, err := Run(context.Background(), Deps{Runner: r}, in, Options{})
-	var ee *cmdutil.ExitError
-	if !errors.As(err, &ee) || ee.Code != cmdutil.ExitFindings || !strings.Contains(ee.Message, "no CUDA toolkit") {
+	var be *Error
+	if !errors.As(err, &be) || be.Kind != Blocked || !strings.Contains(be.Message, "no CUDA toolkit") {
 		t.Fatalf("err = %v", err)
 	}
 	if len(r.Calls) != 0 {

@@ -15,9 +15,8 @@ import (
 	"time"
 
 	"github.com/llamactl/llamactl/build/plan"
-	"github.com/llamactl/llamactl/doctor/snapshot"
-	"github.com/llamactl/llamactl/internal/cmdutil"
 	"github.com/llamactl/llamactl/internal/proc"
+	"github.com/llamactl/llamactl/machine"
 )
 
 // Inspect gathers the facts the planner's heal rules read about the build
@@ -134,7 +133,7 @@ func lookPathIn(name, pathValue string) (string, error) {
 // installed when not: the places installers put it without adding it to
 // PATH (Visual Studio's CMake tools, pip install --user ninja, Python
 // Scripts folders, /usr/local and /opt).
-func FindNinja(environ []string, snap *snapshot.Snapshot) plan.NinjaFacts {
+func FindNinja(environ []string, snap *machine.Snapshot) plan.NinjaFacts {
 	var extra []string
 	if snap != nil {
 		for _, m := range snap.MSVC {
@@ -212,7 +211,7 @@ func (r *runner) cudaObject(ctx context.Context, n int) error {
 	res, err := r.deps.Runner.Run(ctx, proc.Cmd{Name: ninja, Args: []string{"-C", p.BuildDir, "-t", "targets", "all"}, Env: r.env, Timeout: time.Minute})
 	if err != nil || res.ExitCode != 0 {
 		r.step(Step{Name: "compile", Status: "failed", Attempt: n, Detail: fmt.Sprintf("ninja -t targets: %v %s", err, lastLines(res.Combined(), 3))}, start)
-		return cmdutil.Errorf(cmdutil.ExitBuild, "listing the build's targets with %s failed: %v", ninja, err)
+		return errorf(Failed, "listing the build's targets with %s failed: %v", ninja, err)
 	}
 	var objs []string
 	for _, l := range strings.Split(string(res.Stdout), "\n") {
@@ -222,7 +221,7 @@ func (r *runner) cudaObject(ctx context.Context, n int) error {
 	}
 	if len(objs) == 0 {
 		r.step(Step{Name: "compile", Status: "failed", Attempt: n, Detail: "the configured build has no CUDA object"}, start)
-		return cmdutil.Errorf(cmdutil.ExitBuild, "the configured build in %s has no CUDA object: is GGML_CUDA on? (--stop-after cuda-object is for --backend cuda)", p.BuildDir)
+		return errorf(Failed, "the configured build in %s has no CUDA object: is GGML_CUDA on? (--stop-after cuda-object is for --backend cuda)", p.BuildDir)
 	}
 	sort.Strings(objs)
 	build := plan.Command{Program: p.Build.Program, Args: append(argsBefore(p.Build.Args, "--target"), "--target", objs[0])}
@@ -232,7 +231,7 @@ func (r *runner) cudaObject(ctx context.Context, n int) error {
 	if err != nil || res.ExitCode != 0 {
 		step.Status, step.Detail = "failed", fmt.Sprintf("exit %d %v", res.ExitCode, err)
 		r.step(step, start)
-		return cmdutil.Errorf(cmdutil.ExitBuild, "compiling %s failed (exit %d); the log is %s", objs[0], res.ExitCode, r.res.LogPath)
+		return errorf(Failed, "compiling %s failed (exit %d); the log is %s", objs[0], res.ExitCode, r.res.LogPath)
 	}
 	step.Status, step.Detail = "ok", "compiled "+objs[0]+" (stopped after the first CUDA object)"
 	r.step(step, start)
@@ -264,7 +263,7 @@ func (r *runner) finishEarly() error {
 	dest := p.BuildDir
 	if r.opts.OutDir != "" {
 		if err := os.MkdirAll(r.opts.OutDir, 0o755); err != nil {
-			return cmdutil.Errorf(cmdutil.ExitInternal, "creating %s: %v", r.opts.OutDir, err)
+			return errorf(Internal, "creating %s: %v", r.opts.OutDir, err)
 		}
 		dest = r.opts.OutDir
 		r.res.OutDir = dest
@@ -273,7 +272,7 @@ func (r *runner) finishEarly() error {
 	b, _ := json.MarshalIndent(m, "", "  ")
 	r.res.Manifest = filepath.Join(dest, ManifestName)
 	if err := os.WriteFile(r.res.Manifest, append(b, '\n'), 0o644); err != nil {
-		return cmdutil.Errorf(cmdutil.ExitInternal, "writing the manifest: %v", err)
+		return errorf(Internal, "writing the manifest: %v", err)
 	}
 	r.step(Step{Name: "manifest", Status: "ok", Detail: r.res.Manifest + " (stopped after " + r.res.StoppedAfter + ")"}, r.deps.Now())
 	return nil

@@ -14,7 +14,6 @@ import (
 	"time"
 
 	"github.com/llamactl/llamactl/build/plan"
-	"github.com/llamactl/llamactl/internal/cmdutil"
 )
 
 // Ctrl-C mid-compile: a stand-in cmake whose "--build" starts a compiler
@@ -67,8 +66,8 @@ func TestBuildInterruptKillsCompileTree(t *testing.T) {
 	cancel()
 	select {
 	case err := <-done:
-		var ee *cmdutil.ExitError
-		if !errors.As(err, &ee) || ee.Code != cmdutil.ExitSignal || !strings.Contains(ee.Message, "interrupted") {
+		var be *Error
+		if !errors.As(err, &be) || be.Kind != Interrupted || !strings.Contains(be.Message, "interrupted") {
 			t.Errorf("err = %v, want the interrupt (exit 130)", err)
 		}
 		if res.Attempts != 1 || len(res.Diagnoses) != 0 {

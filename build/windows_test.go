@@ -10,8 +10,8 @@ import (
 
 	"github.com/llamactl/llamactl/build/msvcenv"
 	"github.com/llamactl/llamactl/build/plan"
-	"github.com/llamactl/llamactl/doctor/snapshot"
 	"github.com/llamactl/llamactl/internal/proc"
+	"github.com/llamactl/llamactl/machine"
 )
 
 // windowsMachine answers a Windows build's commands from real recordings:
@@ -70,8 +70,8 @@ func TestWindowsCUDABuildHealsLNK1181(t *testing.T) {
 	}
 	_, vcvars, _ := strings.Cut(string(rec), "# ---\n")
 	var c struct {
-		Snapshot  snapshot.Snapshot `json:"snapshot"`
-		Selection plan.Selection    `json:"selection"`
+		Snapshot  machine.Snapshot `json:"snapshot"`
+		Selection plan.Selection   `json:"selection"`
 	}
 	b, _ := os.ReadFile("../testdata/build/plans/win-vs2022-17.11-cuda12.4-rtx4090.json")
 	if err := json.Unmarshal(b, &c); err != nil {

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/llamactl/llamactl/doctor/snapshot"
+	"github.com/llamactl/llamactl/machine"
 )
 
 // checks.json holds every check's ID, title and the texts of its findings,
@@ -157,7 +157,7 @@ func (v vars) replacerPairs() vars {
 
 // shellOf names the command set for the snapshot's machine: the user runs
 // the fix there, whatever OS replays the snapshot.
-func shellOf(s *snapshot.Snapshot) string {
+func shellOf(s *machine.Snapshot) string {
 	if s != nil && s.OS.GOOS == "windows" {
 		return "windows"
 	}
@@ -165,7 +165,7 @@ func shellOf(s *snapshot.Snapshot) string {
 }
 
 // emit builds a finding from the catalog text id/key with placeholders.
-func emit(s *snapshot.Snapshot, id, key string, kv ...string) Finding {
+func emit(s *machine.Snapshot, id, key string, kv ...string) Finding {
 	Catalog()
 	f := Finding{ID: id, Message: id + "/" + key, args: vars(kv)}
 	c, ok := catByID[id]

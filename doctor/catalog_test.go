@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/llamactl/llamactl/doctor/snapshot"
+	"github.com/llamactl/llamactl/machine"
 )
 
 // Every catalog entry has a rule and every rule a catalog entry.
@@ -121,7 +121,7 @@ func mustInfo(t *testing.T, id string) CheckInfo {
 // or an internal error.
 func TestEmptySnapshot(t *testing.T) {
 	for _, goos := range []string{"windows", "linux", ""} {
-		fs := Run(context.Background(), &snapshot.Snapshot{OS: snapshot.OSInfo{GOOS: goos}}, Options{})
+		fs := Run(context.Background(), &machine.Snapshot{OS: machine.OSInfo{GOOS: goos}}, Options{})
 		if len(fs) < len(Catalog()) {
 			t.Errorf("%s: %d findings for %d checks", goos, len(fs), len(Catalog()))
 		}
@@ -137,7 +137,7 @@ func TestEmptySnapshot(t *testing.T) {
 }
 
 func TestOrderIsCatalogOrder(t *testing.T) {
-	fs := Run(context.Background(), &snapshot.Snapshot{OS: snapshot.OSInfo{GOOS: "windows"}}, Options{})
+	fs := Run(context.Background(), &machine.Snapshot{OS: machine.OSInfo{GOOS: "windows"}}, Options{})
 	ids := CheckIDs()
 	last := -1
 	for _, f := range fs {
@@ -150,7 +150,7 @@ func TestOrderIsCatalogOrder(t *testing.T) {
 }
 
 func TestOnlyAndUnknownCheck(t *testing.T) {
-	fs := Run(context.Background(), &snapshot.Snapshot{OS: snapshot.OSInfo{GOOS: "linux"}}, Options{Only: []string{"build.cmake"}})
+	fs := Run(context.Background(), &machine.Snapshot{OS: machine.OSInfo{GOOS: "linux"}}, Options{Only: []string{"build.cmake"}})
 	if len(fs) != 1 || fs[0].ID != "build.cmake" || fs[0].Status != Error {
 		t.Fatalf("got %+v", fs)
 	}
@@ -161,14 +161,14 @@ func TestOnlyAndUnknownCheck(t *testing.T) {
 
 // A rule that panics or loops becomes an error finding, not a dead doctor.
 func TestCrashAndTimeoutBecomeFindings(t *testing.T) {
-	s := &snapshot.Snapshot{}
-	f := runOne(context.Background(), s, "x.crash", func(*snapshot.Snapshot) []Finding { panic("boom") }, DefaultCheckTimeout)
+	s := &machine.Snapshot{}
+	f := runOne(context.Background(), s, "x.crash", func(*machine.Snapshot) []Finding { panic("boom") }, DefaultCheckTimeout)
 	if len(f) != 1 || f[0].Status != Error || !strings.Contains(f[0].Summary, "boom") {
 		t.Fatalf("crash: %+v", f)
 	}
 	block := make(chan struct{})
 	defer close(block)
-	f = runOne(context.Background(), s, "x.hang", func(*snapshot.Snapshot) []Finding { <-block; return nil }, 20e6)
+	f = runOne(context.Background(), s, "x.hang", func(*machine.Snapshot) []Finding { <-block; return nil }, 20e6)
 	if len(f) != 1 || f[0].Status != Error || f[0].Message != "meta/check-timeout" {
 		t.Fatalf("hang: %+v", f)
 	}

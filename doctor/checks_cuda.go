@@ -4,12 +4,13 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/llamactl/llamactl/doctor/snapshot"
+	"github.com/llamactl/llamactl/internal/version"
+	"github.com/llamactl/llamactl/machine"
 )
 
 // Section C of doctor.md §10: CUDA toolkits and version selection.
 
-func toolkitLine(tk snapshot.CUDAToolkit) string {
+func toolkitLine(tk machine.CUDAToolkit) string {
 	l := tk.Version + "  " + tk.NVCC
 	if len(tk.Found) > 0 {
 		l += "  (found by " + strings.Join(tk.Found, ", ") + ")"
@@ -17,7 +18,7 @@ func toolkitLine(tk snapshot.CUDAToolkit) string {
 	return l
 }
 
-func checkCUDAInventory(s *snapshot.Snapshot) []Finding {
+func checkCUDAInventory(s *machine.Snapshot) []Finding {
 	if len(s.Toolkits) == 0 {
 		if len(nvidiaGPUs(s)) > 0 {
 			sel := Select(s)
@@ -33,7 +34,7 @@ func checkCUDAInventory(s *snapshot.Snapshot) []Finding {
 	return []Finding{emit(s, "cuda.inventory", "ok", "count", strconv.Itoa(len(s.Toolkits)), "version", act.Version, "how", how).with(lines...)}
 }
 
-func checkCUDAPathConsistency(s *snapshot.Snapshot) []Finding {
+func checkCUDAPathConsistency(s *machine.Snapshot) []Finding {
 	if len(s.Toolkits) == 0 {
 		return []Finding{skip("cuda.path-consistency", "no-toolkit")}
 	}
@@ -43,7 +44,7 @@ func checkCUDAPathConsistency(s *snapshot.Snapshot) []Finding {
 		if !set || cp == "" {
 			return []Finding{emit(s, "cuda.path-consistency", "no-cuda-path")}
 		}
-		var root *snapshot.CUDAToolkit
+		var root *machine.CUDAToolkit
 		for i := range s.Toolkits {
 			if samePath(s, s.Toolkits[i].Root, cp) {
 				root = &s.Toolkits[i]
@@ -65,7 +66,7 @@ func checkCUDAPathConsistency(s *snapshot.Snapshot) []Finding {
 	}
 	// A newer toolkit elsewhere (/usr/local/cuda-X.Y, /opt/cuda) than the
 	// nvcc PATH finds first: builds by hand take the first.
-	var first *snapshot.CUDAToolkit
+	var first *machine.CUDAToolkit
 	for i := range s.Toolkits {
 		if samePath(s, s.Toolkits[i].NVCC, nv) {
 			first = &s.Toolkits[i]
@@ -75,7 +76,7 @@ func checkCUDAPathConsistency(s *snapshot.Snapshot) []Finding {
 		// A link such as /usr/local/cuda that CMake and scripts use names
 		// another toolkit than the nvcc PATH finds.
 		for _, tk := range s.Toolkits {
-			if samePath(s, tk.Root, first.Root) || majorMinor(tk.Version) == majorMinor(first.Version) {
+			if samePath(s, tk.Root, first.Root) || version.MajorMinor(tk.Version) == version.MajorMinor(first.Version) {
 				continue
 			}
 			for _, l := range tk.Links {
@@ -84,7 +85,7 @@ func checkCUDAPathConsistency(s *snapshot.Snapshot) []Finding {
 			}
 		}
 		for _, tk := range s.Toolkits {
-			if !samePath(s, tk.NVCC, nv) && cmpVer(tk.Version, first.Version) > 0 {
+			if !samePath(s, tk.NVCC, nv) && version.Compare(tk.Version, first.Version) > 0 {
 				return []Finding{emit(s, "cuda.path-consistency", "linux-shadow", "nvcc", nv, "version", first.Version, "cuda", tk.Version, "root", tk.Root)}
 			}
 		}
@@ -92,7 +93,7 @@ func checkCUDAPathConsistency(s *snapshot.Snapshot) []Finding {
 	return []Finding{emit(s, "cuda.path-consistency", "ok", "nvcc", nv)}
 }
 
-func checkCUDASelect(s *snapshot.Snapshot) []Finding {
+func checkCUDASelect(s *machine.Snapshot) []Finding {
 	nv := nvidiaGPUs(s)
 	if len(nv) == 0 {
 		return []Finding{skip("cuda.select", "no-nvidia")}
@@ -121,7 +122,7 @@ func checkCUDASelect(s *snapshot.Snapshot) []Finding {
 	return []Finding{emit(s, "cuda.select", "install", "recommended", sel.CUDA)}
 }
 
-func checkArchSupport(s *snapshot.Snapshot) []Finding {
+func checkArchSupport(s *machine.Snapshot) []Finding {
 	nv := nvidiaGPUs(s)
 	if len(nv) == 0 {
 		return []Finding{skip("cuda.arch-support", "no-nvidia")}
@@ -142,13 +143,13 @@ func checkArchSupport(s *snapshot.Snapshot) []Finding {
 			out = append(out, emit(s, "cuda.arch-support", "unknown", "version", tk.Version, "name", gpu.Name, "cc", gpu.ComputeCapability))
 		case ok:
 			out = append(out, emit(s, "cuda.arch-support", "ok", "version", tk.Version, "name", gpu.Name, "cc", gpu.ComputeCapability))
-		case lo != "" && cmpVer(majorMinor(tk.Version), lo) < 0:
+		case lo != "" && version.Compare(version.MajorMinor(tk.Version), lo) < 0:
 			out = append(out, emit(s, "cuda.arch-support", "toolkit-too-old", "version", tk.Version, "name", gpu.Name, "cc", gpu.ComputeCapability, "min", lo))
 		default:
 			// Install what the selection recommends when it is within reach,
 			// so the report names one CUDA version, not 12.9 here and 12.9.1 there.
 			install := hi
-			if sel := Select(s); sel.CUDA != "" && hi != "" && cmpVer(majorMinor(sel.CUDA), hi) <= 0 {
+			if sel := Select(s); sel.CUDA != "" && hi != "" && version.Compare(version.MajorMinor(sel.CUDA), hi) <= 0 {
 				install = sel.CUDA
 			}
 			out = append(out, emit(s, "cuda.arch-support", "toolkit-too-new", "version", tk.Version, "name", gpu.Name, "cc", gpu.ComputeCapability, "max", orUnknown(hi), "install", orUnknown(install)))
@@ -160,7 +161,7 @@ func checkArchSupport(s *snapshot.Snapshot) []Finding {
 	return out
 }
 
-func checkArchsFlag(s *snapshot.Snapshot) []Finding {
+func checkArchsFlag(s *machine.Snapshot) []Finding {
 	nv := visibleNVIDIA(s)
 	if len(nv) == 0 {
 		return []Finding{skip("cuda.archs-flag", "no-nvidia")}
@@ -173,13 +174,13 @@ func checkArchsFlag(s *snapshot.Snapshot) []Finding {
 	// "native" needs CUDA >= 11.6 and CMake >= 3.24 (doctor.md §2.7); llamactl
 	// passes the explicit list anyway so a build without a visible GPU (CI,
 	// containers) still targets this card.
-	if cm != "" && cmpVer(cm, g().CMakeMinNative) < 0 {
+	if cm != "" && version.Compare(cm, g().CMakeMinNative) < 0 {
 		return []Finding{emit(s, "cuda.archs-flag", "no-native", "archs", sel.CUDAArchitectures, "cmake", cm, "min", g().CMakeMinNative)}
 	}
 	return []Finding{emit(s, "cuda.archs-flag", "ok", "archs", sel.CUDAArchitectures)}
 }
 
-func checkHostCompiler(s *snapshot.Snapshot) []Finding {
+func checkHostCompiler(s *machine.Snapshot) []Finding {
 	// The toolkit llamactl will build with (the active one unless another
 	// works better; the active one when none does, so its problem shows).
 	tk := chooseToolkit(s, nvidiaGPUs(s))
@@ -229,7 +230,7 @@ func checkHostCompiler(s *snapshot.Snapshot) []Finding {
 	return append(extra, emit(s, "cuda.host-compiler", "too-new", "gcc", def.Version, "version", tk.Version, "max", strconv.Itoa(row.GCCMax)))
 }
 
-func checkVSIntegration(s *snapshot.Snapshot) []Finding {
+func checkVSIntegration(s *machine.Snapshot) []Finding {
 	tk, _ := activeToolkit(s)
 	if tk == nil {
 		return []Finding{skip("cuda.vs-integration", "no-toolkit")}
@@ -241,7 +242,7 @@ func checkVSIntegration(s *snapshot.Snapshot) []Finding {
 	if tk.VSIntegration {
 		return []Finding{emit(s, "cuda.vs-integration", "ok", "version", tk.Version)}
 	}
-	return []Finding{emit(s, "cuda.vs-integration", "missing", "version", tk.Version, "mm", majorMinor(tk.Version),
+	return []Finding{emit(s, "cuda.vs-integration", "missing", "version", tk.Version, "mm", version.MajorMinor(tk.Version),
 		"root", strings.TrimRight(tk.Root, `\`), "vs", strings.TrimRight(m.Path, `\`))}
 }
 
@@ -279,12 +280,12 @@ func runtimeDLLs(major int) (dlls []string, dir string) {
 // is a key; an absent name was not searched.)
 var gatherSearches = map[string]bool{"cudart64_12.dll": true, "cublas64_12.dll": true, "cublaslt64_12.dll": true, "cudart64_13.dll": true, "cublas64_13.dll": true}
 
-func checkRuntimeDLLs(s *snapshot.Snapshot) []Finding {
+func checkRuntimeDLLs(s *machine.Snapshot) []Finding {
 	tk, _ := activeToolkit(s)
 	if tk == nil {
 		return []Finding{skip("cuda.runtime-dlls", "no-toolkit")}
 	}
-	major := verMajor(tk.Version)
+	major := version.Major(tk.Version)
 	root := strings.TrimRight(tk.Root, `\`)
 	var out []Finding
 	dlls, dllDir := runtimeDLLs(major)
@@ -334,7 +335,7 @@ func checkRuntimeDLLs(s *snapshot.Snapshot) []Finding {
 	return out
 }
 
-func checkStubs(s *snapshot.Snapshot) []Finding {
+func checkStubs(s *machine.Snapshot) []Finding {
 	ld, _ := env(s, "LD_LIBRARY_PATH")
 	var bad []string
 	for _, d := range strings.Split(ld, ":") {
@@ -353,7 +354,7 @@ func checkStubs(s *snapshot.Snapshot) []Finding {
 	return []Finding{emit(s, "cuda.stubs", "ok")}
 }
 
-func checkGlibc(s *snapshot.Snapshot) []Finding {
+func checkGlibc(s *machine.Snapshot) []Finding {
 	tk, _ := activeToolkit(s)
 	if tk == nil {
 		return []Finding{skip("cuda.glibc", "no-toolkit")}
@@ -364,7 +365,7 @@ func checkGlibc(s *snapshot.Snapshot) []Finding {
 	// glibc 2.41 declares cospi/sinpi/rsqrt with noexcept; older CUDA
 	// math_functions.h then fails to compile (gates.json glibc_math).
 	gm := g().GlibcMath
-	if need := glibcNeeds(s); need != "" && cmpVer(majorMinor(tk.Version), need) < 0 {
+	if need := glibcNeeds(s); need != "" && version.Compare(version.MajorMinor(tk.Version), need) < 0 {
 		if !glibcBlocks(s, tk) {
 			// A distribution's own toolkit package is built for its glibc.
 			return []Finding{emit(s, "cuda.glibc", "distro", "version", tk.Version, "glibc", s.OS.Glibc)}
@@ -374,7 +375,7 @@ func checkGlibc(s *snapshot.Snapshot) []Finding {
 	return []Finding{emit(s, "cuda.glibc", "ok", "version", tk.Version, "glibc", s.OS.Glibc)}
 }
 
-func checkDebianLayout(s *snapshot.Snapshot) []Finding {
+func checkDebianLayout(s *machine.Snapshot) []Finding {
 	tk, _ := activeToolkit(s)
 	if tk == nil {
 		return []Finding{skip("cuda.debian-layout", "no-toolkit")}

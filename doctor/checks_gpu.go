@@ -1,16 +1,16 @@
 package doctor
 
 import (
-	"github.com/llamactl/llamactl/internal/enginefacts"
 	"strconv"
 	"strings"
 
-	"github.com/llamactl/llamactl/doctor/snapshot"
+	"github.com/llamactl/llamactl/internal/enginefacts"
+	"github.com/llamactl/llamactl/machine"
 )
 
 // Section E of doctor.md §10: AMD, OpenCL, Vulkan, HIP.
 
-func checkAMDGfx(s *snapshot.Snapshot) []Finding {
+func checkAMDGfx(s *machine.Snapshot) []Finding {
 	if !gpuVendors(s)["amd"] {
 		return []Finding{skip("amd.gfx", "no-amd")}
 	}
@@ -20,7 +20,7 @@ func checkAMDGfx(s *snapshot.Snapshot) []Finding {
 	return []Finding{emit(s, "amd.gfx", "ok", "gfx", strings.Join(s.HIP.GFX, ", "), "count", itoa(len(s.HIP.GFX)))}
 }
 
-func checkAMDDriverWin(s *snapshot.Snapshot) []Finding {
+func checkAMDDriverWin(s *machine.Snapshot) []Finding {
 	if !gpuVendors(s)["amd"] {
 		return []Finding{skip("amd.driver-win", "no-amd")}
 	}
@@ -42,7 +42,7 @@ func checkAMDDriverWin(s *snapshot.Snapshot) []Finding {
 	return []Finding{emit(s, "amd.driver-win", "none")}
 }
 
-func checkICDRegistry(s *snapshot.Snapshot) []Finding {
+func checkICDRegistry(s *machine.Snapshot) []Finding {
 	o := s.OpenCL
 	if o.Status == "" && len(o.ICDFiles) == 0 && len(o.Platforms) == 0 {
 		return []Finding{skip("ocl.icd-registry", "not-recorded", "what", "OpenCL")}
@@ -59,7 +59,7 @@ func checkICDRegistry(s *snapshot.Snapshot) []Finding {
 	return []Finding{emit(s, "ocl.icd-registry", "ok", "count", itoa(len(o.ICDFiles))).with(o.ICDFiles...)}
 }
 
-func oclGPUs(s *snapshot.Snapshot) (gpus []snapshot.OpenCLDevice, cpus []string) {
+func oclGPUs(s *machine.Snapshot) (gpus []machine.OpenCLDevice, cpus []string) {
 	for _, p := range s.OpenCL.Platforms {
 		for _, d := range p.Devices {
 			if oclIsGPU(p, d) {
@@ -72,7 +72,7 @@ func oclGPUs(s *snapshot.Snapshot) (gpus []snapshot.OpenCLDevice, cpus []string)
 	return gpus, cpus
 }
 
-func checkOCLPlatforms(s *snapshot.Snapshot) []Finding {
+func checkOCLPlatforms(s *machine.Snapshot) []Finding {
 	o := s.OpenCL
 	switch o.Status {
 	case "":
@@ -105,11 +105,11 @@ func checkOCLPlatforms(s *snapshot.Snapshot) []Finding {
 
 // llamaOpenCLSupported mirrors ggml-opencl's device filter: Adreno/Qualcomm
 // and Intel GPUs only (doctor.md §5.4).
-func llamaOpenCLSupported(d snapshot.OpenCLDevice) bool {
+func llamaOpenCLSupported(d machine.OpenCLDevice) bool {
 	return enginefacts.OpenCLVendorSupported(d.Name, d.Vendor+" "+d.Version)
 }
 
-func checkOCLCompat(s *snapshot.Snapshot, requested string) []Finding {
+func checkOCLCompat(s *machine.Snapshot, requested string) []Finding {
 	gpus, _ := oclGPUs(s)
 	wantsOpenCL := strings.EqualFold(requested, "opencl")
 	vend := gpuVendors(s)
@@ -153,7 +153,7 @@ func checkOCLCompat(s *snapshot.Snapshot, requested string) []Finding {
 	return []Finding{emit(s, "ocl.llama-compat", "info-"+key, "gpus", gpusText)}
 }
 
-func checkVulkanLoader(s *snapshot.Snapshot) []Finding {
+func checkVulkanLoader(s *machine.Snapshot) []Finding {
 	v := s.Vulkan
 	if v.Status == "" && len(v.Devices) == 0 {
 		return []Finding{skip("vk.loader", "not-recorded", "what", "Vulkan")}
@@ -181,14 +181,14 @@ func checkVulkanLoader(s *snapshot.Snapshot) []Finding {
 }
 
 // wantsBackend says whether a backend is requested or would be selected.
-func wantsBackend(s *snapshot.Snapshot, requested, backend string) bool {
+func wantsBackend(s *machine.Snapshot, requested, backend string) bool {
 	if requested != "" {
 		return strings.EqualFold(requested, backend)
 	}
 	return SelectFor(s, "").Backend == backend
 }
 
-func checkVulkanSDK(s *snapshot.Snapshot, requested string) []Finding {
+func checkVulkanSDK(s *machine.Snapshot, requested string) []Finding {
 	if !wantsBackend(s, requested, "vulkan") && !(strings.EqualFold(requested, "opencl") && SelectFor(s, requested).Backend == "vulkan") {
 		return []Finding{skip("vk.sdk", "backend-not-selected", "backend", "Vulkan")}
 	}
@@ -205,7 +205,7 @@ func checkVulkanSDK(s *snapshot.Snapshot, requested string) []Finding {
 	return []Finding{emit(s, "vk.sdk", "ok", "glslc", glslc, "sdk", orUnknown(s.Vulkan.SDK))}
 }
 
-func checkHIPSDK(s *snapshot.Snapshot, requested string) []Finding {
+func checkHIPSDK(s *machine.Snapshot, requested string) []Finding {
 	if !wantsBackend(s, requested, "hip") {
 		if gpuVendors(s)["amd"] && s.HIP.Status != "ok" {
 			return []Finding{emit(s, "hip.sdk", "optional")}
@@ -222,7 +222,7 @@ func itoa(n int) string { return strconv.Itoa(n) }
 
 // oclIsGPU classifies a device; `clinfo -l` lists no types, so an untyped
 // device counts as a GPU unless it or its platform is a known CPU runtime.
-func oclIsGPU(p snapshot.OpenCLPlatform, d snapshot.OpenCLDevice) bool {
+func oclIsGPU(p machine.OpenCLPlatform, d machine.OpenCLDevice) bool {
 	t := strings.ToUpper(d.Type)
 	if t != "" {
 		return strings.Contains(t, "GPU")

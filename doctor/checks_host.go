@@ -4,7 +4,8 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/llamactl/llamactl/doctor/snapshot"
+	"github.com/llamactl/llamactl/internal/version"
+	"github.com/llamactl/llamactl/machine"
 )
 
 // Section A of doctor.md §10: host and environment.
@@ -68,7 +69,7 @@ var registry = map[string]CheckFunc{
 	"meta.probe-errors":     checkProbeErrors,
 }
 
-func checkHostOS(s *snapshot.Snapshot) []Finding {
+func checkHostOS(s *machine.Snapshot) []Finding {
 	name := platformName(s)
 	f := emit(s, "host.os", "ok", "os", name, "version", s.OS.Version)
 	if isWindows(s) {
@@ -77,15 +78,14 @@ func checkHostOS(s *snapshot.Snapshot) []Finding {
 		if s.Windows != nil && s.Windows.Build != "" {
 			build = s.Windows.Build
 		}
-		p := verParts(build)
-		if len(p) >= 3 && p[0] == 10 && p[2] < 19044 {
+		if v := version.Of(build); v.Len() >= 3 && v.Major() == 10 && v.At(2) < 19044 {
 			f = emit(s, "host.os", "old-windows", "os", name, "version", build)
 		}
 	}
 	return []Finding{f.fact("goos", s.OS.GOOS).fact("version", s.OS.Version)}
 }
 
-func checkHostArch(s *snapshot.Snapshot) []Finding {
+func checkHostArch(s *machine.Snapshot) []Finding {
 	switch s.OS.Arch {
 	case "amd64":
 		return []Finding{emit(s, "host.arch", "ok", "arch", s.OS.Arch)}
@@ -100,7 +100,7 @@ func checkHostArch(s *snapshot.Snapshot) []Finding {
 	return []Finding{emit(s, "host.arch", "unsupported", "arch", s.OS.Arch)}
 }
 
-func checkHostCPU(s *snapshot.Snapshot) []Finding {
+func checkHostCPU(s *machine.Snapshot) []Finding {
 	if s.OS.Arch != "amd64" {
 		return []Finding{emit(s, "host.cpu", "ok", "cpu", orUnknown(s.OS.CPUModel), "cores", strconv.Itoa(s.OS.LogicalCores))}
 	}
@@ -114,7 +114,7 @@ func checkHostCPU(s *snapshot.Snapshot) []Finding {
 		fact("flags", strings.Join(s.OS.CPUFlags, " "))}
 }
 
-func checkHostMem(s *snapshot.Snapshot) []Finding {
+func checkHostMem(s *machine.Snapshot) []Finding {
 	if s.OS.RAMTotalMiB == 0 {
 		return []Finding{skip("host.mem", "not-recorded", "what", "the memory size")}
 	}
@@ -128,7 +128,7 @@ func checkHostMem(s *snapshot.Snapshot) []Finding {
 	return []Finding{emit(s, "host.mem", "ok", "total", tot, "free", free)}
 }
 
-func checkHostDisk(s *snapshot.Snapshot) []Finding {
+func checkHostDisk(s *machine.Snapshot) []Finding {
 	if s.OS.DiskFreeMiB == 0 {
 		return []Finding{skip("host.disk", "not-recorded", "what", "the free disk space")}
 	}
@@ -142,7 +142,7 @@ func checkHostDisk(s *snapshot.Snapshot) []Finding {
 	return []Finding{emit(s, "host.disk", "ok", "free", free)}
 }
 
-func checkEnvTmp(s *snapshot.Snapshot) []Finding {
+func checkEnvTmp(s *machine.Snapshot) []Finding {
 	// Every Windows process has SystemRoot/WINDIR; without them the
 	// environment was not recorded (a partial snapshot), so say nothing.
 	_, sr := env(s, "SystemRoot")
@@ -168,7 +168,7 @@ func checkEnvTmp(s *snapshot.Snapshot) []Finding {
 // overrideVars hide or reorder GPUs (doctor.md §10 A env.overrides).
 var overrideVars = []string{"CUDA_VISIBLE_DEVICES", "HIP_VISIBLE_DEVICES", "ROCR_VISIBLE_DEVICES", "GPU_DEVICE_ORDINAL", "GGML_VK_VISIBLE_DEVICES", "HSA_OVERRIDE_GFX_VERSION"}
 
-func checkEnvOverrides(s *snapshot.Snapshot) []Finding {
+func checkEnvOverrides(s *machine.Snapshot) []Finding {
 	var out []Finding
 	for _, k := range overrideVars {
 		v, set := env(s, k)
@@ -211,7 +211,7 @@ const (
 	regUserPath    = `HKCU\Environment\Path`
 )
 
-func checkStalePath(s *snapshot.Snapshot) []Finding {
+func checkStalePath(s *machine.Snapshot) []Finding {
 	if s.Windows == nil || s.Windows.Registry == nil {
 		return []Finding{skip("env.stale-path", "not-recorded", "what", "the registry PATH")}
 	}
@@ -276,7 +276,7 @@ func lower(xs []string) []string {
 // checkProbeErrors reports what the gather could not learn: a tool that
 // hung, crashed or printed garbage, a registry key it could not read
 // (doctor.md §10 I meta.probe-child).
-func checkProbeErrors(s *snapshot.Snapshot) []Finding {
+func checkProbeErrors(s *machine.Snapshot) []Finding {
 	if len(s.ProbeErrors) == 0 {
 		return []Finding{emit(s, "meta.probe-errors", "ok")}
 	}

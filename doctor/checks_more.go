@@ -4,8 +4,8 @@ import (
 	"regexp"
 	"strings"
 
-	"github.com/llamactl/llamactl/doctor/snapshot"
 	"github.com/llamactl/llamactl/failures"
+	"github.com/llamactl/llamactl/machine"
 )
 
 // Catalog checks that read raw recorded outputs or several probes at once.
@@ -21,7 +21,7 @@ func init() {
 
 // rawOf returns the recorded outputs of a program (by base name), e.g. every
 // "…\nvidia-smi.exe …" command line.
-func rawOf(s *snapshot.Snapshot, program string) map[string]string {
+func rawOf(s *machine.Snapshot, program string) map[string]string {
 	out := map[string]string{}
 	for k, v := range s.Raw {
 		first := k
@@ -40,7 +40,7 @@ func rawOf(s *snapshot.Snapshot, program string) map[string]string {
 	return out
 }
 
-func checkNVPresent(s *snapshot.Snapshot) []Finding {
+func checkNVPresent(s *machine.Snapshot) []Finding {
 	if gpus := nvidiaGPUs(s); len(gpus) > 0 {
 		var names []string
 		for _, g := range gpus {
@@ -61,7 +61,7 @@ func checkNVPresent(s *snapshot.Snapshot) []Finding {
 // "|   0  NVIDIA GeForce RTX 4060      WDDM  |" (driver model column, Windows).
 var reDriverModel = regexp.MustCompile(`(?m)^\|\s+(\d+)\s+(.+?)\s+(WDDM|TCC)\s+\|`)
 
-func checkDriverModel(s *snapshot.Snapshot) []Finding {
+func checkDriverModel(s *machine.Snapshot) []Finding {
 	var out []Finding
 	for k, raw := range rawOf(s, "nvidia-smi") {
 		if strings.Contains(k, "--query") {
@@ -81,7 +81,7 @@ func checkDriverModel(s *snapshot.Snapshot) []Finding {
 	return out
 }
 
-func checkSMIFields(s *snapshot.Snapshot) []Finding {
+func checkSMIFields(s *machine.Snapshot) []Finding {
 	for k, raw := range rawOf(s, "nvidia-smi") {
 		if !strings.Contains(k, "--query-gpu") {
 			continue
@@ -97,7 +97,7 @@ func checkSMIFields(s *snapshot.Snapshot) []Finding {
 	return []Finding{skip("nv.smi-fields", "not-recorded", "what", "nvidia-smi's query output")}
 }
 
-func checkAMDPresent(s *snapshot.Snapshot) []Finding {
+func checkAMDPresent(s *machine.Snapshot) []Finding {
 	if !gpuVendors(s)["amd"] {
 		return []Finding{skip("amd.present", "no-amd")}
 	}
@@ -125,7 +125,7 @@ func checkAMDPresent(s *snapshot.Snapshot) []Finding {
 	return []Finding{emit(s, "amd.present", "ok", "names", orUnknown(strings.Join(names, ", ")))}
 }
 
-func checkGenerator(s *snapshot.Snapshot) []Finding {
+func checkGenerator(s *machine.Snapshot) []Finding {
 	gen, set := env(s, "CMAKE_GENERATOR")
 	if !set || gen == "" {
 		return []Finding{emit(s, "build.generator", "ok")}
@@ -138,7 +138,7 @@ func checkGenerator(s *snapshot.Snapshot) []Finding {
 	return []Finding{emit(s, "build.generator", "set", "gen", gen)}
 }
 
-func checkLangPack(s *snapshot.Snapshot) []Finding {
+func checkLangPack(s *machine.Snapshot) []Finding {
 	lang, _ := env(s, "VSLANG")
 	localized := lang != "" && lang != "1033"
 	for _, raw := range rawOf(s, "cl") {
@@ -160,8 +160,8 @@ func init() { registry["nv.cuda-init"] = checkCUDAInit }
 // checkCUDAInit reads the kernel probe results a `doctor --probe` run (or a
 // replayed report) recorded: a failed stage names a failure ID whose cause
 // and fix come from the failures knowledge base.
-func checkCUDAInit(s *snapshot.Snapshot) []Finding {
-	var cuda []snapshot.ProbeResult
+func checkCUDAInit(s *machine.Snapshot) []Finding {
+	var cuda []machine.ProbeResult
 	for _, p := range s.Probes {
 		if p.Kind == "cuda" {
 			cuda = append(cuda, p)

@@ -5,21 +5,22 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/llamactl/llamactl/doctor/snapshot"
+	"github.com/llamactl/llamactl/internal/version"
+	"github.com/llamactl/llamactl/machine"
 )
 
 // Section D of doctor.md §10: MSVC, clang-cl and the build tools.
 
-func hasProbeError(s *snapshot.Snapshot, probe string) (snapshot.ProbeError, bool) {
+func hasProbeError(s *machine.Snapshot, probe string) (machine.ProbeError, bool) {
 	for _, e := range s.ProbeErrors {
 		if strings.EqualFold(e.Probe, probe) {
 			return e, true
 		}
 	}
-	return snapshot.ProbeError{}, false
+	return machine.ProbeError{}, false
 }
 
-func checkVswhere(s *snapshot.Snapshot) []Finding {
+func checkVswhere(s *machine.Snapshot) []Finding {
 	if len(s.MSVC) > 0 {
 		return []Finding{emit(s, "msvc.vswhere", "ok", "count", strconv.Itoa(len(s.MSVC)))}
 	}
@@ -29,7 +30,7 @@ func checkVswhere(s *snapshot.Snapshot) []Finding {
 	return []Finding{emit(s, "msvc.vswhere", "missing")}
 }
 
-func checkMSVCInstances(s *snapshot.Snapshot) []Finding {
+func checkMSVCInstances(s *machine.Snapshot) []Finding {
 	if len(s.MSVC) == 0 {
 		return []Finding{emit(s, "msvc.instances", "none")}
 	}
@@ -57,7 +58,7 @@ func checkMSVCInstances(s *snapshot.Snapshot) []Finding {
 	return out
 }
 
-func checkMSVCToolset(s *snapshot.Snapshot) []Finding {
+func checkMSVCToolset(s *machine.Snapshot) []Finding {
 	m := latestMSVC(s)
 	if m == nil {
 		return []Finding{skip("msvc.toolset", "no-msvc")}
@@ -75,7 +76,7 @@ func checkMSVCToolset(s *snapshot.Snapshot) []Finding {
 // Windows SDK install folder (doctor.md §4.2).
 const regWindowsSDK = `HKLM\SOFTWARE\WOW6432Node\Microsoft\Microsoft SDKs\Windows\v10.0\InstallationFolder`
 
-func checkWindowsSDK(s *snapshot.Snapshot) []Finding {
+func checkWindowsSDK(s *machine.Snapshot) []Finding {
 	m := latestMSVC(s)
 	if m == nil {
 		return []Finding{skip("msvc.sdk", "no-msvc")}
@@ -105,7 +106,7 @@ func sdkDirFromLib(lib string) string {
 	return lib
 }
 
-func checkDevEnv(s *snapshot.Snapshot) []Finding {
+func checkDevEnv(s *machine.Snapshot) []Finding {
 	m := latestMSVC(s)
 	if m == nil {
 		return []Finding{skip("msvc.devenv", "no-msvc")}
@@ -119,7 +120,7 @@ func checkDevEnv(s *snapshot.Snapshot) []Finding {
 	return []Finding{emit(s, "msvc.devenv", "not-imported", "vcvarsall", vcvarsall(m), "vs", strings.TrimRight(m.Path, `\`))}
 }
 
-func checkActivePrompt(s *snapshot.Snapshot) []Finding {
+func checkActivePrompt(s *machine.Snapshot) []Finding {
 	ver, set := env(s, "VSCMD_VER")
 	if !set {
 		return []Finding{skip("msvc.active-prompt", "no-prompt")}
@@ -135,7 +136,7 @@ func checkActivePrompt(s *snapshot.Snapshot) []Finding {
 	return []Finding{emit(s, "msvc.active-prompt", "ok", "version", ver, "arch", orUnknown(tgt))}
 }
 
-func checkClVersion(s *snapshot.Snapshot) []Finding {
+func checkClVersion(s *machine.Snapshot) []Finding {
 	tk, _ := activeToolkit(s)
 	if tk == nil {
 		m := latestMSVC(s)
@@ -149,7 +150,7 @@ func checkClVersion(s *snapshot.Snapshot) []Finding {
 
 // checkClVersionFor applies the MSVC <-> CUDA gates of doctor.md §4.6:
 // nvcc's host_config.h range and the STL's minimum CUDA (STL1002).
-func checkClVersionFor(s *snapshot.Snapshot, tk *snapshot.CUDAToolkit, id string) []Finding {
+func checkClVersionFor(s *machine.Snapshot, tk *machine.CUDAToolkit, id string) []Finding {
 	m := latestMSVC(s)
 	if m == nil {
 		return []Finding{skip(id, "no-msvc")}
@@ -164,7 +165,7 @@ func checkClVersionFor(s *snapshot.Snapshot, tk *snapshot.CUDAToolkit, id string
 	}
 	vs := vsName(m)
 	var details []string
-	if need := stlMinCUDA(cl); need != "" && cmpVer(majorMinor(tk.Version), need) < 0 {
+	if need := stlMinCUDA(cl); need != "" && version.Compare(version.MajorMinor(tk.Version), need) < 0 {
 		details = append(details, reasonText("stl1002", "cl", cl, "need", need))
 	}
 	if row.MSCVerMaxExcl > 0 && mscVer(cl) >= row.MSCVerMaxExcl {
@@ -184,7 +185,7 @@ func checkClVersionFor(s *snapshot.Snapshot, tk *snapshot.CUDAToolkit, id string
 	return []Finding{emit(s, id, "ok", "cl", cl, "version", tk.Version)}
 }
 
-func checkClangCL(s *snapshot.Snapshot) []Finding {
+func checkClangCL(s *machine.Snapshot) []Finding {
 	has := firstHit(s, "clang-cl") != ""
 	for _, m := range s.MSVC {
 		has = has || m.HasClangCL
@@ -199,18 +200,18 @@ func checkClangCL(s *snapshot.Snapshot) []Finding {
 	return []Finding{emit(s, "clangcl.present", "not-needed")}
 }
 
-func toolVersion(s *snapshot.Snapshot, name string) (snapshot.ToolVersion, bool) {
+func toolVersion(s *machine.Snapshot, name string) (machine.ToolVersion, bool) {
 	t, ok := s.BuildTools[name]
 	if !ok || (t.Path == "" && t.Version == "") {
 		if p := firstHit(s, name); p != "" {
-			return snapshot.ToolVersion{Path: p, Version: hits(s, name)[0].Version}, true
+			return machine.ToolVersion{Path: p, Version: hits(s, name)[0].Version}, true
 		}
 		return t, false
 	}
 	return t, true
 }
 
-func checkCMake(s *snapshot.Snapshot) []Finding {
+func checkCMake(s *machine.Snapshot) []Finding {
 	t, ok := toolVersion(s, "cmake")
 	if !ok {
 		return []Finding{emit(s, "build.cmake", "missing")}
@@ -218,13 +219,13 @@ func checkCMake(s *snapshot.Snapshot) []Finding {
 	if t.Version == "" {
 		return []Finding{emit(s, "build.cmake", "unknown-version", "path", t.Path, "error", orUnknown(t.Error))}
 	}
-	if cmpVer(t.Version, g().CMakeMinNative) < 0 {
+	if version.Compare(t.Version, g().CMakeMinNative) < 0 {
 		return []Finding{emit(s, "build.cmake", "too-old", "version", t.Version, "path", t.Path, "min", g().CMakeMinNative)}
 	}
 	return []Finding{emit(s, "build.cmake", "ok", "version", t.Version, "path", t.Path)}
 }
 
-func checkNinja(s *snapshot.Snapshot) []Finding {
+func checkNinja(s *machine.Snapshot) []Finding {
 	t, ok := toolVersion(s, "ninja")
 	if !ok {
 		if m := latestMSVC(s); m != nil && isWindows(s) {
@@ -239,7 +240,7 @@ func checkNinja(s *snapshot.Snapshot) []Finding {
 	return []Finding{emit(s, "build.ninja", "ok", "version", t.Version, "path", t.Path)}
 }
 
-func checkGit(s *snapshot.Snapshot) []Finding {
+func checkGit(s *machine.Snapshot) []Finding {
 	t, ok := toolVersion(s, "git")
 	if !ok {
 		return []Finding{emit(s, "build.git", "missing")}
@@ -257,7 +258,7 @@ func clOf(msc int) string { return fmt.Sprintf("%d.%02d", msc/100, msc%100) }
 func minCUDAForCl(cl string) string {
 	stl := stlMinCUDA(cl)
 	for _, r := range g().Toolkits {
-		if r.MSCVerMaxExcl > mscVer(cl) && (stl == "" || cmpVer(r.CUDA, stl) >= 0) {
+		if r.MSCVerMaxExcl > mscVer(cl) && (stl == "" || version.Compare(r.CUDA, stl) >= 0) {
 			return r.CUDA
 		}
 	}
@@ -265,7 +266,7 @@ func minCUDAForCl(cl string) string {
 }
 
 // vsName is "Visual Studio Community 2022 17.11.5" (or what is known of it).
-func vsName(m *snapshot.MSVCInstall) string {
+func vsName(m *machine.MSVCInstall) string {
 	n := m.DisplayName
 	if n == "" {
 		n = "Visual Studio"

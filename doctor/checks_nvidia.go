@@ -4,13 +4,14 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/llamactl/llamactl/doctor/snapshot"
+	"github.com/llamactl/llamactl/internal/version"
+	"github.com/llamactl/llamactl/machine"
 )
 
 // Section B of doctor.md §10: NVIDIA driver and GPUs.
 
 // nvmlCode reduces NVMLStatus ("ERROR_DRIVER_NOT_LOADED", "NVML_ERROR_...") to its name.
-func nvmlCode(s *snapshot.Snapshot) string {
+func nvmlCode(s *machine.Snapshot) string {
 	c := strings.ToUpper(strings.TrimSpace(s.NVIDIA.NVMLStatus))
 	c = strings.TrimPrefix(c, "NVML_")
 	if c == "SUCCESS" {
@@ -20,14 +21,14 @@ func nvmlCode(s *snapshot.Snapshot) string {
 }
 
 // nvidiaEvidence says whether anything besides NVML suggests an NVIDIA GPU.
-func nvidiaEvidence(s *snapshot.Snapshot) bool {
+func nvidiaEvidence(s *machine.Snapshot) bool {
 	if s.NVIDIA.SMIDriverVersion != "" || len(s.NVIDIA.GPUs) > 0 {
 		return true
 	}
 	return gpuVendors(s)["nvidia"]
 }
 
-func checkNVMLLoad(s *snapshot.Snapshot) []Finding {
+func checkNVMLLoad(s *machine.Snapshot) []Finding {
 	code := nvmlCode(s)
 	switch {
 	case code == "":
@@ -45,7 +46,7 @@ func checkNVMLLoad(s *snapshot.Snapshot) []Finding {
 	return []Finding{emit(s, "nv.nvml-load", "ok", "lib", orUnknown(s.NVIDIA.NVMLLibrary)).fact("nvml_status", s.NVIDIA.NVMLStatus)}
 }
 
-func checkNVMLInit(s *snapshot.Snapshot) []Finding {
+func checkNVMLInit(s *machine.Snapshot) []Finding {
 	code := nvmlCode(s)
 	lib := orUnknown(s.NVIDIA.NVMLLibrary)
 	if strings.HasPrefix(code, "CHILD_") {
@@ -76,18 +77,18 @@ func checkNVMLInit(s *snapshot.Snapshot) []Finding {
 }
 
 // driverReady says NVML answered with a driver version.
-func driverReady(s *snapshot.Snapshot) bool {
+func driverReady(s *machine.Snapshot) bool {
 	return s.NVIDIA.DriverVersion != "" || s.NVIDIA.SMIDriverVersion != ""
 }
 
-func driverVersion(s *snapshot.Snapshot) string {
+func driverVersion(s *machine.Snapshot) string {
 	if s.NVIDIA.DriverVersion != "" {
 		return s.NVIDIA.DriverVersion
 	}
 	return s.NVIDIA.SMIDriverVersion
 }
 
-func checkDriverVersion(s *snapshot.Snapshot) []Finding {
+func checkDriverVersion(s *machine.Snapshot) []Finding {
 	if !driverReady(s) {
 		return []Finding{skip("nv.driver-version", "no-driver")}
 	}
@@ -96,19 +97,19 @@ func checkDriverVersion(s *snapshot.Snapshot) []Finding {
 	if tk == nil {
 		return []Finding{emit(s, "nv.driver-version", "ok", "driver", dv)}
 	}
-	floor := driverFloor(verMajor(tk.Version))
-	if floor != "" && cmpVer(dv, floor) < 0 {
+	floor := driverFloor(version.Major(tk.Version))
+	if floor != "" && version.Compare(dv, floor) < 0 {
 		where := "windows"
 		if s.WSL.IsWSL {
 			where = "wsl"
 		}
 		return []Finding{emit(s, "nv.driver-version", "below-floor", "driver", dv, "floor", floor,
-			"major", strconv.Itoa(verMajor(tk.Version)), "version", tk.Version).fact("where", where)}
+			"major", strconv.Itoa(version.Major(tk.Version)), "version", tk.Version).fact("where", where)}
 	}
 	return []Finding{emit(s, "nv.driver-version", "ok", "driver", dv)}
 }
 
-func checkDriverCUDA(s *snapshot.Snapshot) []Finding {
+func checkDriverCUDA(s *machine.Snapshot) []Finding {
 	api := driverAPI(s)
 	if api == "" && cudaAPIErr(s) {
 		return []Finding{skip("nv.driver-cuda", "cuda-api-err")}
@@ -120,13 +121,13 @@ func checkDriverCUDA(s *snapshot.Snapshot) []Finding {
 	if tk == nil {
 		return []Finding{emit(s, "nv.driver-cuda", "ok", "api", api)}
 	}
-	if cmpVer(majorMinor(tk.Version), api) > 0 {
+	if version.Compare(version.MajorMinor(tk.Version), api) > 0 {
 		return []Finding{emit(s, "nv.driver-cuda", "too-old", "api", api, "version", tk.Version, "driver", driverVersion(s), "how", how)}
 	}
 	return []Finding{emit(s, "nv.driver-cuda", "ok-toolkit", "api", api, "version", tk.Version)}
 }
 
-func checkDevices(s *snapshot.Snapshot) []Finding {
+func checkDevices(s *machine.Snapshot) []Finding {
 	gpus := nvidiaGPUs(s)
 	if len(gpus) == 0 {
 		return []Finding{skip("nv.devices", "no-nvidia")}
@@ -138,7 +139,7 @@ func checkDevices(s *snapshot.Snapshot) []Finding {
 		switch {
 		case gpu.ComputeCapability == "":
 			out = append(out, emit(s, "nv.devices", "no-cc", "index", idx, "name", gpu.Name))
-		case cmpVer(gpu.ComputeCapability, g().MinCC) < 0:
+		case version.Compare(gpu.ComputeCapability, g().MinCC) < 0:
 			out = append(out, emit(s, "nv.devices", "too-old", "index", idx, "name", gpu.Name, "cc", gpu.ComputeCapability))
 		default:
 			f := emit(s, "nv.devices", "ok", "index", idx, "name", gpu.Name, "cc", gpu.ComputeCapability, "vram", vram)
@@ -151,7 +152,7 @@ func checkDevices(s *snapshot.Snapshot) []Finding {
 	return out
 }
 
-func checkVRAM(s *snapshot.Snapshot) []Finding {
+func checkVRAM(s *machine.Snapshot) []Finding {
 	gpus := nvidiaGPUs(s)
 	if len(gpus) == 0 {
 		return []Finding{skip("nv.vram", "no-nvidia")}
@@ -175,7 +176,7 @@ func checkVRAM(s *snapshot.Snapshot) []Finding {
 	return out
 }
 
-func checkSMIConsistency(s *snapshot.Snapshot) []Finding {
+func checkSMIConsistency(s *machine.Snapshot) []Finding {
 	smi := s.NVIDIA.SMIStatus
 	if cudaAPIErr(s) {
 		if s.WSL.IsWSL {
@@ -200,7 +201,7 @@ func checkSMIConsistency(s *snapshot.Snapshot) []Finding {
 	if a == "" || b == "" {
 		return []Finding{skip("nv.smi-consistency", "not-recorded", "what", "a driver version from both NVML and nvidia-smi")}
 	}
-	if cmpVer(a, b) != 0 {
+	if version.Compare(a, b) != 0 {
 		return []Finding{emit(s, "nv.smi-consistency", "mismatch", "nvml", a, "smi", b, "smi_path", orUnknown(firstHit(s, "nvidia-smi")))}
 	}
 	return []Finding{emit(s, "nv.smi-consistency", "ok", "driver", a)}
@@ -209,7 +210,7 @@ func checkSMIConsistency(s *snapshot.Snapshot) []Finding {
 // cudaAPIErr says nvidia-smi printed "CUDA Version: ERR!" (the status field,
 // or, in snapshots taken before it existed, "ERR!" kept as the version or
 // written into smi_status).
-func cudaAPIErr(s *snapshot.Snapshot) bool {
+func cudaAPIErr(s *machine.Snapshot) bool {
 	n := s.NVIDIA
 	return n.CUDADriverAPIStatus == "err" || strings.Contains(strings.ToUpper(n.CUDADriverAPI), "ERR") ||
 		strings.Contains(strings.ToUpper(n.SMIStatus), "ERR")
@@ -217,8 +218,8 @@ func cudaAPIErr(s *snapshot.Snapshot) bool {
 
 // driverAPI is the driver's highest CUDA version, "" unless it is a version
 // (nvidia-smi prints "ERR!" in a broken WSL stack, "N/A" elsewhere).
-func driverAPI(s *snapshot.Snapshot) string {
-	if len(verParts(s.NVIDIA.CUDADriverAPI)) < 2 {
+func driverAPI(s *machine.Snapshot) string {
+	if version.Of(s.NVIDIA.CUDADriverAPI).Len() < 2 {
 		return ""
 	}
 	return s.NVIDIA.CUDADriverAPI

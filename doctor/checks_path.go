@@ -5,7 +5,7 @@ import (
 	"strings"
 
 	"github.com/llamactl/llamactl/doctor/probe"
-	"github.com/llamactl/llamactl/doctor/snapshot"
+	"github.com/llamactl/llamactl/machine"
 )
 
 // Section G of doctor.md §10: PATH order and library resolution (doctor.md §7).
@@ -18,7 +18,7 @@ func isGnuLink(p string) bool {
 		strings.Contains(l, "cygwin") || strings.Contains(l, `\library\bin\`)
 }
 
-func checkPathTools(s *snapshot.Snapshot) []Finding {
+func checkPathTools(s *machine.Snapshot) []Finding {
 	var out []Finding
 	if isWindows(s) {
 		links := hits(s, "link")
@@ -64,7 +64,7 @@ func isStrayDLL(name string) bool {
 	return false
 }
 
-func checkGGMLStray(s *snapshot.Snapshot) []Finding {
+func checkGGMLStray(s *machine.Snapshot) []Finding {
 	if s.Windows == nil || s.Windows.DLLs == nil {
 		return []Finding{skip("path.ggml-stray", "not-recorded", "what", "the DLL search")}
 	}
@@ -80,7 +80,7 @@ func checkGGMLStray(s *snapshot.Snapshot) []Finding {
 	return []Finding{emit(s, "path.ggml-stray", "ok")}
 }
 
-func checkPathDLLs(s *snapshot.Snapshot) []Finding {
+func checkPathDLLs(s *machine.Snapshot) []Finding {
 	if s.Windows == nil || s.Windows.DLLs == nil {
 		return []Finding{skip("path.dlls", "not-recorded", "what", "the DLL search")}
 	}
@@ -122,7 +122,7 @@ func checkPathDLLs(s *snapshot.Snapshot) []Finding {
 }
 
 // cudaBinDirs are the PATH entries that are some toolkit's bin directory.
-func cudaBinDirs(s *snapshot.Snapshot) (dirs []string, versions []string) {
+func cudaBinDirs(s *machine.Snapshot) (dirs []string, versions []string) {
 	for _, d := range pathDirs(s) {
 		for _, tk := range s.Toolkits {
 			root := strings.TrimRight(tk.Root, `\/`)
@@ -142,7 +142,7 @@ func cudaBinDirs(s *snapshot.Snapshot) (dirs []string, versions []string) {
 	return dirs, versions
 }
 
-func checkMultiCUDA(s *snapshot.Snapshot) []Finding {
+func checkMultiCUDA(s *machine.Snapshot) []Finding {
 	dirs, versions := cudaBinDirs(s)
 	if len(dirs) < 2 {
 		return []Finding{emit(s, "path.multi-cuda", "ok", "count", itoa(len(dirs)))}
@@ -158,7 +158,7 @@ func checkMultiCUDA(s *snapshot.Snapshot) []Finding {
 	return []Finding{emit(s, "path.multi-cuda", "several", "count", itoa(len(dirs)), "first", dirs[0]).with(dirs...)}
 }
 
-func checkPathHygiene(s *snapshot.Snapshot) []Finding {
+func checkPathHygiene(s *machine.Snapshot) []Finding {
 	if len(s.Path) == 0 {
 		return []Finding{skip("path.hygiene", "not-recorded", "what", "PATH")}
 	}
@@ -199,7 +199,7 @@ func checkPathHygiene(s *snapshot.Snapshot) []Finding {
 	return out
 }
 
-func checkLdLib(s *snapshot.Snapshot) []Finding {
+func checkLdLib(s *machine.Snapshot) []Finding {
 	ld, set := env(s, "LD_LIBRARY_PATH")
 	if !set || strings.TrimSpace(ld) == "" {
 		return []Finding{emit(s, "path.ldlib", "unset")}

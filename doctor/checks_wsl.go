@@ -3,7 +3,7 @@ package doctor
 import (
 	"strings"
 
-	"github.com/llamactl/llamactl/doctor/snapshot"
+	"github.com/llamactl/llamactl/machine"
 )
 
 // Section F of doctor.md §10: WSL (doctor.md §6). These run on Linux
@@ -11,7 +11,7 @@ import (
 
 const wslLib = "/usr/lib/wsl/lib"
 
-func checkWSLDetect(s *snapshot.Snapshot) []Finding {
+func checkWSLDetect(s *machine.Snapshot) []Finding {
 	if !s.WSL.IsWSL {
 		return []Finding{emit(s, "wsl.detect", "not-wsl")}
 	}
@@ -21,7 +21,7 @@ func checkWSLDetect(s *snapshot.Snapshot) []Finding {
 	return []Finding{emit(s, "wsl.detect", "wsl2")}
 }
 
-func checkWSLLibcuda(s *snapshot.Snapshot) []Finding {
+func checkWSLLibcuda(s *machine.Snapshot) []Finding {
 	if !s.WSL.IsWSL {
 		return []Finding{skip("wsl.libcuda", "not-wsl")}
 	}
@@ -40,7 +40,7 @@ func checkWSLLibcuda(s *snapshot.Snapshot) []Finding {
 	return []Finding{emit(s, "wsl.libcuda", "ok", "lib", s.WSL.LibcudaPaths[0])}
 }
 
-func checkWSLDriverPkgs(s *snapshot.Snapshot) []Finding {
+func checkWSLDriverPkgs(s *machine.Snapshot) []Finding {
 	if !s.WSL.IsWSL {
 		return []Finding{skip("wsl.linux-driver-pkgs", "not-wsl")}
 	}
@@ -55,7 +55,7 @@ func checkWSLDriverPkgs(s *snapshot.Snapshot) []Finding {
 	return []Finding{emit(s, "wsl.linux-driver-pkgs", "installed", "pkgs", strings.Join(names, " ")).with(s.WSL.DriverPackages...)}
 }
 
-func checkWSLNvidiaSMI(s *snapshot.Snapshot) []Finding {
+func checkWSLNvidiaSMI(s *machine.Snapshot) []Finding {
 	if !s.WSL.IsWSL {
 		return []Finding{skip("wsl.nvidia-smi", "not-wsl")}
 	}
@@ -74,7 +74,7 @@ func checkWSLNvidiaSMI(s *snapshot.Snapshot) []Finding {
 // wslTools are the build tools that must not resolve to Windows .exe files.
 var wslTools = []string{"nvcc", "cmake", "ninja", "nvidia-smi", "git", "gcc", "g++"}
 
-func checkWSLWindowsPath(s *snapshot.Snapshot) []Finding {
+func checkWSLWindowsPath(s *machine.Snapshot) []Finding {
 	if !s.WSL.IsWSL {
 		return []Finding{skip("wsl.windows-path", "not-wsl")}
 	}
@@ -108,7 +108,7 @@ func checkWSLWindowsPath(s *snapshot.Snapshot) []Finding {
 // modelDirVars are where llama.cpp and llamactl keep models.
 var modelDirVars = []string{"LLAMA_CACHE", "LLAMACTL_MODELS", "LLAMACTL_CACHE", "HF_HOME"}
 
-func checkWSLModels(s *snapshot.Snapshot) []Finding {
+func checkWSLModels(s *machine.Snapshot) []Finding {
 	if !s.WSL.IsWSL {
 		return []Finding{skip("wsl.model-location", "not-wsl")}
 	}

@@ -5,7 +5,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/llamactl/llamactl/doctor/snapshot"
+	"github.com/llamactl/llamactl/internal/version"
+	"github.com/llamactl/llamactl/machine"
 )
 
 // msvc.cl-version applies both ends of host_config.h's _MSC_VER range and
@@ -20,9 +21,9 @@ func TestClVersionGates(t *testing.T) {
 		{"VS 2022 17.14 with CUDA 12.4", "19.44.35207", "12.4.131", "msvc.cl-version/ok", ""},
 		{"STL main (19.52) with CUDA 13.2: host_config accepts, STL1002 refuses", "19.52.0", "13.2.51", "msvc.cl-version/stl-too-new", "it needs CUDA 13.3 or newer"},
 	} {
-		s := &snapshot.Snapshot{OS: snapshot.OSInfo{GOOS: "windows"},
-			MSVC:     []snapshot.MSVCInstall{{DisplayName: "Visual Studio Build Tools", InstallVersion: "1.0", Path: `C:\VS`, HasVCTools: true, ClVersion: c.cl}},
-			Toolkits: []snapshot.CUDAToolkit{{Version: c.cuda, Root: `C:\CUDA`, NVCC: `C:\CUDA\bin\nvcc.exe`}}}
+		s := &machine.Snapshot{OS: machine.OSInfo{GOOS: "windows"},
+			MSVC:     []machine.MSVCInstall{{DisplayName: "Visual Studio Build Tools", InstallVersion: "1.0", Path: `C:\VS`, HasVCTools: true, ClVersion: c.cl}},
+			Toolkits: []machine.CUDAToolkit{{Version: c.cuda, Root: `C:\CUDA`, NVCC: `C:\CUDA\bin\nvcc.exe`}}}
 		fs := checkClVersion(s)
 		if len(fs) != 1 || fs[0].Message != c.want {
 			t.Errorf("%s: %+v, want %s", c.name, fs, c.want)
@@ -40,15 +41,15 @@ func TestClVersionGates(t *testing.T) {
 // The selection and cuda.select apply the same floor: VS 2017 with CUDA
 // 13.0 installed is blocked, and a 12.x that accepts cl 19.16 is advised.
 func TestSelectionRespectsTheMSVCFloor(t *testing.T) {
-	s := &snapshot.Snapshot{OS: snapshot.OSInfo{GOOS: "windows"},
-		NVIDIA:   snapshot.NVIDIA{NVMLStatus: "ok", DriverVersion: "591.86", CUDADriverAPI: "13.1", GPUs: []snapshot.GPU{{Index: 0, Name: "NVIDIA GeForce RTX 4090", ComputeCapability: "8.9", TotalMiB: 24564}}},
-		MSVC:     []snapshot.MSVCInstall{{DisplayName: "Visual Studio Build Tools 2017", InstallVersion: "15.9", Path: `C:\VS`, HasVCTools: true, ClVersion: "19.16.27054"}},
-		Toolkits: []snapshot.CUDAToolkit{{Version: "13.0.88", Root: `C:\CUDA`, NVCC: `C:\CUDA\bin\nvcc.exe`}}}
+	s := &machine.Snapshot{OS: machine.OSInfo{GOOS: "windows"},
+		NVIDIA:   machine.NVIDIA{NVMLStatus: "ok", DriverVersion: "591.86", CUDADriverAPI: "13.1", GPUs: []machine.GPU{{Index: 0, Name: "NVIDIA GeForce RTX 4090", ComputeCapability: "8.9", TotalMiB: 24564}}},
+		MSVC:     []machine.MSVCInstall{{DisplayName: "Visual Studio Build Tools 2017", InstallVersion: "15.9", Path: `C:\VS`, HasVCTools: true, ClVersion: "19.16.27054"}},
+		Toolkits: []machine.CUDAToolkit{{Version: "13.0.88", Root: `C:\CUDA`, NVCC: `C:\CUDA\bin\nvcc.exe`}}}
 	fs := Run(context.Background(), s, Options{Only: []string{"cuda.select"}})
 	if len(fs) != 1 || fs[0].Message != "cuda.select/blocked" || !strings.Contains(strings.Join(fs[0].Details, " "), "too old") {
 		t.Errorf("cuda.select: %+v", fs)
 	}
-	if sel := Select(s); sel.Backend != "cuda" || verMajor(sel.CUDA) != 12 {
+	if sel := Select(s); sel.Backend != "cuda" || version.Major(sel.CUDA) != 12 {
 		t.Errorf("selection %s %s, want a CUDA 12.x to install: %v", sel.Backend, sel.CUDA, sel.Reasons)
 	}
 }

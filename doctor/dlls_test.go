@@ -3,22 +3,22 @@ package doctor
 import (
 	"testing"
 
-	"github.com/llamactl/llamactl/doctor/snapshot"
+	"github.com/llamactl/llamactl/machine"
 )
 
 // Checks tell "searched, not found" (an empty list) from "not searched"
 // (no key: snapshots from before the probe recorded every name).
 func TestDLLNotFoundVersusNotSearched(t *testing.T) {
-	win := func(dlls map[string][]string, gpus ...snapshot.GPU) *snapshot.Snapshot {
-		return &snapshot.Snapshot{OS: snapshot.OSInfo{GOOS: "windows"}, NVIDIA: snapshot.NVIDIA{GPUs: gpus},
-			Windows: &snapshot.Windows{SystemDir: `C:\Windows\System32`, DLLs: dlls}}
+	win := func(dlls map[string][]string, gpus ...machine.GPU) *machine.Snapshot {
+		return &machine.Snapshot{OS: machine.OSInfo{GOOS: "windows"}, NVIDIA: machine.NVIDIA{GPUs: gpus},
+			Windows: &machine.Windows{SystemDir: `C:\Windows\System32`, DLLs: dlls}}
 	}
-	amd := snapshot.GPU{Name: "AMD Radeon RX 7900 XTX", Vendor: "amd"}
-	rtx := snapshot.GPU{Name: "NVIDIA GeForce RTX 3060", ComputeCapability: "8.6", Vendor: "nvidia"}
+	amd := machine.GPU{Name: "AMD Radeon RX 7900 XTX", Vendor: "amd"}
+	rtx := machine.GPU{Name: "NVIDIA GeForce RTX 3060", ComputeCapability: "8.6", Vendor: "nvidia"}
 	cases := []struct {
 		name string
-		s    *snapshot.Snapshot
-		run  func(*snapshot.Snapshot) []Finding
+		s    *machine.Snapshot
+		run  func(*machine.Snapshot) []Finding
 		want string
 	}{
 		{"amd: not searched (old snapshot)", win(map[string][]string{"nvml.dll": {`C:\Windows\System32\nvml.dll`}}, amd), checkAMDDriverWin, "skip/not-recorded"},
@@ -36,9 +36,9 @@ func TestDLLNotFoundVersusNotSearched(t *testing.T) {
 
 	// CUDA 11's runtime is cudart64_110.dll: searched and absent is an
 	// error; absent from an old snapshot (never searched) is no finding.
-	tk := snapshot.CUDAToolkit{Version: "11.8.89", Root: `C:\Program Files\NVIDIA GPU Computing Toolkit\CUDA\v11.8`, NVCC: `C:\Program Files\NVIDIA GPU Computing Toolkit\CUDA\v11.8\bin\nvcc.exe`, Found: []string{"CUDA_PATH"}}
+	tk := machine.CUDAToolkit{Version: "11.8.89", Root: `C:\Program Files\NVIDIA GPU Computing Toolkit\CUDA\v11.8`, NVCC: `C:\Program Files\NVIDIA GPU Computing Toolkit\CUDA\v11.8\bin\nvcc.exe`, Found: []string{"CUDA_PATH"}}
 	s := win(map[string][]string{"cudart64_110.dll": {}, "cublas64_11.dll": {tk.Root + `\bin\cublas64_11.dll`}, "cublasLt64_11.dll": {tk.Root + `\bin\cublasLt64_11.dll`}}, rtx)
-	s.Toolkits = []snapshot.CUDAToolkit{tk}
+	s.Toolkits = []machine.CUDAToolkit{tk}
 	s.Env = map[string]string{"CUDA_PATH": tk.Root}
 	got := map[string]string{}
 	for _, f := range checkRuntimeDLLs(s) {

@@ -5,7 +5,8 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/llamactl/llamactl/doctor/snapshot"
+	"github.com/llamactl/llamactl/internal/version"
+	"github.com/llamactl/llamactl/machine"
 	"github.com/llamactl/llamactl/matrix"
 )
 
@@ -14,11 +15,11 @@ import (
 // with the replaying OS's filepath, so a Windows snapshot gives the same
 // findings on Linux.
 
-func isWindows(s *snapshot.Snapshot) bool { return s.OS.GOOS == "windows" }
-func isLinux(s *snapshot.Snapshot) bool   { return s.OS.GOOS == "linux" }
+func isWindows(s *machine.Snapshot) bool { return s.OS.GOOS == "windows" }
+func isLinux(s *machine.Snapshot) bool   { return s.OS.GOOS == "linux" }
 
 // normPath canonicalizes a path for comparison on the snapshot's OS.
-func normPath(s *snapshot.Snapshot, p string) string {
+func normPath(s *machine.Snapshot, p string) string {
 	p = strings.TrimSpace(strings.Trim(p, `"`))
 	if isWindows(s) {
 		p = strings.ToLower(strings.ReplaceAll(p, "/", `\`))
@@ -33,12 +34,12 @@ func normPath(s *snapshot.Snapshot, p string) string {
 	return p
 }
 
-func samePath(s *snapshot.Snapshot, a, b string) bool {
+func samePath(s *machine.Snapshot, a, b string) bool {
 	return a != "" && b != "" && normPath(s, a) == normPath(s, b)
 }
 
 // under says whether p lies in dir (or is dir).
-func under(s *snapshot.Snapshot, p, dir string) bool {
+func under(s *machine.Snapshot, p, dir string) bool {
 	p, dir = normPath(s, p), normPath(s, dir)
 	if p == "" || dir == "" {
 		return false
@@ -66,7 +67,7 @@ func dirOf(p string) string {
 func baseOf(p string) string { return p[strings.LastIndexAny(p, `/\`)+1:] }
 
 // env returns a variable from the snapshot (Windows names are case-insensitive).
-func env(s *snapshot.Snapshot, k string) (string, bool) {
+func env(s *machine.Snapshot, k string) (string, bool) {
 	if v, ok := s.Env[k]; ok {
 		return v, true
 	}
@@ -80,7 +81,7 @@ func env(s *snapshot.Snapshot, k string) (string, bool) {
 	return "", false
 }
 
-func hits(s *snapshot.Snapshot, tool string) []snapshot.ToolHit {
+func hits(s *machine.Snapshot, tool string) []machine.ToolHit {
 	if h, ok := s.Tools[tool]; ok {
 		return h
 	}
@@ -92,7 +93,7 @@ func hits(s *snapshot.Snapshot, tool string) []snapshot.ToolHit {
 	return nil
 }
 
-func firstHit(s *snapshot.Snapshot, tool string) string {
+func firstHit(s *machine.Snapshot, tool string) string {
 	if h := hits(s, tool); len(h) > 0 {
 		return h[0].Path
 	}
@@ -102,8 +103,8 @@ func firstHit(s *snapshot.Snapshot, tool string) string {
 // nvidiaGPUs are the GPUs NVML (or nvidia-smi) reported. A GPU without a
 // compute capability (nvidia-smi before R510 has no compute_cap field) gets
 // the matrix's, looked up by its full name.
-func nvidiaGPUs(s *snapshot.Snapshot) []snapshot.GPU {
-	var out []snapshot.GPU
+func nvidiaGPUs(s *machine.Snapshot) []machine.GPU {
+	var out []machine.GPU
 	for _, g := range s.NVIDIA.GPUs {
 		if g.Vendor == "" || strings.EqualFold(g.Vendor, "nvidia") {
 			if g.ComputeCapability == "" && g.Name != "" && !strings.HasSuffix(g.Name, "...") {
@@ -118,7 +119,7 @@ func nvidiaGPUs(s *snapshot.Snapshot) []snapshot.GPU {
 }
 
 // gpuVendors names the non-NVIDIA GPU vendors any probe saw (amd, intel, qualcomm).
-func gpuVendors(s *snapshot.Snapshot) map[string]bool {
+func gpuVendors(s *machine.Snapshot) map[string]bool {
 	v := map[string]bool{}
 	add := func(text string) {
 		t := strings.ToLower(text)
@@ -162,7 +163,7 @@ func gpuVendors(s *snapshot.Snapshot) map[string]bool {
 
 // activeToolkit is the CUDA toolkit a build would use: CUDA_PATH's on
 // Windows, else the first nvcc on PATH, else /usr/local/cuda, else the newest.
-func activeToolkit(s *snapshot.Snapshot) (*snapshot.CUDAToolkit, string) {
+func activeToolkit(s *machine.Snapshot) (*machine.CUDAToolkit, string) {
 	if len(s.Toolkits) == 0 {
 		return nil, ""
 	}
@@ -189,7 +190,7 @@ func activeToolkit(s *snapshot.Snapshot) (*snapshot.CUDAToolkit, string) {
 	}
 	best := 0
 	for i := range s.Toolkits {
-		if cmpVer(s.Toolkits[i].Version, s.Toolkits[best].Version) > 0 {
+		if version.Compare(s.Toolkits[i].Version, s.Toolkits[best].Version) > 0 {
 			best = i
 		}
 	}
@@ -198,7 +199,7 @@ func activeToolkit(s *snapshot.Snapshot) (*snapshot.CUDAToolkit, string) {
 
 // gxx returns the default g++ (named g++ or c++) and versioned siblings
 // (g++-11...) found on the machine.
-func gxx(s *snapshot.Snapshot) (def *snapshot.Compiler, siblings []snapshot.Compiler) {
+func gxx(s *machine.Snapshot) (def *machine.Compiler, siblings []machine.Compiler) {
 	for i, c := range s.Compilers {
 		if c.Kind != "g++" {
 			continue
@@ -220,14 +221,14 @@ func gxx(s *snapshot.Snapshot) (def *snapshot.Compiler, siblings []snapshot.Comp
 }
 
 // latestMSVC is the newest VS instance with the C++ tools (or nil).
-func latestMSVC(s *snapshot.Snapshot) *snapshot.MSVCInstall {
-	var best *snapshot.MSVCInstall
+func latestMSVC(s *machine.Snapshot) *machine.MSVCInstall {
+	var best *machine.MSVCInstall
 	for i := range s.MSVC {
 		m := &s.MSVC[i]
 		if !m.HasVCTools {
 			continue
 		}
-		if best == nil || cmpVer(m.InstallVersion, best.InstallVersion) > 0 {
+		if best == nil || version.Compare(m.InstallVersion, best.InstallVersion) > 0 {
 			best = m
 		}
 	}
@@ -235,7 +236,7 @@ func latestMSVC(s *snapshot.Snapshot) *snapshot.MSVCInstall {
 }
 
 // clVersionOf is the instance's cl version, from the banner or its default toolset (14.41 -> 19.41).
-func clVersionOf(m *snapshot.MSVCInstall) string {
+func clVersionOf(m *machine.MSVCInstall) string {
 	if m == nil {
 		return ""
 	}
@@ -251,14 +252,14 @@ func clVersionOf(m *snapshot.MSVCInstall) string {
 
 // toolsetToCl maps toolset 14.xx to cl 19.xx (doctor.md §4.2).
 func toolsetToCl(t string) string {
-	p := verParts(t)
-	if len(p) < 2 || p[0] != 14 {
+	v := version.Of(t)
+	if v.Len() < 2 || v.At(0) != 14 {
 		return ""
 	}
-	return "19." + strconv.Itoa(p[1])
+	return "19." + strconv.Itoa(v.At(1))
 }
 
-func vcvarsall(m *snapshot.MSVCInstall) string {
+func vcvarsall(m *machine.MSVCInstall) string {
 	if m == nil || m.Path == "" {
 		return ""
 	}
@@ -266,7 +267,7 @@ func vcvarsall(m *snapshot.MSVCInstall) string {
 }
 
 // pathDirs is PATH in order.
-func pathDirs(s *snapshot.Snapshot) []string {
+func pathDirs(s *machine.Snapshot) []string {
 	var out []string
 	for _, p := range s.Path {
 		out = append(out, p.Dir)

@@ -4,9 +4,9 @@ import (
 	_ "embed"
 	"encoding/json"
 	"strconv"
-	"strings"
 	"sync"
 
+	"github.com/llamactl/llamactl/internal/version"
 	"github.com/llamactl/llamactl/matrix"
 )
 
@@ -94,18 +94,18 @@ func matrixRows(m *matrix.Matrix) []toolkitRow {
 
 // toolkitFacts returns the row of a toolkit version's major.minor; for a
 // release newer than the table the newest row of the same major stands in.
-func toolkitFacts(version string) (toolkitRow, bool) {
-	mm := majorMinor(version)
+func toolkitFacts(v string) (toolkitRow, bool) {
+	mm := version.MajorMinor(v)
 	var best *toolkitRow
 	for i, r := range g().Toolkits {
 		if r.CUDA == mm {
 			return r, true
 		}
-		if verMajor(r.CUDA) == verMajor(mm) && cmpVer(r.CUDA, mm) < 0 {
+		if version.Major(r.CUDA) == version.Major(mm) && version.Compare(r.CUDA, mm) < 0 {
 			best = &g().Toolkits[i]
 		}
 	}
-	if best != nil && verMajor(mm) >= 13 {
+	if best != nil && version.Major(mm) >= 13 {
 		return *best, true
 	}
 	return toolkitRow{}, false
@@ -138,85 +138,20 @@ func stlMinCUDA(cl string) string {
 
 // --- versions ---
 
-// verParts parses the leading dotted digits of v ("12.4.131" -> 12 4 131).
-func verParts(v string) []int {
-	v = strings.TrimSpace(strings.TrimPrefix(strings.TrimPrefix(v, "v"), "V"))
-	var out []int
-	for _, p := range strings.Split(v, ".") {
-		end := 0
-		for end < len(p) && p[end] >= '0' && p[end] <= '9' {
-			end++
-		}
-		if end == 0 {
-			break
-		}
-		n, err := strconv.Atoi(p[:end])
-		if err != nil {
-			break
-		}
-		out = append(out, n)
-		if end < len(p) {
-			break
-		}
-	}
-	return out
-}
-
-// cmpVer compares dotted versions numerically; missing parts count as 0.
-func cmpVer(a, b string) int {
-	pa, pb := verParts(a), verParts(b)
-	for i := 0; i < len(pa) || i < len(pb); i++ {
-		var x, y int
-		if i < len(pa) {
-			x = pa[i]
-		}
-		if i < len(pb) {
-			y = pb[i]
-		}
-		if x != y {
-			if x < y {
-				return -1
-			}
-			return 1
-		}
-	}
-	return 0
-}
-
-func verMajor(v string) int {
-	p := verParts(v)
-	if len(p) == 0 {
-		return 0
-	}
-	return p[0]
-}
-
-// majorMinor returns "12.4" of "12.4.131" ("" when unparsable).
-func majorMinor(v string) string {
-	p := verParts(v)
-	switch len(p) {
-	case 0:
-		return ""
-	case 1:
-		return strconv.Itoa(p[0]) + ".0"
-	}
-	return strconv.Itoa(p[0]) + "." + strconv.Itoa(p[1])
-}
-
 // mscVer turns cl "19.41.34123" into _MSC_VER 1941 (0 when unparsable).
 func mscVer(cl string) int {
-	p := verParts(cl)
-	if len(p) < 2 {
+	v := version.Of(cl)
+	if v.Len() < 2 {
 		return 0
 	}
-	return p[0]*100 + p[1]
+	return v.At(0)*100 + v.At(1)
 }
 
 // ccToSM turns "8.9" into 89 (0 when unparsable).
 func ccToSM(cc string) int {
-	p := verParts(cc)
-	if len(p) < 2 {
+	v := version.Of(cc)
+	if v.Len() < 2 {
 		return 0
 	}
-	return p[0]*10 + p[1]
+	return v.At(0)*10 + v.At(1)
 }

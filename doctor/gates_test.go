@@ -5,7 +5,8 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/llamactl/llamactl/doctor/snapshot"
+	"github.com/llamactl/llamactl/internal/version"
+	"github.com/llamactl/llamactl/machine"
 	"github.com/llamactl/llamactl/matrix"
 )
 
@@ -37,16 +38,16 @@ func TestToolkitFactsComeFromTheMatrix(t *testing.T) {
 	if row, _ := toolkitFacts("11.5.119"); row.GCCMax != 11 {
 		t.Errorf("CUDA 11.5 gcc max = %d, want 11", row.GCCMax)
 	}
-	s := &snapshot.Snapshot{OS: snapshot.OSInfo{GOOS: "linux"},
-		Tools:     map[string][]snapshot.ToolHit{"nvcc": {{Path: "/usr/bin/nvcc"}}},
-		Toolkits:  []snapshot.CUDAToolkit{{Version: "11.5.119", Root: "/usr/lib/nvidia-cuda-toolkit", NVCC: "/usr/bin/nvcc", Found: []string{"debian", "PATH"}}},
-		Compilers: []snapshot.Compiler{{Kind: "g++", Path: "/usr/bin/g++", Version: "11.4.0", Major: 11}}}
+	s := &machine.Snapshot{OS: machine.OSInfo{GOOS: "linux"},
+		Tools:     map[string][]machine.ToolHit{"nvcc": {{Path: "/usr/bin/nvcc"}}},
+		Toolkits:  []machine.CUDAToolkit{{Version: "11.5.119", Root: "/usr/lib/nvidia-cuda-toolkit", NVCC: "/usr/bin/nvcc", Found: []string{"debian", "PATH"}}},
+		Compilers: []machine.Compiler{{Kind: "g++", Path: "/usr/bin/g++", Version: "11.4.0", Major: 11}}}
 	if fs := checkHostCompiler(s); len(fs) != 1 || fs[0].Message != "cuda.host-compiler/ok" {
 		t.Errorf("nvcc 11.5 with g++ 11: %+v", fs)
 	}
 	lo, hi := cudaRangeFor("8.9")
 	first, _, _ := m.TargetRange("8.9")
-	if lo != first || lo != "11.8" || hi == "" || cmpVer(hi, "13.3") < 0 {
+	if lo != first || lo != "11.8" || hi == "" || version.Compare(hi, "13.3") < 0 {
 		t.Errorf("cudaRangeFor(8.9) = %s..%s", lo, hi)
 	}
 }
@@ -119,14 +120,14 @@ func TestThresholdsFromData(t *testing.T) {
 		t.Fatalf("gates.json thresholds missing or inconsistent: %+v", th)
 	}
 	for free, want := range map[uint64]string{th.DiskFullMiB - 1: "host.disk/full", th.DiskFullMiB: "host.disk/low", th.DiskLowMiB: "host.disk/ok"} {
-		s := &snapshot.Snapshot{OS: snapshot.OSInfo{GOOS: "linux", DiskFreeMiB: free}}
+		s := &machine.Snapshot{OS: machine.OSInfo{GOOS: "linux", DiskFreeMiB: free}}
 		if fs := checkHostDisk(s); len(fs) != 1 || fs[0].Message != want {
 			t.Errorf("disk free %d MiB: %+v, want %s", free, fs, want)
 		}
 	}
-	gpu := func(free uint64) *snapshot.Snapshot {
-		return &snapshot.Snapshot{OS: snapshot.OSInfo{GOOS: "linux"}, NVIDIA: snapshot.NVIDIA{NVMLStatus: "ok", DriverVersion: "560.35.03",
-			GPUs: []snapshot.GPU{{Name: "NVIDIA GeForce RTX 4090", ComputeCapability: "8.9", TotalMiB: 24564, FreeMiB: free}}}}
+	gpu := func(free uint64) *machine.Snapshot {
+		return &machine.Snapshot{OS: machine.OSInfo{GOOS: "linux"}, NVIDIA: machine.NVIDIA{NVMLStatus: "ok", DriverVersion: "560.35.03",
+			GPUs: []machine.GPU{{Name: "NVIDIA GeForce RTX 4090", ComputeCapability: "8.9", TotalMiB: 24564, FreeMiB: free}}}}
 	}
 	for free, want := range map[uint64]string{th.VRAMLowMiB - 1: "nv.vram/low", 24564 / 5: "nv.vram/low", 24564 / 2: "nv.vram/ok"} {
 		if fs := checkVRAM(gpu(free)); len(fs) != 1 || fs[0].Message != want {

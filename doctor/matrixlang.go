@@ -1,7 +1,7 @@
 package doctor
 
 import (
-	"github.com/llamactl/llamactl/doctor/snapshot"
+	"github.com/llamactl/llamactl/machine"
 	"github.com/llamactl/llamactl/matrix"
 )
 
@@ -14,7 +14,7 @@ import (
 
 // ForSnapshot is t with the translations of the matrix lines of s, used by
 // Reason. English, or a snapshot without NVIDIA GPUs, returns t.
-func (t *Translator) ForSnapshot(s *snapshot.Snapshot) *Translator {
+func (t *Translator) ForSnapshot(s *machine.Snapshot) *Translator {
 	if t.ov == nil || s == nil {
 		return t
 	}

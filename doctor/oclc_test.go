@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/llamactl/llamactl/doctor/snapshot"
+	"github.com/llamactl/llamactl/machine"
 )
 
 // llama.cpp's OpenCL backend needs OpenCL C 2.0 (doctor.md §5.4); the floor
@@ -17,9 +17,9 @@ func TestOCLCompatOpenCLCFloor(t *testing.T) {
 		{"OpenCL C 1.2 ", "ocl.llama-compat/requested-alt-vulkan"},
 		{"", "ocl.llama-compat/ok"}, // not recorded: not held against the device
 	} {
-		s := &snapshot.Snapshot{OS: snapshot.OSInfo{GOOS: "windows"},
-			OpenCL: snapshot.OpenCL{Status: "ok", Platforms: []snapshot.OpenCLPlatform{{Name: "Intel(R) OpenCL Graphics", Vendor: "Intel(R) Corporation",
-				Devices: []snapshot.OpenCLDevice{{Name: "Intel(R) Iris(R) Xe Graphics", Vendor: "Intel(R) Corporation", Type: "GPU", OpenCLCVersion: c.oclc}}}}}}
+		s := &machine.Snapshot{OS: machine.OSInfo{GOOS: "windows"},
+			OpenCL: machine.OpenCL{Status: "ok", Platforms: []machine.OpenCLPlatform{{Name: "Intel(R) OpenCL Graphics", Vendor: "Intel(R) Corporation",
+				Devices: []machine.OpenCLDevice{{Name: "Intel(R) Iris(R) Xe Graphics", Vendor: "Intel(R) Corporation", Type: "GPU", OpenCLCVersion: c.oclc}}}}}}
 		fs := checkOCLCompat(s, "opencl")
 		if len(fs) != 1 || fs[0].Message != c.want {
 			t.Errorf("%q: %+v, want %s", c.oclc, fs, c.want)
@@ -34,7 +34,7 @@ func TestOCLCompatOpenCLCFloor(t *testing.T) {
 // Stray llama.cpp DLLs are whatever the probe's patterns find on PATH, not
 // a shorter list of names: a leftover Vulkan or HIP build counts too.
 func TestGGMLStrayUsesTheProbePatterns(t *testing.T) {
-	s := &snapshot.Snapshot{OS: snapshot.OSInfo{GOOS: "windows"}, Windows: &snapshot.Windows{DLLs: map[string][]string{
+	s := &machine.Snapshot{OS: machine.OSInfo{GOOS: "windows"}, Windows: &machine.Windows{DLLs: map[string][]string{
 		"cudart64_12.dll": {`C:\CUDA\bin\cudart64_12.dll`},
 		"ggml-vulkan.dll": {`C:\old-llama\ggml-vulkan.dll`},
 	}}}

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/llamactl/llamactl/doctor/snapshot"
+	"github.com/llamactl/llamactl/machine"
 )
 
 // No text in checks.json writes a plural as "GPU(s)" or "entr(ies)": each
@@ -47,14 +47,14 @@ func TestNoParenthesizedPlurals(t *testing.T) {
 
 // The singular text is chosen when the count is 1, the plural otherwise.
 func TestPluralFormChosenByCount(t *testing.T) {
-	s := &snapshot.Snapshot{OS: snapshot.OSInfo{GOOS: "linux"}, Path: []snapshot.PathEntry{
+	s := &machine.Snapshot{OS: machine.OSInfo{GOOS: "linux"}, Path: []machine.PathEntry{
 		{Dir: "/usr/bin", Exists: true}, {Dir: "/opt/gone/bin"},
 	}}
 	fs := checkPathHygiene(s)
 	if len(fs) == 0 || fs[0].Message != "path.hygiene/missing" || fs[0].Summary != "1 PATH entry does not exist (/opt/gone/bin): harmless, but worth cleaning" {
 		t.Errorf("one missing entry: %+v", fs)
 	}
-	s.Path = append(s.Path, snapshot.PathEntry{Dir: "/opt/gone2/bin"})
+	s.Path = append(s.Path, machine.PathEntry{Dir: "/opt/gone2/bin"})
 	fs = checkPathHygiene(s)
 	if len(fs) == 0 || fs[0].Summary != "2 PATH entries do not exist (/opt/gone/bin, /opt/gone2/bin): harmless, but worth cleaning" {
 		t.Errorf("two missing entries: %+v", fs)

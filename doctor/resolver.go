@@ -3,12 +3,12 @@ package doctor
 import (
 	"sort"
 
-	"github.com/llamactl/llamactl/doctor/snapshot"
+	"github.com/llamactl/llamactl/machine"
 	"github.com/llamactl/llamactl/matrix"
 )
 
 // MatrixQuery is what doctor asks the compatibility matrix for this machine.
-func MatrixQuery(s *snapshot.Snapshot, nv []snapshot.GPU) matrix.Query {
+func MatrixQuery(s *machine.Snapshot, nv []machine.GPU) matrix.Query {
 	q := matrix.Query{OS: s.OS.GOOS, Driver: driverVersion(s)}
 	if s.WSL.IsWSL {
 		// Linux compilers, but the Windows driver's version numbers.
@@ -34,7 +34,7 @@ func MatrixQuery(s *snapshot.Snapshot, nv []snapshot.GPU) matrix.Query {
 	} else if def, sibs := gxx(s); def != nil {
 		q.GCC = def.Version
 		seen := map[int]bool{}
-		for _, c := range append([]snapshot.Compiler{*def}, sibs...) {
+		for _, c := range append([]machine.Compiler{*def}, sibs...) {
 			if c.Major > 0 && !seen[c.Major] {
 				seen[c.Major] = true
 				q.AvailableGCC = append(q.AvailableGCC, c.Major)
@@ -46,7 +46,7 @@ func MatrixQuery(s *snapshot.Snapshot, nv []snapshot.GPU) matrix.Query {
 }
 
 // resolveWithMatrix asks the compatibility matrix (matrix/api.go contract).
-func resolveWithMatrix(s *snapshot.Snapshot, nv []snapshot.GPU) *matrix.Resolution {
+func resolveWithMatrix(s *machine.Snapshot, nv []machine.GPU) *matrix.Resolution {
 	r := matrix.Default().Resolve(MatrixQuery(s, nv))
 	return &r
 }

@@ -7,11 +7,11 @@ import (
 	"sync"
 	"time"
 
-	"github.com/llamactl/llamactl/doctor/snapshot"
+	"github.com/llamactl/llamactl/machine"
 )
 
 // CheckFunc is one rule: a pure function of a snapshot.
-type CheckFunc func(*snapshot.Snapshot) []Finding
+type CheckFunc func(*machine.Snapshot) []Finding
 
 // Options tune Run.
 type Options struct {
@@ -34,9 +34,9 @@ func funcs(o Options) map[string]CheckFunc {
 	for id, f := range registry {
 		m[id] = f
 	}
-	m["ocl.llama-compat"] = func(s *snapshot.Snapshot) []Finding { return checkOCLCompat(s, o.Backend) }
-	m["vk.sdk"] = func(s *snapshot.Snapshot) []Finding { return checkVulkanSDK(s, o.Backend) }
-	m["hip.sdk"] = func(s *snapshot.Snapshot) []Finding { return checkHIPSDK(s, o.Backend) }
+	m["ocl.llama-compat"] = func(s *machine.Snapshot) []Finding { return checkOCLCompat(s, o.Backend) }
+	m["vk.sdk"] = func(s *machine.Snapshot) []Finding { return checkVulkanSDK(s, o.Backend) }
+	m["hip.sdk"] = func(s *machine.Snapshot) []Finding { return checkHIPSDK(s, o.Backend) }
 	return m
 }
 
@@ -60,9 +60,9 @@ func (o Options) Validate() error {
 // Run evaluates the checks concurrently, each under its own deadline, and
 // returns their findings in catalog order. A check that panics or overruns
 // its deadline becomes an error finding; Run itself never fails.
-func Run(ctx context.Context, s *snapshot.Snapshot, o Options) []Finding {
+func Run(ctx context.Context, s *machine.Snapshot, o Options) []Finding {
 	if s == nil {
-		s = &snapshot.Snapshot{}
+		s = &machine.Snapshot{}
 	}
 	timeout := o.Timeout
 	if timeout <= 0 {
@@ -104,7 +104,7 @@ func Run(ctx context.Context, s *snapshot.Snapshot, o Options) []Finding {
 	return out
 }
 
-func runOne(ctx context.Context, s *snapshot.Snapshot, id string, f CheckFunc, timeout time.Duration) []Finding {
+func runOne(ctx context.Context, s *machine.Snapshot, id string, f CheckFunc, timeout time.Duration) []Finding {
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	start := time.Now()
@@ -134,14 +134,14 @@ func runOne(ctx context.Context, s *snapshot.Snapshot, id string, f CheckFunc, t
 }
 
 // platformOf maps the snapshot OS onto catalog platforms (WSL is linux).
-func platformOf(s *snapshot.Snapshot) string {
+func platformOf(s *machine.Snapshot) string {
 	if s.OS.GOOS == "" {
 		return "linux"
 	}
 	return s.OS.GOOS
 }
 
-func platformName(s *snapshot.Snapshot) string {
+func platformName(s *machine.Snapshot) string {
 	if s.OS.Name != "" {
 		return s.OS.Name
 	}

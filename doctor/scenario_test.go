@@ -12,18 +12,18 @@ import (
 	"testing"
 
 	"github.com/llamactl/llamactl/doctor/probe"
-	"github.com/llamactl/llamactl/doctor/snapshot"
+	"github.com/llamactl/llamactl/machine"
 )
 
 // A scenario is a snapshot built from real recorded outputs (its "raw"
 // field holds them verbatim, "sources" names the reference fixtures) and
 // what doctor must conclude about it.
 type scenario struct {
-	Description string            `json:"description"`
-	Sources     []string          `json:"sources"`
-	Backend     string            `json:"backend"`
-	Expect      scenarioExpect    `json:"expect"`
-	Snapshot    snapshot.Snapshot `json:"snapshot"`
+	Description string           `json:"description"`
+	Sources     []string         `json:"sources"`
+	Backend     string           `json:"backend"`
+	Expect      scenarioExpect   `json:"expect"`
+	Snapshot    machine.Snapshot `json:"snapshot"`
 }
 
 type scenarioExpect struct {
@@ -190,7 +190,7 @@ func TestReplayRoundTripSameFindings(t *testing.T) {
 		s := sc.Snapshot
 		a := strip(Run(context.Background(), &s, Options{Backend: sc.Backend}))
 		b, _ := json.Marshal(&s)
-		var s2 snapshot.Snapshot
+		var s2 machine.Snapshot
 		if err := json.Unmarshal(b, &s2); err != nil {
 			t.Fatal(err)
 		}

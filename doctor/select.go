@@ -6,21 +6,22 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/llamactl/llamactl/doctor/snapshot"
+	"github.com/llamactl/llamactl/internal/version"
+	"github.com/llamactl/llamactl/machine"
 	"github.com/llamactl/llamactl/matrix"
 )
 
 // Selection is what a build should use on this machine.
 type Selection struct {
-	Backend           string                `json:"backend"`        // cuda|vulkan|hip|opencl|cpu
-	CUDA              string                `json:"cuda,omitempty"` // recommended toolkit version
-	Toolkit           *snapshot.CUDAToolkit `json:"toolkit,omitempty"`
-	CUDAArchitectures string                `json:"cuda_architectures,omitempty"` // "89-real"
-	HostCompiler      string                `json:"host_compiler,omitempty"`      // nvcc -ccbin; empty = default
-	MSVCToolset       string                `json:"msvc_toolset,omitempty"`       // -vcvars_ver value, e.g. "14.39"
-	VCVarsAll         string                `json:"vcvarsall,omitempty"`
-	Reasons           []string              `json:"reasons,omitempty"`
-	Resolution        *matrix.Resolution    `json:"resolution,omitempty"`
+	Backend           string               `json:"backend"`        // cuda|vulkan|hip|opencl|cpu
+	CUDA              string               `json:"cuda,omitempty"` // recommended toolkit version
+	Toolkit           *machine.CUDAToolkit `json:"toolkit,omitempty"`
+	CUDAArchitectures string               `json:"cuda_architectures,omitempty"` // "89-real"
+	HostCompiler      string               `json:"host_compiler,omitempty"`      // nvcc -ccbin; empty = default
+	MSVCToolset       string               `json:"msvc_toolset,omitempty"`       // -vcvars_ver value, e.g. "14.39"
+	VCVarsAll         string               `json:"vcvarsall,omitempty"`
+	Reasons           []string             `json:"reasons,omitempty"`
+	Resolution        *matrix.Resolution   `json:"resolution,omitempty"`
 	// GPUs is the per-GPU view: CC and the architecture each needs.
 	GPUs []SelectedGPU `json:"gpus,omitempty"`
 	// Requested is the backend the user asked for, when it differs from Backend.
@@ -38,12 +39,12 @@ type SelectedGPU struct {
 }
 
 // Select picks the backend, CUDA toolkit, architectures and host compiler.
-func Select(s *snapshot.Snapshot) Selection { return SelectFor(s, "") }
+func Select(s *machine.Snapshot) Selection { return SelectFor(s, "") }
 
 // SelectFor is Select for a backend the user asked for ("" = best for the machine).
-func SelectFor(s *snapshot.Snapshot, requested string) Selection {
+func SelectFor(s *machine.Snapshot, requested string) Selection {
 	if s == nil {
-		s = &snapshot.Snapshot{}
+		s = &machine.Snapshot{}
 	}
 	var sel Selection
 	reason := func(key string, kv ...string) { sel.Reasons = append(sel.Reasons, reasonText(key, kv...)) }
@@ -105,7 +106,7 @@ func SelectFor(s *snapshot.Snapshot, requested string) Selection {
 			sel.Resolution = r
 			// An installed toolkit that works (possibly with an older MSVC
 			// toolset, which the matrix does not know about) stays selected.
-			if r.CUDA.Recommended != "" && !working && (glibcNeeds(s) == "" || cmpVer(majorMinor(r.CUDA.Recommended), glibcNeeds(s)) >= 0) {
+			if r.CUDA.Recommended != "" && !working && (glibcNeeds(s) == "" || version.Compare(version.MajorMinor(r.CUDA.Recommended), glibcNeeds(s)) >= 0) {
 				sel.CUDA = r.CUDA.Recommended
 			}
 			if r.CUDAArchitectures != "" {
@@ -153,7 +154,7 @@ func vendorList(v map[string]bool) string {
 // bestNonOpenCL is what accelerates AMD/NVIDIA cards: CUDA for NVIDIA, HIP
 // when the ROCm/HIP SDK is installed and knows the GPU, else Vulkan
 // (doctor.md §5.4).
-func bestNonOpenCL(s *snapshot.Snapshot, nv []snapshot.GPU, vend map[string]bool) string {
+func bestNonOpenCL(s *machine.Snapshot, nv []machine.GPU, vend map[string]bool) string {
 	if len(nv) > 0 {
 		return "cuda"
 	}
@@ -168,13 +169,13 @@ func bestNonOpenCL(s *snapshot.Snapshot, nv []snapshot.GPU, vend map[string]bool
 
 // visibleNVIDIA are the NVIDIA GPUs a CUDA program would see: those NVML
 // lists, minus any CUDA_VISIBLE_DEVICES hides.
-func visibleNVIDIA(s *snapshot.Snapshot) []snapshot.GPU {
+func visibleNVIDIA(s *machine.Snapshot) []machine.GPU {
 	all := nvidiaGPUs(s)
 	v, set := env(s, "CUDA_VISIBLE_DEVICES")
 	if !set {
 		return all
 	}
-	var out []snapshot.GPU
+	var out []machine.GPU
 	for _, g := range all {
 		if visibleIn(v, g) {
 			out = append(out, g)
@@ -185,7 +186,7 @@ func visibleNVIDIA(s *snapshot.Snapshot) []snapshot.GPU {
 
 // visibleIn applies CUDA's CUDA_VISIBLE_DEVICES rules: a comma list of
 // indices or UUID prefixes; parsing stops at the first invalid entry.
-func visibleIn(list string, g snapshot.GPU) bool {
+func visibleIn(list string, g machine.GPU) bool {
 	for _, e := range strings.Split(list, ",") {
 		e = strings.TrimSpace(e)
 		if e == "" {
@@ -245,7 +246,7 @@ func cudaRangeFor(cc string) (lo, hi string) {
 
 // targets says whether toolkit tk can compile for cc: nvcc --list-gpu-arch
 // when recorded, else the toolkit table.
-func targets(tk *snapshot.CUDAToolkit, cc string) (bool, bool) {
+func targets(tk *machine.CUDAToolkit, cc string) (bool, bool) {
 	sm := ccToSM(cc)
 	if sm == 0 {
 		return false, false
@@ -268,14 +269,14 @@ func targets(tk *snapshot.CUDAToolkit, cc string) (bool, bool) {
 
 // toolkitProblems lists why an installed toolkit cannot build for these GPUs
 // on this machine (message keys of the reasons table, with values).
-func toolkitProblems(s *snapshot.Snapshot, tk *snapshot.CUDAToolkit, nv []snapshot.GPU) []string {
+func toolkitProblems(s *machine.Snapshot, tk *machine.CUDAToolkit, nv []machine.GPU) []string {
 	var out []string
 	for _, gpu := range nv {
 		if ok, known := targets(tk, gpu.ComputeCapability); known && !ok {
 			out = append(out, reasonText("cannot-target", "version", tk.Version, "gpu", gpu.Name, "cc", gpu.ComputeCapability))
 		}
 	}
-	if api := driverAPI(s); api != "" && cmpVer(majorMinor(tk.Version), api) > 0 {
+	if api := driverAPI(s); api != "" && version.Compare(version.MajorMinor(tk.Version), api) > 0 {
 		out = append(out, reasonText("driver-too-old", "version", tk.Version, "api", api, "driver", s.NVIDIA.DriverVersion))
 	}
 	if glibcBlocks(s, tk) {
@@ -307,15 +308,15 @@ func toolkitProblems(s *snapshot.Snapshot, tk *snapshot.CUDAToolkit, nv []snapsh
 // chooseToolkit is the installed toolkit a build should use: the active
 // one when it works for every GPU, else the newest one that does, else the
 // active one (so its problems are reported).
-func chooseToolkit(s *snapshot.Snapshot, nv []snapshot.GPU) *snapshot.CUDAToolkit {
+func chooseToolkit(s *machine.Snapshot, nv []machine.GPU) *machine.CUDAToolkit {
 	act, _ := activeToolkit(s)
 	if act == nil || len(toolkitProblems(s, act, nv)) == 0 {
 		return act
 	}
-	var best *snapshot.CUDAToolkit
+	var best *machine.CUDAToolkit
 	for i := range s.Toolkits {
 		tk := &s.Toolkits[i]
-		if len(toolkitProblems(s, tk, nv)) == 0 && (best == nil || cmpVer(tk.Version, best.Version) > 0) {
+		if len(toolkitProblems(s, tk, nv)) == 0 && (best == nil || version.Compare(tk.Version, best.Version) > 0) {
 			best = tk
 		}
 	}
@@ -328,7 +329,7 @@ func chooseToolkit(s *snapshot.Snapshot, nv []snapshot.GPU) *snapshot.CUDAToolki
 // recommendCUDA is the CUDA version to build with: the chosen installed
 // toolkit when it works, else the newest minor of the matrix that targets
 // every GPU, that the driver runs, and that the host compiler accepts.
-func recommendCUDA(s *snapshot.Snapshot, nv []snapshot.GPU, tk *snapshot.CUDAToolkit) string {
+func recommendCUDA(s *machine.Snapshot, nv []machine.GPU, tk *machine.CUDAToolkit) string {
 	if tk != nil && len(toolkitProblems(s, tk, nv)) == 0 {
 		return tk.Version
 	}
@@ -340,10 +341,10 @@ func recommendCUDA(s *snapshot.Snapshot, nv []snapshot.GPU, tk *snapshot.CUDAToo
 				ok = false
 			}
 		}
-		if api := driverAPI(s); api != "" && cmpVer(r.CUDA, api) > 0 {
+		if api := driverAPI(s); api != "" && version.Compare(r.CUDA, api) > 0 {
 			ok = false
 		}
-		if glibcNeeds(s) != "" && cmpVer(r.CUDA, glibcNeeds(s)) < 0 {
+		if glibcNeeds(s) != "" && version.Compare(r.CUDA, glibcNeeds(s)) < 0 {
 			ok = false
 		}
 		if isWindows(s) {
@@ -355,7 +356,7 @@ func recommendCUDA(s *snapshot.Snapshot, nv []snapshot.GPU, tk *snapshot.CUDAToo
 				if msc := mscVer(cl); r.MSCVerMin > 0 && msc > 0 && msc < r.MSCVerMin {
 					ok = false
 				}
-				if need := stlMinCUDA(cl); need != "" && cmpVer(r.CUDA, need) < 0 {
+				if need := stlMinCUDA(cl); need != "" && version.Compare(r.CUDA, need) < 0 {
 					ok = false
 				}
 			}
@@ -370,17 +371,17 @@ func recommendCUDA(s *snapshot.Snapshot, nv []snapshot.GPU, tk *snapshot.CUDAToo
 // olderToolset returns an installed MSVC toolset family ("14.39") older
 // than the toolkit's limit that the toolkit accepts (host_config.h and STL),
 // for -vcvars_ver; "" when none.
-func olderToolset(m *snapshot.MSVCInstall, maxExcl int, tkVersion string) string {
+func olderToolset(m *machine.MSVCInstall, maxExcl int, tkVersion string) string {
 	best := ""
 	for _, t := range m.Toolsets {
 		cl := toolsetToCl(t)
 		if cl == "" || mscVer(cl) >= maxExcl {
 			continue
 		}
-		if need := stlMinCUDA(cl); need != "" && cmpVer(tkVersion, need) < 0 {
+		if need := stlMinCUDA(cl); need != "" && version.Compare(tkVersion, need) < 0 {
 			continue
 		}
-		if fam := majorMinor(t); best == "" || cmpVer(fam, best) > 0 {
+		if fam := version.MajorMinor(t); best == "" || version.Compare(fam, best) > 0 {
 			best = fam
 		}
 	}
@@ -388,7 +389,7 @@ func olderToolset(m *snapshot.MSVCInstall, maxExcl int, tkVersion string) string
 }
 
 // hostCompiler fills the host compiler nvcc must use with tk.
-func hostCompiler(s *snapshot.Snapshot, tk *snapshot.CUDAToolkit, sel *Selection, reason func(string, ...string)) {
+func hostCompiler(s *machine.Snapshot, tk *machine.CUDAToolkit, sel *Selection, reason func(string, ...string)) {
 	row, ok := toolkitFacts(tk.Version)
 	if !ok {
 		return
@@ -454,9 +455,9 @@ func containsStr(xs []string, x string) bool {
 
 // glibcNeeds is the oldest CUDA whose headers build against this glibc
 // ("" when any does; gates.json glibc_math).
-func glibcNeeds(s *snapshot.Snapshot) string {
+func glibcNeeds(s *machine.Snapshot) string {
 	gm := g().GlibcMath
-	if isLinux(s) && s.OS.Glibc != "" && cmpVer(s.OS.Glibc, gm.GlibcMin) >= 0 {
+	if isLinux(s) && s.OS.Glibc != "" && version.Compare(s.OS.Glibc, gm.GlibcMin) >= 0 {
 		return gm.CUDAMin
 	}
 	return ""
@@ -464,7 +465,7 @@ func glibcNeeds(s *snapshot.Snapshot) string {
 
 // glibcBlocks says the toolkit's headers fail with this glibc (a
 // distribution's own package is built for its glibc).
-func glibcBlocks(s *snapshot.Snapshot, tk *snapshot.CUDAToolkit) bool {
+func glibcBlocks(s *machine.Snapshot, tk *machine.CUDAToolkit) bool {
 	need := glibcNeeds(s)
-	return need != "" && cmpVer(majorMinor(tk.Version), need) < 0 && !containsStr(tk.Found, "debian")
+	return need != "" && version.Compare(version.MajorMinor(tk.Version), need) < 0 && !containsStr(tk.Found, "debian")
 }

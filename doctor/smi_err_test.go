@@ -4,29 +4,29 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/llamactl/llamactl/doctor/snapshot"
+	"github.com/llamactl/llamactl/machine"
 )
 
 // "CUDA Version: ERR!" is reported as such (with the WSL cause inside WSL),
 // whether the snapshot has the status field or, from before it existed, kept
 // "ERR!" as the version; nv.driver-cuda then says why it cannot judge.
 func TestSMICUDAVersionErr(t *testing.T) {
-	base := func() *snapshot.Snapshot {
-		return &snapshot.Snapshot{OS: snapshot.OSInfo{GOOS: "linux"}, NVIDIA: snapshot.NVIDIA{NVMLStatus: "ok", DriverVersion: "546.80", SMIStatus: "ok", SMIDriverVersion: "546.80",
-			GPUs: []snapshot.GPU{{Name: "NVIDIA GeForce RTX 3060", ComputeCapability: "8.6"}}}}
+	base := func() *machine.Snapshot {
+		return &machine.Snapshot{OS: machine.OSInfo{GOOS: "linux"}, NVIDIA: machine.NVIDIA{NVMLStatus: "ok", DriverVersion: "546.80", SMIStatus: "ok", SMIDriverVersion: "546.80",
+			GPUs: []machine.GPU{{Name: "NVIDIA GeForce RTX 3060", ComputeCapability: "8.6"}}}}
 	}
 	cases := []struct {
 		name string
-		edit func(*snapshot.Snapshot)
+		edit func(*machine.Snapshot)
 		want string
 	}{
-		{"status field", func(s *snapshot.Snapshot) { s.NVIDIA.CUDADriverAPIStatus = "err" }, "nv.smi-consistency/cuda-err"},
-		{"legacy version ERR!", func(s *snapshot.Snapshot) { s.NVIDIA.CUDADriverAPI = "ERR!" }, "nv.smi-consistency/cuda-err"},
-		{"WSL", func(s *snapshot.Snapshot) {
+		{"status field", func(s *machine.Snapshot) { s.NVIDIA.CUDADriverAPIStatus = "err" }, "nv.smi-consistency/cuda-err"},
+		{"legacy version ERR!", func(s *machine.Snapshot) { s.NVIDIA.CUDADriverAPI = "ERR!" }, "nv.smi-consistency/cuda-err"},
+		{"WSL", func(s *machine.Snapshot) {
 			s.NVIDIA.CUDADriverAPIStatus = "err"
-			s.WSL = snapshot.WSL{IsWSL: true, Version: 2, DriverPackages: []string{"nvidia-utils-545 545.29.06-0ubuntu1"}}
+			s.WSL = machine.WSL{IsWSL: true, Version: 2, DriverPackages: []string{"nvidia-utils-545 545.29.06-0ubuntu1"}}
 		}, "nv.smi-consistency/cuda-err-wsl"},
-		{"N/A is no failure", func(s *snapshot.Snapshot) { s.NVIDIA.CUDADriverAPIStatus = "n/a" }, "nv.smi-consistency/ok"},
+		{"N/A is no failure", func(s *machine.Snapshot) { s.NVIDIA.CUDADriverAPIStatus = "n/a" }, "nv.smi-consistency/ok"},
 	}
 	for _, c := range cases {
 		s := base()
@@ -52,7 +52,7 @@ func TestSMICUDAVersionErr(t *testing.T) {
 
 // Without nvidia-smi the two nvidia-smi checks say so, not "not recorded".
 func TestNoNvidiaSMI(t *testing.T) {
-	s := &snapshot.Snapshot{OS: snapshot.OSInfo{GOOS: "linux"}, NVIDIA: snapshot.NVIDIA{NVMLStatus: "ERROR_DRIVER_NOT_LOADED", SMIStatus: "not-found"}}
+	s := &machine.Snapshot{OS: machine.OSInfo{GOOS: "linux"}, NVIDIA: machine.NVIDIA{NVMLStatus: "ERROR_DRIVER_NOT_LOADED", SMIStatus: "not-found"}}
 	for _, f := range append(checkSMIConsistency(s), checkSMIFields(s)...) {
 		if f.Message != "skip/no-smi" || f.SkippedBecause != "nvidia-smi is not installed" {
 			t.Errorf("%s: %s %q", f.ID, f.Message, f.SkippedBecause)

@@ -2,12 +2,13 @@ package failures
 
 import (
 	"bufio"
-	"github.com/llamactl/llamactl/internal/recorded"
 	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/llamactl/llamactl/internal/recorded"
 )
 
 const corpusDir = "../testdata/logs"

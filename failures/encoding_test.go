@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf16"
+
+	"github.com/llamactl/llamactl/internal/textenc"
 )
 
 func utf16Bytes(s string, little, bom bool) []byte {
@@ -47,14 +49,14 @@ func TestUTF16Logs(t *testing.T) {
 
 func TestUTF16Decoding(t *testing.T) {
 	for _, s := range []string{"", "a", "😀 smile", "x\U0001F600y", strings.Repeat("é", 100000)} {
-		got, err := io.ReadAll(decode(bytes.NewReader(utf16Bytes(s, true, true))))
+		got, err := io.ReadAll(textenc.Decode(bytes.NewReader(utf16Bytes(s, true, true))))
 		if err != nil || string(got) != s {
 			t.Errorf("%q: got %q, %v", s[:min(len(s), 20)], string(got[:min(len(got), 20)]), err)
 		}
 	}
 	// A lone surrogate and an odd trailing byte do not stop the stream.
 	b := append(utf16Bytes("a", true, true), 0x00, 0xD8, 'b', 0, 'c')
-	got, _ := io.ReadAll(decode(bytes.NewReader(b)))
+	got, _ := io.ReadAll(textenc.Decode(bytes.NewReader(b)))
 	if string(got) != "a\uFFFDb" {
 		t.Errorf("%q", got)
 	}
@@ -64,7 +66,7 @@ func FuzzUTF16(f *testing.F) {
 	f.Add([]byte{0xFF, 0xFE, 'a', 0, 0x3D, 0xD8, 0x00, 0xDE})
 	f.Add([]byte{0xFE, 0xFF, 0xD8})
 	f.Fuzz(func(t *testing.T, b []byte) {
-		out, err := io.ReadAll(decode(bytes.NewReader(b)))
+		out, err := io.ReadAll(textenc.Decode(bytes.NewReader(b)))
 		if err != nil {
 			t.Fatal(err)
 		}

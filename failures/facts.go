@@ -4,16 +4,16 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/llamactl/llamactl/doctor/snapshot"
+	"github.com/llamactl/llamactl/machine"
 )
 
 // conditions are the machine facts a derived finding depends on. They are
 // code because they combine several snapshot fields; their names are used by
 // the data file.
-var conditions = map[string]func(s *snapshot.Snapshot) bool{
+var conditions = map[string]func(s *machine.Snapshot) bool{
 	// WSL2 with a libcuda outside /usr/lib/wsl/lib: a Linux driver inside WSL
 	// shadows the Windows one (doctor.md §6.2, §6.4).
-	"wsl_foreign_libcuda": func(s *snapshot.Snapshot) bool {
+	"wsl_foreign_libcuda": func(s *machine.Snapshot) bool {
 		if !s.WSL.IsWSL {
 			return false
 		}
@@ -26,13 +26,13 @@ var conditions = map[string]func(s *snapshot.Snapshot) bool{
 	},
 	// No NVIDIA driver and no NVIDIA GPU: "driver version is insufficient"
 	// then means there is no CUDA device at all (lora-scripts#101).
-	"no_nvidia_gpu": func(s *snapshot.Snapshot) bool {
+	"no_nvidia_gpu": func(s *machine.Snapshot) bool {
 		return s.NVIDIA.DriverVersion == "" && len(s.NVIDIA.GPUs) == 0
 	},
 }
 
 // snapshotFact returns the value of a fact key read from a snapshot, or "".
-func snapshotFact(key string, s *snapshot.Snapshot) string {
+func snapshotFact(key string, s *machine.Snapshot) string {
 	switch key {
 	case "nvcc":
 		var vs []string
@@ -89,7 +89,7 @@ func snapshotFact(key string, s *snapshot.Snapshot) string {
 // derived from a matched one plus a machine fact (a foreign libcuda in WSL
 // turns "no CUDA device" into its cause). s may be nil: only facts read from
 // the log are added then.
-func (kb *KB) WithSnapshot(d Diagnosis, s *snapshot.Snapshot) Diagnosis {
+func (kb *KB) WithSnapshot(d Diagnosis, s *machine.Snapshot) Diagnosis {
 	out := d
 	out.Findings = make([]Finding, 0, len(d.Findings))
 	for _, f := range d.Findings {
@@ -104,7 +104,7 @@ func (kb *KB) WithSnapshot(d Diagnosis, s *snapshot.Snapshot) Diagnosis {
 	return out
 }
 
-func (kb *KB) derive(f Finding, s *snapshot.Snapshot) (Finding, bool) {
+func (kb *KB) derive(f Finding, s *machine.Snapshot) (Finding, bool) {
 	for _, e := range kb.entries {
 		for _, dv := range e.Derive {
 			if dv.From == f.ID && conditions[dv.When](s) {
@@ -119,7 +119,7 @@ func (kb *KB) derive(f Finding, s *snapshot.Snapshot) (Finding, bool) {
 	return f, false
 }
 
-func (kb *KB) facts4(id string, logFacts map[string]string, s *snapshot.Snapshot) []string {
+func (kb *KB) facts4(id string, logFacts map[string]string, s *machine.Snapshot) []string {
 	e, ok := kb.Entry(id)
 	if !ok {
 		return nil

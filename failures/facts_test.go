@@ -7,16 +7,16 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/llamactl/llamactl/doctor/snapshot"
+	"github.com/llamactl/llamactl/machine"
 )
 
-func loadSnap(t *testing.T, name string) *snapshot.Snapshot {
+func loadSnap(t *testing.T, name string) *machine.Snapshot {
 	t.Helper()
 	b, err := os.ReadFile(filepath.Join(corpusDir, "snapshots", name))
 	if err != nil {
 		t.Fatal(err)
 	}
-	var s snapshot.Snapshot
+	var s machine.Snapshot
 	if err := json.Unmarshal(b, &s); err != nil {
 		t.Fatal(err)
 	}

@@ -8,6 +8,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/llamactl/llamactl/internal/textenc"
 )
 
 // Diagnosis is what a log says: the findings (root causes first) and, when
@@ -113,7 +115,7 @@ type matcher struct {
 // the diagnosis of what was read.
 func (kb *KB) Diagnose(r io.Reader) (Diagnosis, error) {
 	m := &matcher{kb: kb, hits: map[int]*hit{}, logFacts: map[string]string{}}
-	br := bufio.NewReaderSize(decode(r), 64<<10)
+	br := bufio.NewReaderSize(textenc.Decode(r), 64<<10)
 	var buf []byte
 	var readErr error
 	for {

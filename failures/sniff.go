@@ -6,6 +6,8 @@ import (
 	"errors"
 	"io"
 	"unicode/utf8"
+
+	"github.com/llamactl/llamactl/internal/textenc"
 )
 
 // sniffBytes is how much of the input Sniff looks at.
@@ -36,7 +38,7 @@ func Sniff(r io.Reader) (io.Reader, error) {
 	}
 	if hasUTF16BOM(head) {
 		// Decode before judging, so a UTF-16 log's zero bytes are not NULs.
-		text, _ := io.ReadAll(io.LimitReader(decode(bytes.NewReader(head)), sniffBytes*2))
+		text, _ := io.ReadAll(io.LimitReader(textenc.Decode(bytes.NewReader(head)), sniffBytes*2))
 		if err := judge(text, len(head) < sniffBytes); err != nil {
 			return br, err
 		}

@@ -1,11 +1,7 @@
 package kernels
 
 import (
-	"context"
-
 	"github.com/llamactl/llamactl/doctor"
-	"github.com/llamactl/llamactl/doctor/snapshot"
-	"github.com/llamactl/llamactl/internal/cmdutil"
 )
 
 // FromSelection takes from doctor's selection exactly what build uses:
@@ -19,24 +15,6 @@ func FromSelection(sel doctor.Selection) Choice {
 		MSVCToolset:       sel.MSVCToolset,
 		VCVarsAll:         sel.VCVarsAll,
 	}
-}
-
-// Probe is what `doctor --probe` calls: every probe for the selection, as
-// snapshot records (the CUDA run stage carries the bandwidth metrics).
-func Probe(ctx context.Context, f *cmdutil.Factory, snap *snapshot.Snapshot, sel doctor.Selection) []snapshot.ProbeResult {
-	res, _ := ProbeFindings(ctx, f, snap, sel)
-	return res
-}
-
-// ProbeFindings is Probe plus the findings, in doctor's Finding type.
-func ProbeFindings(ctx context.Context, f *cmdutil.Factory, snap *snapshot.Snapshot, sel doctor.Selection) ([]snapshot.ProbeResult, []doctor.Finding) {
-	rep, err := Run(ctx, f, snap, FromSelection(sel), Options{})
-	if err != nil {
-		// Only a selection that names an unusable architecture gets here.
-		st := []StageResult{{Kind: "cuda", Stage: StageCompile, Detail: err.Error()}}
-		return ToSnapshot(st), DoctorFindings(Findings(st))
-	}
-	return ToSnapshot(rep.Stages), DoctorFindings(rep.Findings)
 }
 
 // DoctorFindings converts probe findings to doctor's type; the failure ID

@@ -43,7 +43,7 @@ func needPoCL(t *testing.T) {
 func TestOpenCLPoCLChild(t *testing.T) {
 	needPoCL(t)
 	f := childFactory(t, map[string]string{})
-	stages, rep := ProbeOpenCL(context.Background(), f, 0)
+	stages, rep := ProbeOpenCL(context.Background(), f.Env(), 0)
 	if rep == nil || rep.Status != opencl.StatusOK {
 		t.Fatalf("report %+v stages %+v", rep, stages)
 	}
@@ -85,7 +85,7 @@ func TestOpenCLPoCLChild(t *testing.T) {
 func TestOpenCLNoPlatform(t *testing.T) {
 	needPoCL(t)
 	f := childFactory(t, map[string]string{"OCL_ICD_VENDORS": t.TempDir()})
-	stages, rep := ProbeOpenCL(context.Background(), f, 0)
+	stages, rep := ProbeOpenCL(context.Background(), f.Env(), 0)
 	if rep == nil || rep.Status != opencl.StatusNoPlatforms || rep.Code != -1001 {
 		t.Fatalf("report %+v", rep)
 	}
@@ -102,7 +102,7 @@ func TestOpenCLNoPlatform(t *testing.T) {
 func TestOpenCLChildHangs(t *testing.T) {
 	f, _, _ := cmdutil.NewTest(nil, &proc.Replay{Commands: map[string]proc.Recording{"/opt/llamactl __probe opencl": {Hang: true}}})
 	f.Executable = func() (string, error) { return "/opt/llamactl", nil }
-	stages, _ := ProbeOpenCL(context.Background(), f, 50_000_000)
+	stages, _ := ProbeOpenCL(context.Background(), f.Env(), 50_000_000)
 	if len(stages) != 1 || !stages[0].TimedOut {
 		t.Fatalf("stages %+v", stages)
 	}

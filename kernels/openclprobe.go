@@ -5,10 +5,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/llamactl/llamactl/internal/enginefacts"
 	"time"
 
-	"github.com/llamactl/llamactl/internal/cmdutil"
+	"github.com/llamactl/llamactl/internal/enginefacts"
 	"github.com/llamactl/llamactl/internal/proc"
 	"github.com/llamactl/llamactl/kernels/opencl"
 )
@@ -19,7 +18,7 @@ var ChildArgs = []string{"__probe", "opencl"}
 // ProbeOpenCL runs the OpenCL probe in a child llamactl (a crashing or
 // hanging vendor driver cannot take llamactl down) and turns its report into
 // stages: enumerate once, then build, run, verify and llama-accepts per device.
-func ProbeOpenCL(ctx context.Context, f *cmdutil.Factory, timeout time.Duration) ([]StageResult, *opencl.Report) {
+func ProbeOpenCL(ctx context.Context, f proc.Env, timeout time.Duration) ([]StageResult, *opencl.Report) {
 	fail := func(s StageResult) ([]StageResult, *opencl.Report) { return []StageResult{s}, nil }
 	if timeout <= 0 {
 		timeout = DefaultTimeouts.OpenCL

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/llamactl/llamactl/doctor/snapshot"
+	"github.com/llamactl/llamactl/machine"
 )
 
 // Arch is one CUDA architecture target, in CMake's CUDA_ARCHITECTURES
@@ -119,7 +119,7 @@ var DefaultTimeouts = Timeouts{
 // host compiler, architectures and MSVC environment build will use.
 type Choice struct {
 	Backend           string
-	Toolkit           *snapshot.CUDAToolkit
+	Toolkit           *machine.CUDAToolkit
 	CUDAArchitectures string // CMake spelling, "89-real"
 	HostCompiler      string // -ccbin; empty = nvcc's default
 	MSVCToolset       string // -vcvars_ver
@@ -182,7 +182,7 @@ func (e *ErrSkip) Error() string { return e.Reason }
 
 // PlanCUDA chooses nvcc, host compiler and architectures: overrides, then
 // the selection, then the snapshot. lookPath finds nvcc on PATH as last resort.
-func PlanCUDA(snap *snapshot.Snapshot, ch Choice, ov Overrides, goos string, lookPath func(string) (string, error)) (CUDAPlan, error) {
+func PlanCUDA(snap *machine.Snapshot, ch Choice, ov Overrides, goos string, lookPath func(string) (string, error)) (CUDAPlan, error) {
 	p := CUDAPlan{GOOS: goos, CCBin: ch.HostCompiler, VCVarsAll: ch.VCVarsAll, MSVCToolset: ch.MSVCToolset, Timeouts: DefaultTimeouts}
 	switch {
 	case ov.NVCC != "":
@@ -227,7 +227,7 @@ func PlanCUDA(snap *snapshot.Snapshot, ch Choice, ov Overrides, goos string, loo
 	return p, nil
 }
 
-func toolkits(s *snapshot.Snapshot) []snapshot.CUDAToolkit {
+func toolkits(s *machine.Snapshot) []machine.CUDAToolkit {
 	if s == nil {
 		return nil
 	}
@@ -236,7 +236,7 @@ func toolkits(s *snapshot.Snapshot) []snapshot.CUDAToolkit {
 
 // archsFromGPUs builds "86-real;89-real" from the GPUs' compute capabilities
 // (NVML's value), the way build picks SASS for each installed GPU.
-func archsFromGPUs(s *snapshot.Snapshot) string {
+func archsFromGPUs(s *machine.Snapshot) string {
 	if s == nil {
 		return ""
 	}

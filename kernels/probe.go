@@ -14,10 +14,10 @@ import (
 	"time"
 
 	"github.com/llamactl/llamactl/doctor"
-	"github.com/llamactl/llamactl/doctor/snapshot"
 	"github.com/llamactl/llamactl/failures"
-	"github.com/llamactl/llamactl/internal/cmdutil"
+	"github.com/llamactl/llamactl/internal/proc"
 	"github.com/llamactl/llamactl/kernels/opencl"
+	"github.com/llamactl/llamactl/machine"
 )
 
 // ReportSchema versions the `llamactl probe --json` document.
@@ -42,8 +42,16 @@ type Report struct {
 	Findings []Finding      `json:"findings"`
 }
 
+// InputError is a probe request that cannot be planned from what the user
+// gave (a bad override); commands report it as a usage error (exit 2).
+type InputError struct{ Err error }
+
+func (e *InputError) Error() string { return e.Err.Error() }
+
+func (e *InputError) Unwrap() error { return e.Err }
+
 // Run runs the probes for a snapshot and a choice (doctor's selection).
-func Run(ctx context.Context, f *cmdutil.Factory, snap *snapshot.Snapshot, ch Choice, o Options) (Report, error) {
+func Run(ctx context.Context, f proc.Env, snap *machine.Snapshot, ch Choice, o Options) (Report, error) {
 	rep := Report{Schema: ReportSchema}
 	goos := o.GOOS
 	if goos == "" {
@@ -65,7 +73,7 @@ func Run(ctx context.Context, f *cmdutil.Factory, snap *snapshot.Snapshot, ch Ch
 		case asSkip(err, &skip):
 			rep.Stages = append(rep.Stages, StageResult{Kind: "cuda", Stage: StageCompile, Skipped: true, Detail: skip.Reason, Facts: map[string]string{"skip": skip.Key}})
 		default:
-			return rep, cmdutil.UsageErrorf("%v", err)
+			return rep, &InputError{Err: err}
 		}
 	}
 	if !o.SkipOpenCL {
@@ -86,8 +94,8 @@ func asSkip(err error, target **ErrSkip) bool {
 }
 
 // ToSnapshot converts stage results to the snapshot's probe records.
-func ToSnapshot(stages []StageResult) []snapshot.ProbeResult {
-	out := make([]snapshot.ProbeResult, 0, len(stages))
+func ToSnapshot(stages []StageResult) []machine.ProbeResult {
+	out := make([]machine.ProbeResult, 0, len(stages))
 	for _, s := range stages {
 		d := s.Detail
 		if s.Device != "" {
@@ -96,7 +104,7 @@ func ToSnapshot(stages []StageResult) []snapshot.ProbeResult {
 		if s.Excerpt != "" {
 			d += " — " + s.Excerpt
 		}
-		out = append(out, snapshot.ProbeResult{Kind: s.Kind, Stage: s.Stage, OK: s.OK, FailureID: s.FailureID, Detail: d, Duration: s.Duration, Metrics: s.Metrics})
+		out = append(out, machine.ProbeResult{Kind: s.Kind, Stage: s.Stage, OK: s.OK, FailureID: s.FailureID, Detail: d, Duration: s.Duration, Metrics: s.Metrics})
 	}
 	return out
 }

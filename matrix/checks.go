@@ -12,7 +12,7 @@ func (r *resolver) evaluate(t *ToolkitFacts) *evaluation {
 	r.checkMSVC(e)
 	r.checkGCC(e)
 	r.checkClang(e)
-	if r.engine != nil && t.v.cmp(r.engine) < 0 {
+	if !r.engine.IsZero() && t.v.Compare(r.engine) < 0 {
 		e.fails = append(e.fails, Blocker{ID: BlockEngineMinCUDA,
 			Message: r.m.Text("engine-needs-newer-cuda.message", "need", r.engine, "minor", t.MinorVersion()),
 			Fix:     r.m.Text("engine-needs-newer-cuda.fix", "need", r.engine)})
@@ -104,7 +104,7 @@ func (r *resolver) floor(f *Family) (version, string) {
 	l, _ := parseVersion(f.DriverLinux)
 	w, _ := parseVersion(f.DriverWindows)
 	switch {
-	case r.driverOS == "windows", r.driverOS == "" && w.cmp(l) > 0:
+	case r.driverOS == "windows", r.driverOS == "" && w.Compare(l) > 0:
 		return w, f.DriverWindows
 	}
 	return l, f.DriverLinux
@@ -125,7 +125,7 @@ func (r *resolver) familyWorks(major int) bool {
 
 func (r *resolver) familyWorksUncached(major int) bool {
 	saved := r.driver
-	r.driver = nil
+	r.driver = version{}
 	defer func() { r.driver = saved }()
 	for _, t := range r.reps {
 		if t.Major() == major && len(r.evaluate(t).fails) == 0 {
@@ -139,7 +139,7 @@ func (r *resolver) ownDriver(t *ToolkitFacts) (version, string, bool, bool) {
 	if r.driverOS == "" {
 		l, lr, lb, lok := t.driverFor("linux")
 		w, wr, wb, wok := t.driverFor("windows")
-		if lok && wok && w.cmp(l) > 0 {
+		if lok && wok && w.Compare(l) > 0 {
 			return w, wr, wb, true
 		}
 		return l, lr, lb, lok
@@ -148,7 +148,7 @@ func (r *resolver) ownDriver(t *ToolkitFacts) (version, string, bool, bool) {
 }
 
 func (r *resolver) checkDriver(e *evaluation) {
-	if r.driver == nil {
+	if r.driver.IsZero() {
 		return
 	}
 	t := e.t
@@ -158,10 +158,10 @@ func (r *resolver) checkDriver(e *evaluation) {
 		return
 	}
 	fl, fls := r.floor(f)
-	if d.cmp(fl) < 0 {
+	if d.Compare(fl) < 0 {
 		own, ownRaw, branchOnly, ok := r.ownDriver(t)
 		ownPart, altPart := "", ""
-		if ok && own.cmp(fl) > 0 {
+		if ok && own.Compare(fl) > 0 {
 			key := "driver-below-family-floor.fix-own"
 			if branchOnly {
 				key = "driver-below-family-floor.fix-own-branch"
@@ -170,7 +170,7 @@ func (r *resolver) checkDriver(e *evaluation) {
 		}
 		alt := 0
 		for _, o := range r.m.Families {
-			if o.Major < f.Major && o.Major > alt && d.cmp(floorOf(r.floor(&o))) >= 0 && r.familyWorks(o.Major) {
+			if o.Major < f.Major && o.Major > alt && d.Compare(floorOf(r.floor(&o))) >= 0 && r.familyWorks(o.Major) {
 				alt = o.Major
 			}
 		}
@@ -186,7 +186,7 @@ func (r *resolver) checkDriver(e *evaluation) {
 	switch {
 	case !ok:
 		r.add(e, r.m.Text("reason.driver-unverified", "minor", t.MinorVersion(), "driver", r.q.Driver, "major", t.Major(), "floor", fls))
-	case branchOnly && d.major() >= own.major() || !branchOnly && d.cmp(own) >= 0:
+	case branchOnly && d.Major() >= own.Major() || !branchOnly && d.Compare(own) >= 0:
 		r.add(e, r.m.Text("reason.driver-full", "driver", r.q.Driver, "minor", t.MinorVersion(), "own", ownRaw))
 	default:
 		e.minorCompat = true
@@ -199,7 +199,7 @@ func (r *resolver) checkDriver(e *evaluation) {
 
 // familyCertainFor: the point floor is uncertain, the branch floor is not;
 // a driver above the point floor's branch by a full branch is certain.
-func (m *Matrix) familyCertainFor(d version, f *Family) bool { return d.major() >= f.BranchFloor+5 }
+func (m *Matrix) familyCertainFor(d version, f *Family) bool { return d.Major() >= f.BranchFloor+5 }
 
 func (r *resolver) vsName(msc int) string {
 	for _, v := range r.m.VisualStudio {
@@ -254,7 +254,7 @@ func (r *resolver) msvcFails(t *ToolkitFacts, msc int) ([]Blocker, string) {
 	var stlNeed version
 	if stl != nil {
 		stlNeed, _ = parseVersion(stl.RequiresCUDA)
-		stlFails = version{t.v.major(), t.v.minor()}.cmp(stlNeed) < 0
+		stlFails = t.v.Truncate(2).Compare(stlNeed) < 0
 	}
 	label := r.msvcLabel(msc)
 	reason := ""
@@ -268,14 +268,14 @@ func (r *resolver) msvcFails(t *ToolkitFacts, msc int) ([]Blocker, string) {
 		if f := r.oldestWith(func(c *ToolkitFacts) bool {
 			return c.MSCVerMaxExclusive != nil && msc < *c.MSCVerMaxExclusive && msc >= *c.MSCVerMin
 		}); f != nil {
-			need = version{f.v.major(), f.v.minor()}
+			need = f.v.Truncate(2)
 		}
-		if stl != nil && need != nil && stlNeed.cmp(need) > 0 {
+		if stl != nil && !need.IsZero() && stlNeed.Compare(need) > 0 {
 			need = stlNeed
 		}
 		old := r.newestRealMSVC(*t.MSCVerMaxExclusive)
 		toolset := r.m.Text("msvc-too-new.toolset", "cl", clVersion(old), "toolset", fmt.Sprintf("14.%02d", old%100))
-		if need != nil {
+		if !need.IsZero() {
 			b.Fix = r.m.Text("msvc-too-new.fix", "need", need, "toolset", toolset)
 		} else {
 			b.Fix = r.m.Text("msvc-too-new.fix-none", "toolset", toolset)
@@ -359,8 +359,8 @@ func (r *resolver) checkHost(e *evaluation, kind, cxx string, have, max int, inf
 // under VC\Tools\MSVC) into the cl.exe version ("19.39"); cl versions pass.
 func toolsetToCL(s string) string {
 	v, ok := parseVersion(s)
-	if ok && len(v) >= 2 && v[0] == 14 && v[1] >= 10 {
-		return fmt.Sprintf("19.%02d", v[1])
+	if ok && v.Len() >= 2 && v.At(0) == 14 && v.At(1) >= 10 {
+		return fmt.Sprintf("19.%02d", v.At(1))
 	}
 	return s
 }

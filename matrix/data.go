@@ -53,10 +53,10 @@ type ToolkitFacts struct {
 }
 
 // MinorVersion is "12.4" for "12.4.1".
-func (t *ToolkitFacts) MinorVersion() string { return fmt.Sprintf("%d.%d", t.v.major(), t.v.minor()) }
+func (t *ToolkitFacts) MinorVersion() string { return fmt.Sprintf("%d.%d", t.v.Major(), t.v.Minor()) }
 
 // Major is the CUDA major family (11, 12, 13).
-func (t *ToolkitFacts) Major() int { return t.v.major() }
+func (t *ToolkitFacts) Major() int { return t.v.Major() }
 
 // HasSM reports whether sm is a real target of this toolkit.
 func (t *ToolkitFacts) HasSM(sm int) bool {
@@ -304,12 +304,12 @@ func Load(fsys fileSystem) (*Matrix, error) {
 	}
 	for i := range m.Toolkits {
 		v, ok := parseVersion(m.Toolkits[i].Version)
-		if !ok || len(v) != 3 {
+		if !ok || v.Len() != 3 {
 			return nil, fmt.Errorf("toolkit %q: version must be MAJOR.MINOR.UPDATE", m.Toolkits[i].Version)
 		}
 		m.Toolkits[i].v = v
 	}
-	if !sort.SliceIsSorted(m.Toolkits, func(i, j int) bool { return m.Toolkits[i].v.less(m.Toolkits[j].v) }) {
+	if !sort.SliceIsSorted(m.Toolkits, func(i, j int) bool { return m.Toolkits[i].v.Less(m.Toolkits[j].v) }) {
 		return nil, fmt.Errorf("toolkits.json: releases are not sorted by version")
 	}
 	m.indexGPUs()
@@ -320,5 +320,5 @@ func Load(fsys fileSystem) (*Matrix, error) {
 // unparsable v counts as no bound.
 func (t *ToolkitFacts) below(v string) bool {
 	w, ok := parseVersion(v)
-	return !ok || t.v.cmp(w) < 0
+	return !ok || t.v.Compare(w) < 0
 }

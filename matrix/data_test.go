@@ -4,13 +4,14 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
-	"github.com/llamactl/llamactl/internal/recorded"
 	"os"
 	"regexp"
 	"sort"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/llamactl/llamactl/internal/recorded"
 )
 
 // The consistency rules of the embedded data (issue 2, part 3).
@@ -26,7 +27,7 @@ func TestToolkitsSortedAndUnique(t *testing.T) {
 	m := Default()
 	for i := 1; i < len(m.Toolkits); i++ {
 		a, b := m.Toolkits[i-1], m.Toolkits[i]
-		if !a.v.less(b.v) {
+		if !a.v.Less(b.v) {
 			t.Errorf("toolkits not strictly sorted: %s then %s", a.Version, b.Version)
 		}
 	}
@@ -58,7 +59,7 @@ func TestToolkitRowsAreWellFormed(t *testing.T) {
 			t.Errorf("%s: MSVC range [%d,%d) empty", tk.Version, *tk.MSCVerMin, *tk.MSCVerMaxExclusive)
 		}
 		for _, d := range []string{tk.DriverLinux, tk.DriverWindows} {
-			if v, ok := parseVersion(d); d != "" && (!ok || v.major() < 400) {
+			if v, ok := parseVersion(d); d != "" && (!ok || v.Major() < 400) {
 				t.Errorf("%s: driver %q is not a driver version", tk.Version, d)
 			}
 		}
@@ -78,13 +79,13 @@ func TestToolkitDriversMonotonic(t *testing.T) {
 	var lastL, lastW version
 	for _, tk := range m.Toolkits {
 		if v, ok := parseVersion(tk.DriverLinux); ok {
-			if lastL != nil && v.less(lastL) {
+			if !lastL.IsZero() && v.Less(lastL) {
 				t.Errorf("%s: Linux driver %s below an older release's %s", tk.Version, v, lastL)
 			}
 			lastL = v
 		}
 		if v, ok := parseVersion(tk.DriverWindows); ok {
-			if lastW != nil && v.less(lastW) {
+			if !lastW.IsZero() && v.Less(lastW) {
 				t.Errorf("%s: Windows driver %s below an older release's %s", tk.Version, v, lastW)
 			}
 			lastW = v

@@ -1,12 +1,13 @@
 package matrix
 
 import (
-	"github.com/llamactl/llamactl/internal/recorded"
 	"os"
 	"regexp"
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/llamactl/llamactl/internal/recorded"
 )
 
 func TestLookupGPUNamesAndShortForms(t *testing.T) {
@@ -216,7 +217,7 @@ func TestMSCVerFromRecordedCLBanners(t *testing.T) {
 func TestParseVersionAndBranch(t *testing.T) {
 	a, _ := parseVersion("535.104.05")
 	b, _ := parseVersion("535.54.03")
-	if !b.less(a) {
+	if !b.Less(a) {
 		t.Error("535.54.03 should be older than 535.104.05")
 	}
 	if v, ok := parseVersion("V12.4.131"); !ok || v.String() != "12.4.131" {
@@ -291,7 +292,7 @@ func FuzzParseVersion(f *testing.F) {
 			return
 		}
 		w, ok2 := parseVersion(v.String())
-		if !ok2 || w.cmp(v) != 0 {
+		if !ok2 || w.Compare(v) != 0 {
 			t.Fatalf("%q -> %v does not round-trip", s, v)
 		}
 		parseCC(s)

@@ -101,10 +101,10 @@ func (m *Matrix) Report(query string, t *ToolkitFacts) ToolkitReport {
 		r.MSVC = &MSVCRange{MSCVerMin: *t.MSCVerMin, MSCVerMaxExclusive: *t.MSCVerMaxExclusive,
 			CLMin: clVersion(*t.MSCVerMin), CLMax: clVersion(*t.MSCVerMaxExclusive - 1)}
 	}
-	mv := version{t.v.major(), t.v.minor()}
+	mv := t.v.Truncate(2)
 	for _, s := range m.STL {
 		need, _ := parseVersion(s.RequiresCUDA)
-		r.STL = append(r.STL, STLCheck{Release: s.Release, RequiresCUDA: s.RequiresCUDA, Accepts: mv.cmp(need) >= 0, Uncertain: s.Uncertain})
+		r.STL = append(r.STL, STLCheck{Release: s.Release, RequiresCUDA: s.RequiresCUDA, Accepts: mv.Compare(need) >= 0, Uncertain: s.Uncertain})
 	}
 	for _, ref := range t.SourceRefs {
 		if s, ok := m.Sources[ref]; ok {

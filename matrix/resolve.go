@@ -110,7 +110,7 @@ func (m *Matrix) Resolve(q Query) Resolution {
 		if ok[i].cand.Installed != ok[j].cand.Installed {
 			return ok[i].cand.Installed
 		}
-		return ok[i].t.v.cmp(ok[j].t.v) > 0
+		return ok[i].t.v.Compare(ok[j].t.v) > 0
 	})
 	dedup := map[string]bool{}
 	for _, e := range ok {
@@ -176,10 +176,10 @@ func closerFit(a, b *evaluation) bool {
 	if len(a.fails) != len(b.fails) {
 		return len(a.fails) < len(b.fails)
 	}
-	if onlyDriverFloor(a) && onlyDriverFloor(b) && a.t.v.at(0) != b.t.v.at(0) {
-		return a.t.v.at(0) < b.t.v.at(0)
+	if onlyDriverFloor(a) && onlyDriverFloor(b) && a.t.v.At(0) != b.t.v.At(0) {
+		return a.t.v.At(0) < b.t.v.At(0)
 	}
-	return a.t.v.cmp(b.t.v) > 0
+	return a.t.v.Compare(b.t.v) > 0
 }
 
 func onlyDriverFloor(e *evaluation) bool {
@@ -345,7 +345,7 @@ func (r *resolver) parseQuery() {
 		}
 	}
 	if q.Driver != "" {
-		if v, ok := parseVersion(q.Driver); ok && v.major() >= 100 {
+		if v, ok := parseVersion(q.Driver); ok && v.Major() >= 100 {
 			r.driver = v
 		} else {
 			r.blockers = append(r.blockers, Blocker{ID: BlockInvalidQueryArg, Message: r.m.Text("invalid-input.driver.message", "value", q.Driver), Fix: r.m.Text("invalid-input.driver.fix")})
@@ -388,11 +388,11 @@ func (r *resolver) compilerMajor(kind, s string) int {
 		return 0
 	}
 	v, ok := parseVersion(s)
-	if !ok || v.major() < 1 || v.major() > 99 {
+	if !ok || v.Major() < 1 || v.Major() > 99 {
 		r.blockers = append(r.blockers, Blocker{ID: BlockInvalidQueryArg, Message: r.m.Text("invalid-input.compiler.message", "kind", kind, "value", s), Fix: r.m.Text("invalid-input.compiler.fix", "kind", kind)})
 		return 0
 	}
-	return v.major()
+	return v.Major()
 }
 
 // target is the sm_ number of a GPU for toolkit t: Thor is sm_101 before

@@ -8,14 +8,14 @@ import "fmt"
 // to the minor's newest release with a known driver: nvcc's build number
 // does not say which update it is, and the newest update's driver is the
 // safe (highest) requirement.
-func (m *Matrix) Toolkit(ver string) (*ToolkitFacts, bool) {
-	v, ok := parseVersion(ver)
-	if !ok || len(v) < 2 {
+func (m *Matrix) Toolkit(s string) (*ToolkitFacts, bool) {
+	v, ok := parseVersion(s)
+	if !ok || v.Len() < 2 {
 		return nil, false
 	}
-	if len(v) == 3 {
+	if v.Len() == 3 {
 		for i := range m.Toolkits {
-			if m.Toolkits[i].v.cmp(v) == 0 {
+			if m.Toolkits[i].v.Compare(v) == 0 {
 				return &m.Toolkits[i], true
 			}
 		}
@@ -23,7 +23,7 @@ func (m *Matrix) Toolkit(ver string) (*ToolkitFacts, bool) {
 	var best, any *ToolkitFacts
 	for i := range m.Toolkits {
 		t := &m.Toolkits[i]
-		if t.v.major() != v.major() || t.v.minor() != v.minor() {
+		if t.v.Major() != v.Major() || t.v.Minor() != v.Minor() {
 			continue
 		}
 		any = t
@@ -78,7 +78,7 @@ func ownMax(enf *int, doc *string) (int, bool) {
 	}
 	if doc != nil {
 		if v, ok := parseVersion(*doc); ok {
-			return v.major(), true
+			return v.Major(), true
 		}
 	}
 	return 0, false
@@ -125,11 +125,11 @@ func (t *ToolkitFacts) driverFor(os string) (v version, raw string, branchOnly b
 		if d == "" && t.DriverLinux != "" {
 			lv, _ := parseVersion(t.DriverLinux)
 			b := branch(lv)
-			return version{b}, fmt.Sprintf("R%d", b), true, true
+			return fromParts(b), fmt.Sprintf("R%d", b), true, true
 		}
 	}
 	if d == "" {
-		return nil, "", false, false
+		return version{}, "", false, false
 	}
 	v, ok = parseVersion(d)
 	return v, d, false, ok

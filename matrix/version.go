@@ -4,73 +4,19 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	ver "github.com/llamactl/llamactl/internal/version"
 )
 
 // version is a dotted numeric version: CUDA "12.4.1", driver "535.104.05",
-// cl "19.41.34123", CC "8.9".
-type version []int
+// cl "19.41.34123", CC "8.9". Comparisons are internal/version's.
+type version = ver.V
 
 // parseVersion accepts 1 to 4 dot-separated non-negative numbers, with an
 // optional leading "v"/"V" (nvcc prints "V12.4.131").
-func parseVersion(s string) (version, bool) {
-	s = strings.TrimSpace(s)
-	s = strings.TrimPrefix(strings.TrimPrefix(s, "v"), "V")
-	if s == "" {
-		return nil, false
-	}
-	parts := strings.Split(s, ".")
-	if len(parts) > 4 {
-		return nil, false
-	}
-	v := make(version, len(parts))
-	for i, p := range parts {
-		if p == "" || len(p) > 6 {
-			return nil, false
-		}
-		n, err := strconv.Atoi(p)
-		if err != nil || n < 0 {
-			return nil, false
-		}
-		v[i] = n
-	}
-	return v, true
-}
+func parseVersion(s string) (version, bool) { return ver.ParseStrict(s) }
 
-func (v version) at(i int) int {
-	if i < len(v) {
-		return v[i]
-	}
-	return 0
-}
-
-func (v version) major() int { return v.at(0) }
-func (v version) minor() int { return v.at(1) }
-
-// cmp compares numerically, missing parts count as 0. Driver minor parts
-// compare as numbers ("535.104.05" > "535.54.03"), as NVIDIA numbers them.
-func (v version) cmp(o version) int {
-	n := max(len(v), len(o))
-	for i := 0; i < n; i++ {
-		a, b := v.at(i), o.at(i)
-		if a != b {
-			if a < b {
-				return -1
-			}
-			return 1
-		}
-	}
-	return 0
-}
-
-func (v version) less(o version) bool { return v.cmp(o) < 0 }
-
-func (v version) String() string {
-	s := make([]string, len(v))
-	for i, n := range v {
-		s[i] = strconv.Itoa(n)
-	}
-	return strings.Join(s, ".")
-}
+func fromParts(p ...int) version { return ver.FromParts(p...) }
 
 // parseCC accepts "8.9", "89", "sm_89", "compute_89" and returns the sm
 // number (89) and the canonical "8.9".
@@ -108,16 +54,16 @@ func mscVer(s string) (int, bool) {
 	if !ok {
 		return 0, false
 	}
-	if len(v) == 1 {
-		if v[0] >= 1300 && v[0] < 2000 { // 2017/2019/2022 are VS years, not _MSC_VER
-			return v[0], true
+	if v.Len() == 1 {
+		if v.At(0) >= 1300 && v.At(0) < 2000 { // 2017/2019/2022 are VS years, not _MSC_VER
+			return v.At(0), true
 		}
 		return 0, false
 	}
-	if v[0] < 10 || v[0] > 99 || v[1] > 99 {
+	if v.At(0) < 10 || v.At(0) > 99 || v.At(1) > 99 {
 		return 0, false
 	}
-	return v[0]*100 + v[1], true
+	return v.At(0)*100 + v.At(1), true
 }
 
 // clVersion is "19.41" for _MSC_VER 1941.
@@ -125,7 +71,7 @@ func clVersion(msc int) string { return fmt.Sprintf("%d.%02d", msc/100, msc%100)
 
 // branch is the driver branch users see ("R515" for 516.94): NVIDIA's
 // branches are numbered in steps of 5.
-func branch(driver version) int { return driver.major() - driver.major()%5 }
+func branch(driver version) int { return driver.Major() - driver.Major()%5 }
 
 // NormalizeCC validates a compute capability as users and tools write it
 // ("8.9", "89", "sm_89") and returns the canonical "8.9".

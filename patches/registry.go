@@ -13,9 +13,9 @@ import (
 	"io/fs"
 	"slices"
 	"sort"
-	"strconv"
-	"strings"
 	"sync"
+
+	"github.com/llamactl/llamactl/internal/version"
 )
 
 //go:embed data/patches.json
@@ -202,13 +202,13 @@ func (p Patch) applies(s Situation) (string, bool) {
 	if len(w.Backends) > 0 && !slices.Contains(w.Backends, s.Backend) {
 		return "", false
 	}
-	if w.CUDAMax != "" && (s.CUDA == "" || CompareVersions(s.CUDA, w.CUDAMax, true) > 0) {
+	if w.CUDAMax != "" && (s.CUDA == "" || version.ComparePrefix(s.CUDA, w.CUDAMax) > 0) {
 		return "", false
 	}
-	if w.CUDAMin != "" && (s.CUDA == "" || CompareVersions(s.CUDA, w.CUDAMin, true) < 0) {
+	if w.CUDAMin != "" && (s.CUDA == "" || version.ComparePrefix(s.CUDA, w.CUDAMin) < 0) {
 		return "", false
 	}
-	if w.MSVCMin != "" && (s.MSVCToolset == "" || CompareVersions(s.MSVCToolset, w.MSVCMin, true) < 0) {
+	if w.MSVCMin != "" && (s.MSVCToolset == "" || version.ComparePrefix(s.MSVCToolset, w.MSVCMin) < 0) {
 		return "", false
 	}
 	if w.EngineMin > 0 && (s.EngineBuild == 0 || s.EngineBuild < w.EngineMin) {
@@ -234,28 +234,14 @@ func (p Patch) applies(s Situation) (string, bool) {
 	return "", false
 }
 
-// CompareVersions compares dotted numeric versions. With prefix, only as
-// many components as b has are compared, so "12.3.107" equals "12.3".
-func CompareVersions(a, b string, prefix bool) int {
-	as, bs := strings.Split(a, "."), strings.Split(b, ".")
-	n := max(len(as), len(bs))
-	if prefix {
-		n = len(bs)
-	}
-	for i := 0; i < n; i++ {
-		var x, y int
-		if i < len(as) {
-			x, _ = strconv.Atoi(strings.TrimLeft(as[i], "v"))
-		}
-		if i < len(bs) {
-			y, _ = strconv.Atoi(strings.TrimLeft(bs[i], "v"))
-		}
-		if x != y {
-			if x < y {
-				return -1
-			}
-			return 1
+// Healers are the IDs of the patches --heal applies for a failure ID (a
+// symptom their when.symptoms name), in registry order.
+func (r *Registry) Healers(failureID string) []string {
+	var out []string
+	for _, p := range r.Patches {
+		if slices.Contains(p.When.Symptoms, failureID) {
+			out = append(out, p.ID)
 		}
 	}
-	return 0
+	return out
 }

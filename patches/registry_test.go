@@ -65,22 +65,11 @@ func TestMatch(t *testing.T) {
 	}
 }
 
-func TestCompareVersions(t *testing.T) {
-	cases := []struct {
-		a, b   string
-		prefix bool
-		want   int
-	}{
-		{"12.3.107", "12.3", true, 0},
-		{"12.3.107", "12.3", false, 1},
-		{"12.4", "12.3", true, 1},
-		{"14.39.33519", "14.40", true, -1},
-		{"14.40.33807", "14.40", true, 0},
-		{"11.8", "12", true, -1},
+func TestHealers(t *testing.T) {
+	if got := strings.Join(Default().Healers("cuda-link-libpath"), ","); got != "cuda-libpath,cuda-no-vmm" {
+		t.Errorf("Healers(cuda-link-libpath) = %s", got)
 	}
-	for _, c := range cases {
-		if got := CompareVersions(c.a, c.b, c.prefix); got != c.want {
-			t.Errorf("CompareVersions(%q,%q,%v) = %d, want %d", c.a, c.b, c.prefix, got, c.want)
-		}
+	if got := Default().Healers("gpu-out-of-memory"); len(got) != 0 {
+		t.Errorf("Healers(gpu-out-of-memory) = %v", got)
 	}
 }

@@ -5,7 +5,6 @@ package buildcmd
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -26,20 +25,19 @@ import (
 	"github.com/llamactl/llamactl/build/plan"
 	"github.com/llamactl/llamactl/doctor"
 	"github.com/llamactl/llamactl/doctor/probe"
-	"github.com/llamactl/llamactl/doctor/snapshot"
 	"github.com/llamactl/llamactl/internal/buildinfo"
 	"github.com/llamactl/llamactl/internal/cmdutil"
 	"github.com/llamactl/llamactl/internal/paths"
 	"github.com/llamactl/llamactl/internal/proc"
 	"github.com/llamactl/llamactl/internal/ui"
+	"github.com/llamactl/llamactl/machine"
 	"github.com/llamactl/llamactl/patches"
-	"github.com/llamactl/llamactl/runner/launch"
 )
 
 // Options holds the injected world and the parsed flags.
 type Options struct {
 	F      *cmdutil.Factory
-	Gather func(ctx context.Context) *snapshot.Snapshot
+	Gather func(ctx context.Context) *machine.Snapshot
 	HTTP   engine.Doer
 
 	Backend, Ref, Source, BuildDir, OutDir string
@@ -151,35 +149,18 @@ func cacheDir(o *Options) string {
 	return paths.CacheDir(runtime.GOOS, o.F.Getenv)
 }
 
-func loadSnapshot(ctx context.Context, o *Options) (*snapshot.Snapshot, error) {
+func loadSnapshot(ctx context.Context, o *Options) (*machine.Snapshot, error) {
 	if o.SnapshotPath != "" {
-		b, err := os.ReadFile(o.SnapshotPath)
+		s, err := machine.Load(o.SnapshotPath)
 		if err != nil {
-			return nil, cmdutil.UsageErrorf("--snapshot %s: %s. Record a machine with: llamactl doctor --snapshot %s (on that machine), then pass that file", o.SnapshotPath, fileProblem(err), o.SnapshotPath)
+			return nil, cmdutil.UsageErrorf("--snapshot: %v", err)
 		}
-		var doc struct {
-			Schema   int                `json:"schema"`
-			Snapshot *snapshot.Snapshot `json:"snapshot"`
-		}
-		if err := json.Unmarshal(b, &doc); err != nil {
-			return nil, cmdutil.UsageErrorf("--snapshot %s is not JSON: %v", o.SnapshotPath, err)
-		}
-		if doc.Snapshot != nil {
-			return doc.Snapshot, nil // a `doctor --json` document
-		}
-		var s snapshot.Snapshot
-		if err := json.Unmarshal(b, &s); err != nil {
-			return nil, cmdutil.UsageErrorf("--snapshot %s: %v", o.SnapshotPath, err)
-		}
-		if s.Schema > snapshot.SchemaVersion {
-			return nil, cmdutil.UsageErrorf("--snapshot %s has schema %d; this llamactl reads up to %d: update llamactl", o.SnapshotPath, s.Schema, snapshot.SchemaVersion)
-		}
-		return &s, nil
+		return s, nil
 	}
 	if o.Gather != nil {
 		return o.Gather(ctx), nil
 	}
-	return probe.Gather(ctx, probe.System(o.F)), nil
+	return probe.Gather(ctx, probe.System(o.F.Env())), nil
 }
 
 // fileProblem says in words why an input file could not be read.
@@ -212,7 +193,7 @@ func isDirErr(err error) bool {
 }
 
 // selection converts doctor's selection into the planner's input.
-func selection(s *snapshot.Snapshot, backend string) plan.Selection {
+func selection(s *machine.Snapshot, backend string) plan.Selection {
 	d := doctor.SelectFor(s, backend)
 	return plan.Selection{Backend: d.Backend, CUDA: d.CUDA, Toolkit: d.Toolkit, CUDAArchitectures: d.CUDAArchitectures,
 		HostCompiler: d.HostCompiler, MSVCToolset: d.MSVCToolset, VCVarsAll: d.VCVarsAll, Reasons: d.Reasons}
@@ -441,8 +422,9 @@ func run(ctx context.Context, o *Options) error {
 	// process group, so the terminal's SIGINT misses it) compiling on.
 	ctx, stop := o.Interrupt(ctx)
 	defer stop()
-	defer launch.GuardChildren()() // Windows: the compilers die with llamactl
+	defer proc.GuardChildren()() // Windows: the compilers die with llamactl
 	res, err := build.Run(ctx, d, in, build.Options{Heal: o.Heal, OutDir: o.OutDir, StopAfter: o.StopAfter})
+	err = exitError(err)
 	doc.Result = res
 	if err == nil && res != nil {
 		// Leave a record so `llamactl run` finds these binaries next.
@@ -469,6 +451,26 @@ func run(ctx context.Context, o *Options) error {
 	return finish(o, &doc, err)
 }
 
+// exitError maps build's error kinds to exit codes (docs/exit-codes.md).
+func exitError(err error) error {
+	var be *build.Error
+	if !errors.As(err, &be) {
+		return err
+	}
+	code := cmdutil.ExitInternal
+	switch be.Kind {
+	case build.BadInput:
+		code = cmdutil.ExitUsage
+	case build.Blocked:
+		code = cmdutil.ExitFindings
+	case build.Failed:
+		code = cmdutil.ExitBuild
+	case build.Interrupted:
+		code = cmdutil.ExitSignal
+	}
+	return &cmdutil.ExitError{Code: code, Message: be.Message, Err: err}
+}
+
 func mib(n int64) string { return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20)) }
 
 func contains(list []string, s string) bool {
@@ -490,7 +492,7 @@ func launcher(r proc.Runner) string {
 	return ""
 }
 
-func checkLock(o *Options, l *LockFile, s *snapshot.Snapshot, sel plan.Selection, fetcher *engine.Fetcher, pin engine.Pin) *LockCheck {
+func checkLock(o *Options, l *LockFile, s *machine.Snapshot, sel plan.Selection, fetcher *engine.Fetcher, pin engine.Pin) *LockCheck {
 	lc := &LockCheck{Path: o.LockPath}
 	problem := func(format string, a ...any) { lc.Problems = append(lc.Problems, fmt.Sprintf(format, a...)) }
 	switch l.Build.Backend {
@@ -672,15 +674,7 @@ func healAdvice(r *build.Result, id string) []string {
 }
 
 // healers lists the registry patches --heal applies for a failure ID.
-func healers(id string) []string {
-	var out []string
-	for _, p := range patches.Default().Patches {
-		if contains(p.When.Symptoms, id) {
-			out = append(out, p.ID)
-		}
-	}
-	return out
-}
+func healers(id string) []string { return patches.Default().Healers(id) }
 
 func orDash(s string) string {
 	if s == "" {

@@ -5,9 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"github.com/llamactl/llamactl/internal/paths"
-	"github.com/llamactl/llamactl/internal/testutil"
-	runengine "github.com/llamactl/llamactl/runner/engine"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -19,7 +16,10 @@ import (
 	"time"
 
 	"github.com/llamactl/llamactl/internal/cmdutil"
+	"github.com/llamactl/llamactl/internal/paths"
 	"github.com/llamactl/llamactl/internal/proc"
+	"github.com/llamactl/llamactl/internal/testutil"
+	runengine "github.com/llamactl/llamactl/runner/engine"
 )
 
 const plans = "../../testdata/build/plans"
@@ -136,7 +136,7 @@ func TestUsageErrorsNameTheNextStep(t *testing.T) {
 		{"lock is a folder", func(o *Options) { o.LockPath = t.TempDir() },
 			[]string{"is a directory", "llamactl build --lock"}},
 		{"missing snapshot", func(o *Options) { o.SnapshotPath = "missing.json"; o.DryRun = true },
-			[]string{"--snapshot missing.json: no such file", "llamactl doctor --snapshot"}},
+			[]string{"--snapshot: cannot read missing.json: no such file", "llamactl doctor --snapshot"}},
 		{"msvc toolset on linux", func(o *Options) { o.SnapshotPath = linux; o.DryRun = true; o.MSVCToolset = "14.39" },
 			[]string{"--msvc-toolset 14.39 applies to Windows builds only", "this machine is linux", "drop the flag"}},
 		{"missing source", func(o *Options) { o.Source = "/nonexistent/llama.cpp" },
@@ -340,15 +340,6 @@ func TestBuildDownloadedEngineEndToEnd(t *testing.T) {
 	rec, _ = os.ReadFile(filepath.Join(cache, paths.LastBuildName))
 	if err := json.Unmarshal(rec, &lb); err != nil || lb.BinDir != o.OutDir || lb.Manifest != filepath.Join(o.OutDir, "manifest.json") {
 		t.Errorf("last-build record after a relative --out: %s (%v)", rec, err)
-	}
-}
-
-func TestHealers(t *testing.T) {
-	if got := strings.Join(healers("cuda-link-libpath"), ","); got != "cuda-libpath,cuda-no-vmm" {
-		t.Errorf("healers(cuda-link-libpath) = %s", got)
-	}
-	if got := healers("gpu-out-of-memory"); len(got) != 0 {
-		t.Errorf("healers(gpu-out-of-memory) = %v", got)
 	}
 }
 

@@ -30,9 +30,9 @@ import (
 	"github.com/llamactl/llamactl/build"
 	"github.com/llamactl/llamactl/build/plan"
 	"github.com/llamactl/llamactl/doctor/probe"
-	"github.com/llamactl/llamactl/doctor/snapshot"
 	"github.com/llamactl/llamactl/internal/cmdutil"
 	"github.com/llamactl/llamactl/internal/proc"
+	"github.com/llamactl/llamactl/machine"
 )
 
 // HealTreeEnv names the real llama.cpp tree the heal suite builds.
@@ -85,10 +85,7 @@ func healSuite(t *testing.T) *healEnv {
 			return
 		}
 		commit, _ := run1(src, nil, "git", "rev-parse", "--short=9", "HEAD")
-		f, _, _ := cmdutil.NewTest(envMap(), proc.Exec{})
-		f.Getenv = os.Getenv
-		f.Environ = os.Environ
-		snap := probe.Gather(context.Background(), probe.System(f))
+		snap := probe.Gather(context.Background(), probe.System(proc.Env{Runner: proc.Exec{}, Getenv: os.Getenv, Environ: os.Environ, Now: time.Now}))
 		b, _ := json.Marshal(snap)
 		healSetup = &healEnv{src: src, commit: strings.TrimSpace(commit), snap: b, env: envMap()}
 	})
@@ -141,11 +138,11 @@ func (h *healEnv) runBuild(t *testing.T, c healCase, dir string, heal bool) (*Do
 		c.setup(t, h, dir, env)
 	}
 	o, out, errOut := newOpts(t, env, proc.Exec{})
-	var snap snapshot.Snapshot
+	var snap machine.Snapshot
 	if err := json.Unmarshal(h.snap, &snap); err != nil {
 		t.Fatal(err)
 	}
-	o.Gather = func(context.Context) *snapshot.Snapshot { s := snap; return &s }
+	o.Gather = func(context.Context) *machine.Snapshot { s := snap; return &s }
 	o.Source, o.BuildDir, o.Backend, o.Heal = h.src, dir, c.backend, heal
 	o.CMakeArgs, o.CUDAArch, o.Jobs = c.args, c.arch, 2
 	if c.backend == "cuda" {

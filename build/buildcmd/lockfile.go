@@ -10,7 +10,7 @@ import (
 	"github.com/BurntSushi/toml"
 
 	"github.com/llamactl/llamactl/build/engine"
-	"github.com/llamactl/llamactl/patches"
+	"github.com/llamactl/llamactl/internal/version"
 )
 
 // LockFile is a CI build lock: what a pinned build must use (docs/ci.md).
@@ -73,42 +73,9 @@ func ParseLockFile(p string, b []byte) (*LockFile, error) {
 	return &l, nil
 }
 
-// SatisfiesCUDA checks version against a constraint: comma-separated
-// clauses like ">=12.4", "<13", "=12.4" or a bare "12.4" (that release line).
-func SatisfiesCUDA(version, constraint string) (bool, error) {
-	for _, c := range strings.Split(constraint, ",") {
-		c = strings.TrimSpace(c)
-		if c == "" {
-			continue
-		}
-		op := ""
-		for _, o := range []string{">=", "<=", "==", ">", "<", "="} {
-			if strings.HasPrefix(c, o) {
-				op = o
-				break
-			}
-		}
-		v := strings.TrimSpace(c[len(op):])
-		if v == "" || strings.Trim(v, "0123456789.") != "" {
-			return false, fmt.Errorf("bad version constraint %q", c)
-		}
-		cmp := patches.CompareVersions(version, v, true)
-		ok := false
-		switch op {
-		case ">=":
-			ok = cmp >= 0
-		case "<=":
-			ok = cmp <= 0
-		case ">":
-			ok = cmp > 0
-		case "<":
-			ok = cmp < 0
-		default:
-			ok = cmp == 0
-		}
-		if !ok {
-			return false, nil
-		}
-	}
-	return true, nil
+// SatisfiesCUDA checks a CUDA version against a lockfile constraint:
+// comma-separated clauses like ">=12.4", "<13", "=12.4" or a bare "12.4"
+// (that release line); see internal/version.Constraints.
+func SatisfiesCUDA(v, constraint string) (bool, error) {
+	return version.Satisfies(v, constraint)
 }

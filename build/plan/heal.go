@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/llamactl/llamactl/internal/version"
 	"github.com/llamactl/llamactl/matrix"
 	"github.com/llamactl/llamactl/patches"
 )
@@ -135,7 +136,7 @@ func newestArch(archs []string) int {
 // tree: 90-virtual fails, 89 builds).
 func (pl *planner) buildableArch() int {
 	n := newestArch(pl.toolkitArchs())
-	if tk := pl.toolkit(); n >= 90 && patches.CompareVersions(tk.Version, "12.0", true) < 0 {
+	if tk := pl.toolkit(); n >= 90 && version.ComparePrefix(tk.Version, "12.0") < 0 {
 		n = 89
 	}
 	return n
@@ -175,7 +176,7 @@ func newerToolkit(sm int) string {
 	r := matrix.Default().Resolve(matrix.Query{GPUs: []matrix.GPUQuery{{CC: fmt.Sprintf("%d.%d", sm/10, sm%10)}}})
 	oldest := ""
 	for _, c := range r.CUDA.Acceptable {
-		if oldest == "" || patches.CompareVersions(c.Version, oldest, false) < 0 {
+		if oldest == "" || version.Compare(c.Version, oldest) < 0 {
 			oldest = c.Version
 		}
 	}

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/llamactl/llamactl/doctor/snapshot"
+	"github.com/llamactl/llamactl/machine"
 )
 
 // healCase is the recorded Debian machine (nvcc 11.8, default g++ 12,
@@ -14,7 +14,7 @@ func healInput(t *testing.T) Input {
 	t.Helper()
 	in := loadCase(t, "linux-debian-nvcc11.8-gcc12-nogpu")
 	in.Backend = "cuda"
-	in.Snapshot.Compilers = append(in.Snapshot.Compilers, snapshot.Compiler{Kind: "g++", Path: "/usr/bin/g++-12", Version: "12.2.0", Major: 12})
+	in.Snapshot.Compilers = append(in.Snapshot.Compilers, machine.Compiler{Kind: "g++", Path: "/usr/bin/g++-12", Version: "12.2.0", Major: 12})
 	in.Snapshot.Toolkits[0].GPUArchs = []string{"compute_50", "compute_52", "compute_60", "compute_61", "compute_70", "compute_75", "compute_80", "compute_86", "compute_87", "compute_89", "compute_90"}
 	in.Selection.Toolkit = &in.Snapshot.Toolkits[0]
 	in.Ninja = NinjaFacts{Checked: true, OnPath: "/usr/bin/ninja"}
@@ -121,7 +121,7 @@ func TestHealNativeWithoutGPU(t *testing.T) {
 		t.Errorf("architectures %q", v)
 	}
 	// With a GPU, native is what the user wants.
-	in.Snapshot.NVIDIA.GPUs = []snapshot.GPU{{Name: "NVIDIA GeForce RTX 4090", ComputeCapability: "8.9"}}
+	in.Snapshot.NVIDIA.GPUs = []machine.GPU{{Name: "NVIDIA GeForce RTX 4090", ComputeCapability: "8.9"}}
 	if p = mustPlan(t, in); len(p.Fixes)+len(p.Blockers) != 0 {
 		t.Errorf("%+v %v", p.Fixes, p.Blockers)
 	}

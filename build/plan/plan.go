@@ -13,8 +13,9 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/llamactl/llamactl/doctor/snapshot"
 	"github.com/llamactl/llamactl/internal/enginefacts"
+	"github.com/llamactl/llamactl/internal/version"
+	"github.com/llamactl/llamactl/machine"
 	"github.com/llamactl/llamactl/patches"
 )
 
@@ -22,14 +23,14 @@ import (
 // fields; the build command copies them in, so the planner does not depend on
 // doctor's package).
 type Selection struct {
-	Backend           string                `json:"backend"`
-	CUDA              string                `json:"cuda,omitempty"`
-	Toolkit           *snapshot.CUDAToolkit `json:"toolkit,omitempty"`
-	CUDAArchitectures string                `json:"cuda_architectures,omitempty"`
-	HostCompiler      string                `json:"host_compiler,omitempty"`
-	MSVCToolset       string                `json:"msvc_toolset,omitempty"`
-	VCVarsAll         string                `json:"vcvarsall,omitempty"`
-	Reasons           []string              `json:"reasons,omitempty"`
+	Backend           string               `json:"backend"`
+	CUDA              string               `json:"cuda,omitempty"`
+	Toolkit           *machine.CUDAToolkit `json:"toolkit,omitempty"`
+	CUDAArchitectures string               `json:"cuda_architectures,omitempty"`
+	HostCompiler      string               `json:"host_compiler,omitempty"`
+	MSVCToolset       string               `json:"msvc_toolset,omitempty"`
+	VCVarsAll         string               `json:"vcvarsall,omitempty"`
+	Reasons           []string             `json:"reasons,omitempty"`
 }
 
 // Engine is the llama.cpp source being built.
@@ -55,7 +56,7 @@ type Engine struct {
 
 // Input is everything the plan depends on.
 type Input struct {
-	Snapshot  *snapshot.Snapshot
+	Snapshot  *machine.Snapshot
 	Selection Selection
 	Engine    Engine
 	// Backend is what the user asked for: cuda|vulkan|hip|opencl|cpu|auto.
@@ -380,7 +381,7 @@ func (pl *planner) join(parts ...string) string {
 
 // msvc returns the Visual Studio install to build with: the one whose
 // vcvarsall doctor selected, else the first with the C++ tools.
-func (pl *planner) msvc() *snapshot.MSVCInstall {
+func (pl *planner) msvc() *machine.MSVCInstall {
 	s := pl.in.Snapshot
 	for i, m := range s.MSVC {
 		if pl.in.Selection.VCVarsAll != "" && strings.HasPrefix(strings.ToLower(pl.in.Selection.VCVarsAll), strings.ToLower(m.Path)) {
@@ -417,13 +418,13 @@ func (pl *planner) windows() {
 }
 
 // toolkit returns the CUDA toolkit to build with.
-func (pl *planner) toolkit() *snapshot.CUDAToolkit {
+func (pl *planner) toolkit() *machine.CUDAToolkit {
 	sel := pl.in.Selection
 	if sel.Toolkit != nil {
 		return sel.Toolkit
 	}
 	for i, t := range pl.in.Snapshot.Toolkits {
-		if sel.CUDA != "" && patches.CompareVersions(t.Version, sel.CUDA, true) == 0 {
+		if sel.CUDA != "" && version.ComparePrefix(t.Version, sel.CUDA) == 0 {
 			return &pl.in.Snapshot.Toolkits[i]
 		}
 	}
@@ -707,10 +708,10 @@ func (pl *planner) olderToolset(limit string) string {
 		if i := strings.LastIndexAny(v, `\/`); i >= 0 {
 			v = v[i+1:]
 		}
-		if patches.CompareVersions(v, limit, true) >= 0 {
+		if version.ComparePrefix(v, limit) >= 0 {
 			continue
 		}
-		if best == "" || patches.CompareVersions(v, best, false) > 0 {
+		if best == "" || version.Compare(v, best) > 0 {
 			best = v
 		}
 	}

@@ -11,7 +11,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/llamactl/llamactl/doctor/snapshot"
+	"github.com/llamactl/llamactl/machine"
 )
 
 var update = flag.Bool("update", false, "rewrite golden files")
@@ -28,8 +28,8 @@ type caseFile struct {
 		CMakeArgs []string `json:"cmake_args"`
 		Portable  string   `json:"portable"`
 	} `json:"input"`
-	Selection Selection         `json:"selection"`
-	Snapshot  snapshot.Snapshot `json:"snapshot"`
+	Selection Selection        `json:"selection"`
+	Snapshot  machine.Snapshot `json:"snapshot"`
 }
 
 func loadCase(t *testing.T, name string) Input {
@@ -219,7 +219,7 @@ func TestLinuxCUDAUsesOlderHostCompiler(t *testing.T) {
 
 func TestVulkanWithoutGlslcIsBlocked(t *testing.T) {
 	in := loadCase(t, "win-amd-rx7900xtx-vulkan")
-	in.Snapshot.Vulkan = snapshot.Vulkan{}
+	in.Snapshot.Vulkan = machine.Vulkan{}
 	p, err := Make(in)
 	if err != nil {
 		t.Fatal(err)
@@ -241,7 +241,7 @@ func TestSPIRVHeadersRequiredFromData(t *testing.T) {
 		blocked bool
 	}{{r[0].From - 1, false}, {r[0].From, true}, {0, true}} {
 		in := loadCase(t, "win-amd-rx7900xtx-vulkan")
-		in.Snapshot.Vulkan = snapshot.Vulkan{Glslc: `C:\tools\glslc.exe`}
+		in.Snapshot.Vulkan = machine.Vulkan{Glslc: `C:\tools\glslc.exe`}
 		in.Engine.BuildNumber = c.build
 		p, err := Make(in)
 		if err != nil {
@@ -524,17 +524,17 @@ func TestPatchValueMissingSaysWhat(t *testing.T) {
 // (clinfo recording, Iris Xe) does, an AMD GPU does not.
 func TestOpenCLWarnsWithoutSupportedDevice(t *testing.T) {
 	cases := []struct {
-		dev  snapshot.OpenCLDevice
+		dev  machine.OpenCLDevice
 		warn bool
 	}{
-		{snapshot.OpenCLDevice{Name: "pthread-skylake-avx512-AMD EPYC", Vendor: "AuthenticAMD", Type: "CPU"}, true},
-		{snapshot.OpenCLDevice{Name: "gfx1100", Vendor: "Advanced Micro Devices, Inc.", Type: "GPU"}, true},
-		{snapshot.OpenCLDevice{Name: "Intel(R) Iris(R) Xe Graphics", Vendor: "Intel(R) Corporation", Type: "GPU"}, false},
+		{machine.OpenCLDevice{Name: "pthread-skylake-avx512-AMD EPYC", Vendor: "AuthenticAMD", Type: "CPU"}, true},
+		{machine.OpenCLDevice{Name: "gfx1100", Vendor: "Advanced Micro Devices, Inc.", Type: "GPU"}, true},
+		{machine.OpenCLDevice{Name: "Intel(R) Iris(R) Xe Graphics", Vendor: "Intel(R) Corporation", Type: "GPU"}, false},
 	}
 	for _, c := range cases {
 		in := loadCase(t, "linux-debian-nvcc11.8-gcc12-nogpu")
 		in.Backend = "opencl"
-		in.Snapshot.OpenCL = snapshot.OpenCL{Status: "ok", Platforms: []snapshot.OpenCLPlatform{{Name: "p", Devices: []snapshot.OpenCLDevice{c.dev}}}}
+		in.Snapshot.OpenCL = machine.OpenCL{Status: "ok", Platforms: []machine.OpenCLPlatform{{Name: "p", Devices: []machine.OpenCLDevice{c.dev}}}}
 		p, err := Make(in)
 		if err != nil {
 			t.Fatal(err)

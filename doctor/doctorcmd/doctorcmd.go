@@ -4,13 +4,10 @@
 package doctorcmd
 
 import (
-	"archive/zip"
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -21,20 +18,17 @@ import (
 
 	"github.com/llamactl/llamactl/doctor"
 	"github.com/llamactl/llamactl/doctor/probe"
-	"github.com/llamactl/llamactl/doctor/snapshot"
 	"github.com/llamactl/llamactl/internal/buildinfo"
 	"github.com/llamactl/llamactl/internal/cmdutil"
 	"github.com/llamactl/llamactl/internal/ui"
 	"github.com/llamactl/llamactl/kernels"
+	"github.com/llamactl/llamactl/machine"
 	"github.com/llamactl/llamactl/matrix"
 	"github.com/llamactl/llamactl/support/report"
 )
 
 // Schema versions the --json document (docs/doctor.md).
 const Schema = 1
-
-// maxReplayBytes bounds a replayed file: snapshots are a few hundred KiB.
-const maxReplayBytes = 64 << 20
 
 // Options are the command's inputs.
 type Options struct {
@@ -53,9 +47,9 @@ type Options struct {
 	// Lang is --lang: the language of the human output (zh-CN, en).
 	Lang string
 	// Gather takes the snapshot of this machine (probe.Gather by default).
-	Gather func(ctx context.Context) *snapshot.Snapshot
+	Gather func(ctx context.Context) *machine.Snapshot
 	// Kernels runs the --probe kernels (kernels.Run by default).
-	Kernels func(ctx context.Context, s *snapshot.Snapshot, sel doctor.Selection) (kernels.Report, error)
+	Kernels func(ctx context.Context, s *machine.Snapshot, sel doctor.Selection) (kernels.Report, error)
 }
 
 // Doc is the --json document.
@@ -69,8 +63,8 @@ type Doc struct {
 	// Report is what --report wrote: its absolute path and the files in it.
 	Report *report.Result `json:"report,omitempty"`
 	// SnapshotFile is the absolute path --snapshot wrote.
-	SnapshotFile string             `json:"snapshot_file,omitempty"`
-	Snapshot     *snapshot.Snapshot `json:"snapshot"`
+	SnapshotFile string            `json:"snapshot_file,omitempty"`
+	Snapshot     *machine.Snapshot `json:"snapshot"`
 }
 
 // Summary counts findings by status.
@@ -170,17 +164,17 @@ func run(ctx context.Context, o *Options) error {
 	ropts := doctor.Options{Only: o.Checks, Backend: o.Backend}
 
 	t0 := time.Now()
-	var s *snapshot.Snapshot
+	var s *machine.Snapshot
 	if o.Replay != "" {
 		var err error
-		if s, err = LoadSnapshot(o.Replay); err != nil {
-			return err
+		if s, err = machine.Load(o.Replay); err != nil {
+			return cmdutil.UsageError(err)
 		}
 	} else {
 		gather := o.Gather
 		if gather == nil {
-			gather = func(ctx context.Context) *snapshot.Snapshot {
-				d := probe.System(f)
+			gather = func(ctx context.Context) *machine.Snapshot {
+				d := probe.System(f.Env())
 				d.Version = buildinfo.Get().Version
 				return probe.Gather(ctx, d)
 			}
@@ -337,7 +331,7 @@ func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
 // runKernels runs the kernel probes with the selection and turns their
 // findings into doctor findings (kernels.DoctorFindings keeps the failure
 // ID as facts.failure_id).
-func runKernels(ctx context.Context, o *Options, s *snapshot.Snapshot, sel doctor.Selection) ([]doctor.Finding, error) {
+func runKernels(ctx context.Context, o *Options, s *machine.Snapshot, sel doctor.Selection) ([]doctor.Finding, error) {
 	ch := kernels.FromSelection(sel)
 	fallback := ""
 	if ch.CUDAArchitectures == "" && ch.Toolkit != nil {
@@ -349,12 +343,14 @@ func runKernels(ctx context.Context, o *Options, s *snapshot.Snapshot, sel docto
 	}
 	k := o.Kernels
 	if k == nil {
-		k = func(ctx context.Context, s *snapshot.Snapshot, sel doctor.Selection) (kernels.Report, error) {
-			return kernels.Run(ctx, o.F, s, ch, kernels.Options{})
+		k = func(ctx context.Context, s *machine.Snapshot, sel doctor.Selection) (kernels.Report, error) {
+			return kernels.Run(ctx, o.F.Env(), s, ch, kernels.Options{})
 		}
 	}
 	rep, err := k(ctx, s, sel)
-	if err != nil {
+	if ie := (*kernels.InputError)(nil); errors.As(err, &ie) {
+		return nil, cmdutil.UsageError(err)
+	} else if err != nil {
 		return nil, err
 	}
 	s.Probes = kernels.ToSnapshot(rep.Stages)
@@ -370,7 +366,7 @@ func runKernels(ctx context.Context, o *Options, s *snapshot.Snapshot, sel docto
 // fallbackArch is the newest real architecture the toolkit's nvcc lists
 // (--list-gpu-arch), else the newest the matrix knows for its version; ""
 // when neither is known (the probe then skips).
-func fallbackArch(tk *snapshot.CUDAToolkit) string {
+func fallbackArch(tk *machine.CUDAToolkit) string {
 	best := 0
 	for _, a := range tk.GPUArchs {
 		if n, err := strconv.Atoi(strings.TrimPrefix(strings.TrimPrefix(a, "compute_"), "sm_")); err == nil && n > best {
@@ -396,97 +392,6 @@ func writeJSONFile(path string, v any) error {
 		return err
 	}
 	return os.WriteFile(path, b.Bytes(), 0o644)
-}
-
-// snapshotHint is the next step after any unusable --replay input.
-const snapshotHint = "Create one with 'llamactl doctor --snapshot machine.json' on the machine to diagnose."
-
-// LoadSnapshot reads a snapshot file: a bare snapshot, a doctor --json
-// document or a support report.json (both carry a "snapshot" field), or a
-// report zip holding one of those. Bad input is a usage error that says what
-// to do, never a panic.
-func LoadSnapshot(path string) (*snapshot.Snapshot, error) {
-	if st, err := os.Stat(path); err == nil && st.IsDir() {
-		path = filepath.Join(path, "report.json") // a --report folder
-	}
-	fh, err := os.Open(path)
-	if err != nil {
-		return nil, cmdutil.UsageErrorf("cannot read %s: %v. %s", path, errors.Unwrap(err), snapshotHint)
-	}
-	defer fh.Close()
-	b, err := io.ReadAll(io.LimitReader(fh, maxReplayBytes+1))
-	if err != nil {
-		return nil, cmdutil.UsageErrorf("cannot read %s: %v. %s", path, err, snapshotHint)
-	}
-	if len(b) > maxReplayBytes {
-		return nil, cmdutil.UsageErrorf("%s is larger than %d MiB: not a snapshot. %s", path, maxReplayBytes>>20, snapshotHint)
-	}
-	if bytes.HasPrefix(b, []byte("PK\x03\x04")) {
-		if b, err = fromZip(b); err != nil {
-			return nil, cmdutil.UsageErrorf("%s: %v. %s", path, err, snapshotHint)
-		}
-	}
-	return ParseSnapshot(b, path)
-}
-
-// ParseSnapshot decodes snapshot JSON (see LoadSnapshot); name is for messages.
-func ParseSnapshot(b []byte, name string) (*snapshot.Snapshot, error) {
-	hint := snapshotHint
-	var probeDoc map[string]json.RawMessage
-	if err := json.Unmarshal(b, &probeDoc); err != nil {
-		return nil, cmdutil.UsageErrorf("%s is not a snapshot (invalid JSON: %v). %s", name, err, hint)
-	}
-	if inner, ok := probeDoc["snapshot"]; ok && len(inner) > 0 && inner[0] == '{' {
-		b = inner
-		probeDoc = nil
-		if err := json.Unmarshal(b, &probeDoc); err != nil {
-			return nil, cmdutil.UsageErrorf("%s: its \"snapshot\" field is not valid JSON: %v. %s", name, err, hint)
-		}
-	}
-	if _, ok := probeDoc["os"]; !ok {
-		return nil, cmdutil.UsageErrorf("%s is JSON but not a llamactl snapshot (no \"os\" field). %s", name, hint)
-	}
-	var s snapshot.Snapshot
-	if err := json.Unmarshal(b, &s); err != nil {
-		return nil, cmdutil.UsageErrorf("%s is not a valid snapshot: %v. %s", name, err, hint)
-	}
-	if s.Schema > snapshot.SchemaVersion {
-		return nil, cmdutil.UsageErrorf("%s has snapshot schema %d but this llamactl reads up to %d: update llamactl", name, s.Schema, snapshot.SchemaVersion)
-	}
-	return &s, nil
-}
-
-// fromZip returns the snapshot-bearing JSON inside a report zip.
-func fromZip(b []byte) ([]byte, error) {
-	zr, err := zip.NewReader(bytes.NewReader(b), int64(len(b)))
-	if err != nil {
-		return nil, fmt.Errorf("not a valid zip: %v", err)
-	}
-	for _, want := range []string{"snapshot.json", "report.json", "doctor.json"} {
-		for _, zf := range zr.File {
-			if zf.Name != want && !strings.HasSuffix(zf.Name, "/"+want) {
-				continue
-			}
-			rc, err := zf.Open()
-			if err != nil {
-				return nil, err
-			}
-			data, err := io.ReadAll(io.LimitReader(rc, maxReplayBytes))
-			rc.Close()
-			if err != nil {
-				return nil, err
-			}
-			return data, nil
-		}
-	}
-	return nil, errors.New("the zip holds no snapshot.json or report.json")
-}
-
-// Evaluate runs every check and the selection on a snapshot (the pure part
-// of the command; fuzzed with arbitrary snapshots).
-func Evaluate(s *snapshot.Snapshot, backend string) Doc {
-	fs := doctor.Run(context.Background(), s, doctor.Options{Backend: backend})
-	return Doc{Schema: Schema, Checks: fs, Selection: doctor.SelectFor(s, backend), Snapshot: s}
 }
 
 // environ is the real environment as a map, for the report's leak self-check.

@@ -198,29 +198,6 @@ func TestReplayReportAndZip(t *testing.T) {
 	}
 }
 
-func FuzzParseSnapshot(f *testing.F) {
-	for _, n := range []string{"linux-ci-debian-nvcc11.8-gcc12.json", "win-dll-conda-cudart-stray-ggml.json"} {
-		b, err := os.ReadFile(snaps + n)
-		if err != nil {
-			f.Fatal(err)
-		}
-		f.Add(b)
-	}
-	f.Add([]byte(`{"snapshot":{"os":{"goos":"windows"}}}`))
-	f.Add([]byte(`{"os":{"goos":"linux"},"nvidia":{"cuda_driver_api":"ERR!","gpus":[{"name":"x","compute_capability":"99.9"}]}}`))
-	f.Add([]byte("\xff\xfe"))
-	f.Fuzz(func(t *testing.T, b []byte) {
-		s, err := doctorcmd.ParseSnapshot(b, "fuzz")
-		if err != nil {
-			if cmdutil.ExitCode(err) != cmdutil.ExitUsage {
-				t.Fatalf("bad input must be a usage error: %v", err)
-			}
-			return
-		}
-		_ = doctorcmd.Evaluate(s, "")
-	})
-}
-
 func jsonUnmarshal(b []byte, v any) error { return json.Unmarshal(b, v) }
 
 // --report writes a redacted bundle that --replay reads back to the same findings.

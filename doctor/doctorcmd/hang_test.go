@@ -11,9 +11,9 @@ import (
 	"time"
 
 	"github.com/llamactl/llamactl/doctor/probe"
-	"github.com/llamactl/llamactl/doctor/snapshot"
 	"github.com/llamactl/llamactl/internal/cmdutil"
 	"github.com/llamactl/llamactl/internal/proc"
+	"github.com/llamactl/llamactl/machine"
 )
 
 // Tools that hang or print garbage (real processes, through the real
@@ -35,8 +35,8 @@ func TestHangingAndGarbageTools(t *testing.T) {
 	env := map[string]string{"PATH": dir, "HOME": dir, "LANG": "C"}
 	f, out, _ := cmdutil.NewTest(env, proc.Exec{})
 	f.IO.JSON = true
-	o := &Options{F: f, Gather: func(ctx context.Context) *snapshot.Snapshot {
-		d := probe.System(f)
+	o := &Options{F: f, Gather: func(ctx context.Context) *machine.Snapshot {
+		d := probe.System(f.Env())
 		d.CommandTimeout = 300 * time.Millisecond
 		d.Timeout = 2 * time.Second
 		return probe.Gather(ctx, d)

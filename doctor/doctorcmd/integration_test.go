@@ -3,7 +3,6 @@ package doctorcmd_test
 import (
 	"bytes"
 	"context"
-	"github.com/llamactl/llamactl/internal/testutil"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -16,6 +15,7 @@ import (
 	"github.com/llamactl/llamactl/internal/cli"
 	"github.com/llamactl/llamactl/internal/cmdutil"
 	"github.com/llamactl/llamactl/internal/proc"
+	"github.com/llamactl/llamactl/internal/testutil"
 )
 
 // realDoctor runs `llamactl doctor --json` against this machine, with the

@@ -1,6 +1,9 @@
 package doctorcmd
 
-import "github.com/llamactl/llamactl/internal/lang"
+import (
+	"github.com/llamactl/llamactl/internal/cmdutil"
+	"github.com/llamactl/llamactl/internal/lang"
+)
 
 // The language detection lives in internal/lang, shared with `llamactl
 // matrix`; doctor.LangEN/LangZhCN have the same values as lang.EN/ZhCN.
@@ -13,5 +16,6 @@ func localeLang(v string) string { return lang.Locale(v) }
 
 // chooseLang is the language of doctor's human output (lang.Choose).
 func chooseLang(flag string, getenv func(string) string) (string, error) {
-	return lang.Choose(flag, getenv, "llamactl doctor --lang zh-CN")
+	l, err := lang.Choose(flag, getenv, "llamactl doctor --lang zh-CN")
+	return l, cmdutil.UsageError(err)
 }

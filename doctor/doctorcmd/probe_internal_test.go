@@ -7,16 +7,16 @@ import (
 	"testing"
 
 	"github.com/llamactl/llamactl/doctor"
-	"github.com/llamactl/llamactl/doctor/snapshot"
 	"github.com/llamactl/llamactl/internal/cmdutil"
 	"github.com/llamactl/llamactl/kernels"
+	"github.com/llamactl/llamactl/machine"
 )
 
 // --probe keeps the kernels' failure ID (facts.failure_id) in --json, and
 // says which architecture it compiled for when the machine has no NVIDIA
 // GPU. The stages are those the real probe gave on the GPU-less CI machine.
 func TestProbeFindingsKeepFailureID(t *testing.T) {
-	s, err := LoadSnapshot("../../testdata/doctor/snapshots/linux-ci-debian-nvcc11.8-gcc12.json")
+	s, err := machine.Load("../../testdata/doctor/snapshots/linux-ci-debian-nvcc11.8-gcc12.json")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -24,8 +24,8 @@ func TestProbeFindingsKeepFailureID(t *testing.T) {
 	f.IO.JSON = true
 	var gotSel doctor.Selection
 	o := &Options{F: f, Probe: true,
-		Gather: func(context.Context) *snapshot.Snapshot { return s },
-		Kernels: func(_ context.Context, _ *snapshot.Snapshot, sel doctor.Selection) (kernels.Report, error) {
+		Gather: func(context.Context) *machine.Snapshot { return s },
+		Kernels: func(_ context.Context, _ *machine.Snapshot, sel doctor.Selection) (kernels.Report, error) {
 			gotSel = sel
 			st := []kernels.StageResult{
 				{Kind: "cuda", Stage: kernels.StageCompile, OK: true},
@@ -48,7 +48,7 @@ func TestProbeFindingsKeepFailureID(t *testing.T) {
 			Details []string          `json:"details"`
 			Facts   map[string]string `json:"facts"`
 		} `json:"checks"`
-		Snapshot snapshot.Snapshot `json:"snapshot"`
+		Snapshot machine.Snapshot `json:"snapshot"`
 	}
 	if err := json.Unmarshal([]byte(out.String()), &d); err != nil {
 		t.Fatal(err)
@@ -73,12 +73,12 @@ func TestProbeFindingsKeepFailureID(t *testing.T) {
 
 func TestFallbackArch(t *testing.T) {
 	cases := []struct {
-		tk   snapshot.CUDAToolkit
+		tk   machine.CUDAToolkit
 		want string
 	}{
-		{snapshot.CUDAToolkit{Version: "11.8.89", GPUArchs: []string{"compute_35", "compute_90", "compute_87"}}, "90-real"},
-		{snapshot.CUDAToolkit{Version: "12.4.131"}, "90-real"}, // from the matrix: 12.4 targets up to sm_90
-		{snapshot.CUDAToolkit{Version: "garbage"}, ""},
+		{machine.CUDAToolkit{Version: "11.8.89", GPUArchs: []string{"compute_35", "compute_90", "compute_87"}}, "90-real"},
+		{machine.CUDAToolkit{Version: "12.4.131"}, "90-real"}, // from the matrix: 12.4 targets up to sm_90
+		{machine.CUDAToolkit{Version: "garbage"}, ""},
 	}
 	for _, c := range cases {
 		if got := fallbackArch(&c.tk); got != c.want {

@@ -3,13 +3,13 @@ package doctorcmd_test
 import (
 	"context"
 	"encoding/json"
-	"github.com/llamactl/llamactl/internal/testutil"
 	"os/exec"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/llamactl/llamactl/internal/proc"
+	"github.com/llamactl/llamactl/internal/testutil"
 )
 
 // `llamactl doctor --probe` for real on the CI machine: PoCL's OpenCL probe

@@ -7,9 +7,9 @@ import (
 	"time"
 
 	"github.com/llamactl/llamactl/doctor"
-	"github.com/llamactl/llamactl/doctor/snapshot"
 	"github.com/llamactl/llamactl/internal/cmdutil"
 	"github.com/llamactl/llamactl/internal/ui"
+	"github.com/llamactl/llamactl/machine"
 )
 
 // mark: doctor's statuses are spelled as the output layer's
@@ -208,7 +208,7 @@ func listChecks(f *cmdutil.Factory, tr *doctor.Translator) error {
 }
 
 // renderFacts prints the raw facts the checks read (--verbose).
-func renderFacts(p *ui.Printer, s *snapshot.Snapshot) {
+func renderFacts(p *ui.Printer, s *machine.Snapshot) {
 	p.Println()
 	p.Println(p.Bold("Facts"))
 	var rows [][]string
@@ -267,7 +267,7 @@ func renderFacts(p *ui.Printer, s *snapshot.Snapshot) {
 	p.Table(nil, rows)
 }
 
-func toolVersions(s *snapshot.Snapshot) map[string]string {
+func toolVersions(s *machine.Snapshot) map[string]string {
 	m := map[string]string{}
 	for k, t := range s.BuildTools {
 		m[k] = strings.TrimSpace(t.Version + " " + t.Path + " " + t.Error)

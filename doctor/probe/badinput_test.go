@@ -9,8 +9,8 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/llamactl/llamactl/doctor/snapshot"
 	"github.com/llamactl/llamactl/internal/proc"
+	"github.com/llamactl/llamactl/machine"
 )
 
 // scriptDeps is a real machine (real processes, real files) whose PATH is
@@ -136,11 +136,11 @@ func TestNVMLChildCrash(t *testing.T) {
 
 type panicHost struct{}
 
-func (panicHost) Info(context.Context) (snapshot.OSInfo, error) { panic("gopsutil exploded") }
+func (panicHost) Info(context.Context) (machine.OSInfo, error) { panic("gopsutil exploded") }
 
 type blockHost struct{}
 
-func (blockHost) Info(context.Context) (snapshot.OSInfo, error) { select {} }
+func (blockHost) Info(context.Context) (machine.OSInfo, error) { select {} }
 
 func TestGathererPanicAndHangBecomeProbeErrors(t *testing.T) {
 	d := Deps{GOOS: "linux", Host: panicHost{}, Timeout: 200 * time.Millisecond}

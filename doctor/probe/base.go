@@ -4,25 +4,25 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/llamactl/llamactl/doctor/snapshot"
+	"github.com/llamactl/llamactl/machine"
 )
 
 // gatherBase fills what every gatherer reads: env, PATH and the tool hits.
 // It only reads the environment and stats files, so it runs before the
 // concurrent gatherers.
-func gatherBase(d *Deps, s *snapshot.Snapshot) {
+func gatherBase(d *Deps, s *machine.Snapshot) {
 	s.Env = allowedEnv(d)
 	path := lookupEnv(d, "PATH")
 	for _, dir := range splitPathList(d.GOOS, path) {
-		s.Path = append(s.Path, snapshot.PathEntry{Dir: dir, Exists: isDir(d.FS, expandWinVars(d, dir))})
+		s.Path = append(s.Path, machine.PathEntry{Dir: dir, Exists: isDir(d.FS, expandWinVars(d, dir))})
 	}
-	s.Tools = map[string][]snapshot.ToolHit{}
+	s.Tools = map[string][]machine.ToolHit{}
 	for _, name := range facts.Tools.Names {
 		if !isWin(d.GOOS) && containsExact(facts.Tools.WindowsOnly, name) {
 			continue // Linux's /usr/bin/link is coreutils, not a linker
 		}
 		for _, p := range searchPath(d, s.Path, name) {
-			s.Tools[name] = append(s.Tools[name], snapshot.ToolHit{Path: p})
+			s.Tools[name] = append(s.Tools[name], machine.ToolHit{Path: p})
 		}
 	}
 	if len(s.Tools) == 0 {
@@ -136,7 +136,7 @@ func pathExts(d *Deps) []string {
 // PATHEXT extension is tried in each directory (cmd's search order); on
 // Linux inside WSL, Windows executables (name.exe) on /mnt/ paths count too,
 // since WSL interop runs them.
-func searchPath(d *Deps, path []snapshot.PathEntry, name string) []string {
+func searchPath(d *Deps, path []machine.PathEntry, name string) []string {
 	var out []string
 	seen := map[string]bool{}
 	add := func(p string) {
@@ -189,7 +189,7 @@ func isFile(fsys FS, p string) bool {
 }
 
 // firstTool is the first hit of a tool on PATH, or "".
-func firstTool(s *snapshot.Snapshot, name string) string {
+func firstTool(s *machine.Snapshot, name string) string {
 	if hits := s.Tools[name]; len(hits) > 0 {
 		return hits[0].Path
 	}

@@ -1,4 +1,4 @@
-// Package probe gathers a snapshot.Snapshot of the machine: the facts every
+// Package probe gathers a machine.Snapshot of the machine: the facts every
 // doctor rule reads. Everything external (commands, files, environment,
 // registry, NVML, host counters, clock) comes through Deps, so the same
 // Gather code runs on the real machine (System) and on a recorded one
@@ -12,9 +12,8 @@ import (
 	"runtime"
 	"time"
 
-	"github.com/llamactl/llamactl/doctor/snapshot"
-	"github.com/llamactl/llamactl/internal/cmdutil"
 	"github.com/llamactl/llamactl/internal/proc"
+	"github.com/llamactl/llamactl/machine"
 )
 
 // FS is the read-only file system view probes use. Names are absolute paths
@@ -44,7 +43,7 @@ type Registry interface {
 // Host reports what the operating system knows about CPU, memory and disk
 // (gopsutil on the real machine, recorded values in a scenario).
 type Host interface {
-	Info(ctx context.Context) (snapshot.OSInfo, error)
+	Info(ctx context.Context) (machine.OSInfo, error)
 }
 
 // Deps is everything Gather needs from the outside world.
@@ -78,7 +77,7 @@ const (
 )
 
 // System returns the real machine's dependencies.
-func System(f *cmdutil.Factory) Deps {
+func System(f proc.Env) Deps {
 	self := ""
 	if f.Executable != nil {
 		if p, err := f.Executable(); err == nil {

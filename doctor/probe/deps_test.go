@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/llamactl/llamactl/doctor/snapshot"
+	"github.com/llamactl/llamactl/machine"
 )
 
 func TestWindowsPaths(t *testing.T) {
@@ -72,7 +72,7 @@ func TestSearchPathPATHEXT(t *testing.T) {
 	files := map[string]string{`C:\a\nvcc.bat`: "", `C:\a\nvcc.exe`: "", `C:\b\nvcc.exe`: "", `C:\Windows\System32\`: ""}
 	env := map[string]string{"PATHEXT": ".EXE;.BAT", "SystemRoot": `C:\Windows`}
 	d := withDefaults(Deps{GOOS: "windows", FS: NewMemFS("windows", files), Getenv: func(k string) string { return env[k] }})
-	path := []snapshot.PathEntry{{Dir: `C:\b`, Exists: true}, {Dir: `C:\a`, Exists: true}, {Dir: `%SystemRoot%\System32`, Exists: true}}
+	path := []machine.PathEntry{{Dir: `C:\b`, Exists: true}, {Dir: `C:\a`, Exists: true}, {Dir: `%SystemRoot%\System32`, Exists: true}}
 	got := searchPath(&d, path, "nvcc")
 	if strings.Join(got, "|") != `C:\b\nvcc.exe|C:\a\nvcc.exe|C:\a\nvcc.bat` {
 		t.Errorf("hits: %v", got)

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/llamactl/llamactl/doctor/snapshot"
+	"github.com/llamactl/llamactl/machine"
 )
 
 // Every DLL of facts.json is recorded, found or not: an empty list is
@@ -39,7 +39,7 @@ func TestDLLsSearchedButNotFoundAreRecorded(t *testing.T) {
 	if !strings.Contains(string(b), `"vulkan-1.dll":[]`) {
 		t.Errorf("not found is not written as []: %s", b)
 	}
-	var back snapshot.Windows
+	var back machine.Windows
 	if err := json.Unmarshal(b, &back); err != nil {
 		t.Fatal(err)
 	}

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/llamactl/llamactl/doctor/snapshot"
+	"github.com/llamactl/llamactl/machine"
 )
 
 // compilerNames are the host compilers nvcc may be pointed at, plain and
@@ -22,11 +22,11 @@ func compilerNames() []string {
 	return names
 }
 
-func gatherCompilers(ctx context.Context, g *gctx) func(*snapshot.Snapshot) {
-	var cs []snapshot.Compiler
+func gatherCompilers(ctx context.Context, g *gctx) func(*machine.Snapshot) {
+	var cs []machine.Compiler
 	goos := g.goos()
 	names := compilerNames()
-	found := make([]*snapshot.Compiler, len(names))
+	found := make([]*machine.Compiler, len(names))
 	each(len(names), func(i int) {
 		found[i] = probeCompiler(ctx, g, names[i])
 	})
@@ -44,7 +44,7 @@ func gatherCompilers(ctx context.Context, g *gctx) func(*snapshot.Snapshot) {
 					g.errorf("%s: no compiler banner in %q", h.Path, truncate(firstLine(out), 200))
 					continue
 				}
-				cs = append(cs, snapshot.Compiler{Kind: "cl", Path: h.Path, Version: b.Version, Major: major(b.Version), Target: b.Arch})
+				cs = append(cs, machine.Compiler{Kind: "cl", Path: h.Path, Version: b.Version, Major: major(b.Version), Target: b.Arch})
 			}
 			break // only the cl that runs matters here; MSVC lists all toolsets
 		}
@@ -53,17 +53,17 @@ func gatherCompilers(ctx context.Context, g *gctx) func(*snapshot.Snapshot) {
 		if _, out, ok := g.run(ctx, h.Path, "--version"); ok {
 			v, t := ParseClangVersion(out)
 			if v != "" {
-				cs = append(cs, snapshot.Compiler{Kind: "clang-cl", Path: h.Path, Version: v, Major: major(v), Target: t})
+				cs = append(cs, machine.Compiler{Kind: "clang-cl", Path: h.Path, Version: v, Major: major(v), Target: t})
 			}
 		}
 		break
 	}
-	return func(s *snapshot.Snapshot) { s.Compilers = cs }
+	return func(s *machine.Snapshot) { s.Compilers = cs }
 }
 
 // gatherBuildTools asks cmake, ninja, git (and ccache) for their versions.
-func gatherBuildTools(ctx context.Context, g *gctx) func(*snapshot.Snapshot) {
-	bt := map[string]snapshot.ToolVersion{}
+func gatherBuildTools(ctx context.Context, g *gctx) func(*machine.Snapshot) {
+	bt := map[string]machine.ToolVersion{}
 	type tool struct {
 		name  string
 		parse func(string) string
@@ -79,7 +79,7 @@ func gatherBuildTools(ctx context.Context, g *gctx) func(*snapshot.Snapshot) {
 		if p == "" {
 			continue
 		}
-		tv := snapshot.ToolVersion{Path: p}
+		tv := machine.ToolVersion{Path: p}
 		res, out, ok := g.run(ctx, p, "--version")
 		switch {
 		case res.TimedOut:
@@ -95,7 +95,7 @@ func gatherBuildTools(ctx context.Context, g *gctx) func(*snapshot.Snapshot) {
 		}
 		bt[t.name] = tv
 	}
-	return func(s *snapshot.Snapshot) {
+	return func(s *machine.Snapshot) {
 		if len(bt) > 0 {
 			s.BuildTools = bt
 		}
@@ -108,7 +108,7 @@ func gatherBuildTools(ctx context.Context, g *gctx) func(*snapshot.Snapshot) {
 }
 
 // probeCompiler asks the first `name` on PATH for its version.
-func probeCompiler(ctx context.Context, g *gctx, name string) *snapshot.Compiler {
+func probeCompiler(ctx context.Context, g *gctx, name string) *machine.Compiler {
 	hits := searchPath(g.d, g.base.Path, name)
 	if len(hits) == 0 {
 		return nil
@@ -122,7 +122,7 @@ func probeCompiler(ctx context.Context, g *gctx, name string) *snapshot.Compiler
 		return nil
 	}
 	kind := strings.TrimRight(strings.TrimRight(name, "0123456789"), "-")
-	c := snapshot.Compiler{Kind: kind, Path: p}
+	c := machine.Compiler{Kind: kind, Path: p}
 	if strings.HasPrefix(kind, "clang") {
 		c.Version, c.Target = ParseClangVersion(out)
 	} else {

@@ -7,7 +7,8 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/llamactl/llamactl/doctor/snapshot"
+	"github.com/llamactl/llamactl/internal/version"
+	"github.com/llamactl/llamactl/machine"
 )
 
 type tkCand struct {
@@ -17,7 +18,7 @@ type tkCand struct {
 
 // gatherCUDA enumerates every toolkit it can find, from every source
 // (doctor.md §3.4: "do this, don't trust one"), and asks each nvcc.
-func gatherCUDA(ctx context.Context, g *gctx) func(*snapshot.Snapshot) {
+func gatherCUDA(ctx context.Context, g *gctx) func(*machine.Snapshot) {
 	goos := g.goos()
 	var cands []*tkCand
 	add := func(root, nvcc, how string) {
@@ -125,10 +126,10 @@ func gatherCUDA(ctx context.Context, g *gctx) func(*snapshot.Snapshot) {
 		add(root, h.Path, "PATH")
 	}
 
-	tks := make([]snapshot.CUDAToolkit, len(cands))
+	tks := make([]machine.CUDAToolkit, len(cands))
 	each(len(cands), func(i int) {
 		c := cands[i]
-		tk := snapshot.CUDAToolkit{Root: c.root, Found: c.found, Links: c.links}
+		tk := machine.CUDAToolkit{Root: c.root, Found: c.found, Links: c.links}
 		nvcc := c.nvcc
 		if nvcc == "" {
 			if p := joinPath(goos, c.root, "bin", nvccName); isFile(g.d.FS, p) {
@@ -160,11 +161,11 @@ func gatherCUDA(ctx context.Context, g *gctx) func(*snapshot.Snapshot) {
 	})
 	sort.SliceStable(tks, func(i, j int) bool {
 		if tks[i].Version != tks[j].Version {
-			return versionLess(tks[j].Version, tks[i].Version)
+			return version.Less(tks[j].Version, tks[i].Version)
 		}
 		return tks[i].Root < tks[j].Root
 	})
-	return func(s *snapshot.Snapshot) { s.Toolkits = tks }
+	return func(s *machine.Snapshot) { s.Toolkits = tks }
 }
 
 var reVersionTxt = regexp.MustCompile(`CUDA Version (\d+\.\d+(?:\.\d+)?)`)

@@ -5,7 +5,7 @@ import (
 	"regexp"
 	"strings"
 
-	"github.com/llamactl/llamactl/doctor/snapshot"
+	"github.com/llamactl/llamactl/machine"
 )
 
 // OpenCL statuses.
@@ -21,8 +21,8 @@ var reCL1001 = regexp.MustCompile(`-1001|CL_PLATFORM_NOT_FOUND_KHR|Number of pla
 
 // gatherOpenCL lists the ICD loader and its vendor files (doctor.md §5.1)
 // and the platforms clinfo sees through them.
-func gatherOpenCL(ctx context.Context, g *gctx) func(*snapshot.Snapshot) {
-	var o snapshot.OpenCL
+func gatherOpenCL(ctx context.Context, g *gctx) func(*machine.Snapshot) {
+	var o machine.OpenCL
 	goos := g.goos()
 	if isWin(goos) {
 		if p := joinPath(goos, systemDir(g.d), "OpenCL.dll"); isFile(g.d.FS, p) {
@@ -95,13 +95,13 @@ func gatherOpenCL(ctx context.Context, g *gctx) func(*snapshot.Snapshot) {
 			o.Status = CLNoClinfo
 		}
 	}
-	return func(s *snapshot.Snapshot) { s.OpenCL = o }
+	return func(s *machine.Snapshot) { s.OpenCL = o }
 }
 
 // gatherVulkan runs vulkaninfo --summary and checks what building the Vulkan
 // backend needs: glslc and SPIRV-Headers (llama.cpp docs/build.md).
-func gatherVulkan(ctx context.Context, g *gctx) func(*snapshot.Snapshot) {
-	var v snapshot.Vulkan
+func gatherVulkan(ctx context.Context, g *gctx) func(*machine.Snapshot) {
+	var v machine.Vulkan
 	goos := g.goos()
 	v.SDK = lookupEnv(g.d, "VULKAN_SDK")
 	v.Glslc = firstTool(g.base, "glslc")
@@ -158,15 +158,15 @@ func gatherVulkan(ctx context.Context, g *gctx) func(*snapshot.Snapshot) {
 			}
 		}
 	}
-	return func(s *snapshot.Snapshot) { s.Vulkan = v }
+	return func(s *machine.Snapshot) { s.Vulkan = v }
 }
 
 var reHIPVersion = regexp.MustCompile(`HIP version:\s*(\d+\.\d+(?:\.\d+)?)`)
 
 // gatherHIP finds ROCm/HIP: HIP_PATH, ROCM_PATH, /opt/rocm, hipcc, and the
 // gfx targets rocminfo reports.
-func gatherHIP(ctx context.Context, g *gctx) func(*snapshot.Snapshot) {
-	var h snapshot.HIP
+func gatherHIP(ctx context.Context, g *gctx) func(*machine.Snapshot) {
+	var h machine.HIP
 	goos := g.goos()
 	for _, k := range []string{"HIP_PATH", "ROCM_PATH"} {
 		if v := lookupEnv(g.d, k); v != "" && h.Root == "" {
@@ -222,5 +222,5 @@ func gatherHIP(ctx context.Context, g *gctx) func(*snapshot.Snapshot) {
 	default:
 		h.Status = "incomplete"
 	}
-	return func(s *snapshot.Snapshot) { s.HIP = h }
+	return func(s *machine.Snapshot) { s.HIP = h }
 }

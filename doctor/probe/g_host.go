@@ -5,15 +5,15 @@ import (
 	"regexp"
 	"strings"
 
-	"github.com/llamactl/llamactl/doctor/snapshot"
+	"github.com/llamactl/llamactl/machine"
 )
 
 const winNTKey = `HKLM\SOFTWARE\Microsoft\Windows NT\CurrentVersion`
 
 var reProcVersion = regexp.MustCompile(`^Linux version (\S+)`)
 
-func gatherHost(ctx context.Context, g *gctx) func(*snapshot.Snapshot) {
-	var o snapshot.OSInfo
+func gatherHost(ctx context.Context, g *gctx) func(*machine.Snapshot) {
+	var o machine.OSInfo
 	if g.d.Host != nil {
 		var err error
 		if o, err = g.d.Host.Info(ctx); err != nil {
@@ -56,7 +56,7 @@ func gatherHost(ctx context.Context, g *gctx) func(*snapshot.Snapshot) {
 			}
 		}
 	}
-	return func(s *snapshot.Snapshot) {
+	return func(s *machine.Snapshot) {
 		goos, arch := s.OS.GOOS, s.OS.Arch
 		s.OS = o
 		s.OS.GOOS, s.OS.Arch = goos, arch

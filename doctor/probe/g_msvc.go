@@ -6,7 +6,7 @@ import (
 	"io/fs"
 	"strings"
 
-	"github.com/llamactl/llamactl/doctor/snapshot"
+	"github.com/llamactl/llamactl/machine"
 )
 
 func isNotFound(err error) bool {
@@ -93,8 +93,8 @@ func vswherePath(d *Deps) string {
 
 // gatherMSVC asks vswhere for every instance (doctor.md §4.1), then reads
 // each instance's toolsets, default toolset and cl banner (§4.2, §4.4).
-func gatherMSVC(ctx context.Context, g *gctx) func(*snapshot.Snapshot) {
-	var insts []snapshot.MSVCInstall
+func gatherMSVC(ctx context.Context, g *gctx) func(*machine.Snapshot) {
+	var insts []machine.MSVCInstall
 	vw := vswherePath(g.d)
 	if isFile(g.d.FS, vw) {
 		res, out, ok := g.run(ctx, vw, "-format", "json", "-utf8", "-products", "*", "-prerelease")
@@ -118,16 +118,16 @@ func gatherMSVC(ctx context.Context, g *gctx) func(*snapshot.Snapshot) {
 			}
 		}
 		if !known {
-			insts = append(insts, snapshot.MSVCInstall{Path: p})
+			insts = append(insts, machine.MSVCInstall{Path: p})
 		}
 	}
 	for i := range insts {
 		fillMSVC(ctx, g, &insts[i])
 	}
-	return func(s *snapshot.Snapshot) { s.MSVC = insts }
+	return func(s *machine.Snapshot) { s.MSVC = insts }
 }
 
-func fillMSVC(ctx context.Context, g *gctx, in *snapshot.MSVCInstall) {
+func fillMSVC(ctx context.Context, g *gctx, in *machine.MSVCInstall) {
 	const w = "windows"
 	msvcDir := joinPath(w, in.Path, "VC", "Tools", "MSVC")
 	for _, e := range dirEntries(g.d.FS, msvcDir) {

@@ -7,7 +7,7 @@ import (
 	"strings"
 
 	"github.com/llamactl/llamactl/doctor/probe/nvmlnative"
-	"github.com/llamactl/llamactl/doctor/snapshot"
+	"github.com/llamactl/llamactl/machine"
 )
 
 // NVML statuses set by the parent when the child gave no NVML answer.
@@ -26,12 +26,12 @@ const (
 	SMITimeout  = "timeout"
 )
 
-func gatherNVIDIA(ctx context.Context, g *gctx) func(*snapshot.Snapshot) {
-	var n snapshot.NVIDIA
+func gatherNVIDIA(ctx context.Context, g *gctx) func(*machine.Snapshot) {
+	var n machine.NVIDIA
 	rep := nvmlChild(ctx, g, &n)
 
 	// nvidia-smi: fallback and cross-check.
-	var smiGPUs []snapshot.GPU
+	var smiGPUs []machine.GPU
 	smi := nvidiaSMIPath(g)
 	if smi == "" {
 		n.SMIStatus = SMINotFound
@@ -93,11 +93,11 @@ func gatherNVIDIA(ctx context.Context, g *gctx) func(*snapshot.Snapshot) {
 		// Only nvidia-smi answered; doctor reads DriverVersion for the driver.
 		n.DriverVersion = n.SMIDriverVersion
 	}
-	return func(s *snapshot.Snapshot) { s.NVIDIA = n }
+	return func(s *machine.Snapshot) { s.NVIDIA = n }
 }
 
 // nvmlChild runs `llamactl __probe nvml` and fills n from its JSON.
-func nvmlChild(ctx context.Context, g *gctx, n *snapshot.NVIDIA) *nvmlnative.Report {
+func nvmlChild(ctx context.Context, g *gctx, n *machine.NVIDIA) *nvmlnative.Report {
 	if g.d.Self == "" {
 		n.NVMLStatus = NVMLNotProbed
 		return nil
@@ -132,7 +132,7 @@ func nvmlChild(ctx context.Context, g *gctx, n *snapshot.NVIDIA) *nvmlnative.Rep
 		n.CUDADriverAPI = fmt.Sprintf("%d.%d", rep.CUDADriverVersion/1000, (rep.CUDADriverVersion%1000)/10)
 	}
 	for _, d := range rep.GPUs {
-		gpu := snapshot.GPU{Index: d.Index, Name: d.Name, UUID: d.UUID, PCIBusID: d.PCIBusID, TotalMiB: d.TotalMiB, FreeMiB: d.FreeMiB, Vendor: "nvidia"}
+		gpu := machine.GPU{Index: d.Index, Name: d.Name, UUID: d.UUID, PCIBusID: d.PCIBusID, TotalMiB: d.TotalMiB, FreeMiB: d.FreeMiB, Vendor: "nvidia"}
 		if d.CCMajor > 0 {
 			gpu.ComputeCapability = fmt.Sprintf("%d.%d", d.CCMajor, d.CCMinor)
 		}
@@ -142,7 +142,7 @@ func nvmlChild(ctx context.Context, g *gctx, n *snapshot.NVIDIA) *nvmlnative.Rep
 }
 
 // fillFromSMI completes NVML's GPUs with what nvidia-smi knew (by PCI bus id).
-func fillFromSMI(gpus, smi []snapshot.GPU) {
+func fillFromSMI(gpus, smi []machine.GPU) {
 	for i := range gpus {
 		for _, s := range smi {
 			if gpus[i].PCIBusID == "" || !strings.EqualFold(normBus(gpus[i].PCIBusID), normBus(s.PCIBusID)) {

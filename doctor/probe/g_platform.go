@@ -4,15 +4,15 @@ import (
 	"context"
 	"strings"
 
-	"github.com/llamactl/llamactl/doctor/snapshot"
+	"github.com/llamactl/llamactl/machine"
 )
 
 // gatherWSL reads the WSL facts (doctor.md §6.3-§6.5) and, on any Linux,
 // every libcuda the loader can see: LD_LIBRARY_PATH first (it wins, and a
 // stub libcuda there breaks every CUDA program), then ldconfig's cache and
 // the WSL library dir.
-func gatherWSL(ctx context.Context, g *gctx) func(*snapshot.Snapshot) {
-	var w snapshot.WSL
+func gatherWSL(ctx context.Context, g *gctx) func(*machine.Snapshot) {
+	var w machine.WSL
 	if b, err := g.d.FS.ReadFile("/proc/version"); err == nil {
 		w.Version = IsWSLKernel(string(b))
 		w.IsWSL = w.Version > 0
@@ -54,7 +54,7 @@ func gatherWSL(ctx context.Context, g *gctx) func(*snapshot.Snapshot) {
 			w.WindowsPathInterop = true
 		}
 	}
-	return func(s *snapshot.Snapshot) { s.WSL = w }
+	return func(s *machine.Snapshot) { s.WSL = w }
 }
 
 func ldconfigPath(g *gctx) string {
@@ -77,8 +77,8 @@ const (
 
 // gatherWindows records the registry facts, the user/system origin of PATH
 // entries, and where each CUDA/NVIDIA DLL would be loaded from.
-func gatherWindows(ctx context.Context, g *gctx) func(*snapshot.Snapshot) {
-	w := &snapshot.Windows{SystemDir: systemDir(g.d), PATHEXT: lookupEnv(g.d, "PATHEXT")}
+func gatherWindows(ctx context.Context, g *gctx) func(*machine.Snapshot) {
+	w := &machine.Windows{SystemDir: systemDir(g.d), PATHEXT: lookupEnv(g.d, "PATHEXT")}
 	w.DeveloperPrompt = lookupEnv(g.d, "VSCMD_VER") != "" || lookupEnv(g.d, "VCINSTALLDIR") != ""
 	w.Registry = map[string]string{}
 	sources := map[string]string{} // lower-case dir -> user/system
@@ -125,7 +125,7 @@ func gatherWindows(ctx context.Context, g *gctx) func(*snapshot.Snapshot) {
 		w.Registry = nil
 	}
 	w.DLLs = dllCandidates(g)
-	return func(s *snapshot.Snapshot) {
+	return func(s *machine.Snapshot) {
 		s.Windows = w
 		for i := range s.Path {
 			if src, ok := sources[strings.ToLower(expandWinVars(g.d, s.Path[i].Dir))]; ok {

@@ -10,8 +10,8 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/llamactl/llamactl/doctor/snapshot"
 	"github.com/llamactl/llamactl/internal/proc"
+	"github.com/llamactl/llamactl/machine"
 )
 
 // gatherer fills one part of the snapshot. It reads the shared base (OS,
@@ -20,7 +20,7 @@ import (
 // time, so a gatherer left running after its deadline never races the result.
 type gatherer struct {
 	name string
-	run  func(ctx context.Context, g *gctx) func(*snapshot.Snapshot)
+	run  func(ctx context.Context, g *gctx) func(*machine.Snapshot)
 }
 
 // gctx is one gatherer's view: its deps, the read-only base snapshot, and
@@ -28,9 +28,9 @@ type gatherer struct {
 type gctx struct {
 	mu   sync.Mutex // run and errorf may be called from a gatherer's own goroutines
 	d    *Deps
-	base *snapshot.Snapshot
+	base *machine.Snapshot
 	raw  map[string]string
-	errs []snapshot.ProbeError
+	errs []machine.ProbeError
 	name string
 }
 
@@ -39,7 +39,7 @@ func (g *gctx) goos() string { return g.d.GOOS }
 func (g *gctx) errorf(format string, a ...any) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	g.errs = append(g.errs, snapshot.ProbeError{Probe: g.name, Error: fmt.Sprintf(format, a...)})
+	g.errs = append(g.errs, machine.ProbeError{Probe: g.name, Error: fmt.Sprintf(format, a...)})
 }
 
 // run runs one command through the Runner with the command deadline and
@@ -60,7 +60,7 @@ func (g *gctx) run(ctx context.Context, name string, args ...string) (proc.Resul
 	if err != nil {
 		if res.TimedOut || strings.Contains(err.Error(), proc.ErrTimeout.Error()) {
 			g.mu.Lock()
-			g.errs = append(g.errs, snapshot.ProbeError{Probe: g.name, Error: err.Error(), TimedOut: true})
+			g.errs = append(g.errs, machine.ProbeError{Probe: g.name, Error: err.Error(), TimedOut: true})
 			g.mu.Unlock()
 		} else if !strings.Contains(err.Error(), proc.ErrNotFound.Error()) {
 			g.errorf("%v", err)
@@ -87,16 +87,16 @@ func truncate(s string, n int) string {
 // Gather collects the snapshot. It never fails: a gatherer that errors,
 // panics or runs past its deadline becomes a ProbeError and the rest of the
 // snapshot is returned.
-func Gather(ctx context.Context, d Deps) *snapshot.Snapshot {
+func Gather(ctx context.Context, d Deps) *machine.Snapshot {
 	wall0 := time.Now() // real elapsed time, even when Now is a recorded clock
 	d = withDefaults(d)
 	start := d.Now()
-	s := &snapshot.Snapshot{Schema: snapshot.SchemaVersion, Llamactl: d.Version, TakenAt: start.UTC()}
+	s := &machine.Snapshot{Schema: machine.SchemaVersion, Llamactl: d.Version, TakenAt: start.UTC()}
 	s.OS.GOOS, s.OS.Arch = d.GOOS, d.GOARCH
 	gatherBase(&d, s)
 
 	type done struct {
-		apply func(*snapshot.Snapshot)
+		apply func(*machine.Snapshot)
 		g     *gctx
 		dur   time.Duration
 		panic string
@@ -125,7 +125,7 @@ func Gather(ctx context.Context, d Deps) *snapshot.Snapshot {
 	// notice it.
 	deadline := time.NewTimer(d.Timeout + 2*time.Second)
 	defer deadline.Stop()
-	var timings []snapshot.GatherTiming
+	var timings []machine.GatherTiming
 	expired := false
 	for i, ch := range results {
 		var r done
@@ -147,9 +147,9 @@ func Gather(ctx context.Context, d Deps) *snapshot.Snapshot {
 		}
 		switch {
 		case ok:
-			timings = append(timings, snapshot.GatherTiming{Name: gs[i].name, Duration: r.dur})
+			timings = append(timings, machine.GatherTiming{Name: gs[i].name, Duration: r.dur})
 			if r.panic != "" {
-				s.ProbeErrors = append(s.ProbeErrors, snapshot.ProbeError{Probe: gs[i].name, Error: "probe crashed: " + r.panic})
+				s.ProbeErrors = append(s.ProbeErrors, machine.ProbeError{Probe: gs[i].name, Error: "probe crashed: " + r.panic})
 				continue
 			}
 			if r.apply != nil {
@@ -164,8 +164,8 @@ func Gather(ctx context.Context, d Deps) *snapshot.Snapshot {
 			}
 		default:
 			// past the shared deadline: its facts are missing, the rest stand
-			s.ProbeErrors = append(s.ProbeErrors, snapshot.ProbeError{Probe: gs[i].name, Error: fmt.Sprintf("did not finish within %s; its facts are missing", d.Timeout), TimedOut: true})
-			timings = append(timings, snapshot.GatherTiming{Name: gs[i].name, Duration: d.Timeout, TimedOut: true})
+			s.ProbeErrors = append(s.ProbeErrors, machine.ProbeError{Probe: gs[i].name, Error: fmt.Sprintf("did not finish within %s; its facts are missing", d.Timeout), TimedOut: true})
+			timings = append(timings, machine.GatherTiming{Name: gs[i].name, Duration: d.Timeout, TimedOut: true})
 		}
 	}
 	sort.SliceStable(s.ProbeErrors, func(i, j int) bool {
@@ -175,7 +175,7 @@ func Gather(ctx context.Context, d Deps) *snapshot.Snapshot {
 		}
 		return a.Error < b.Error
 	})
-	s.Timings = &snapshot.Timings{Gatherers: timings, Wall: time.Since(wall0)}
+	s.Timings = &machine.Timings{Gatherers: timings, Wall: time.Since(wall0)}
 	return s
 }
 
@@ -220,15 +220,15 @@ func withDefaults(d Deps) Deps {
 
 // cloneBase copies what gatherers read, so the main goroutine can apply
 // results while late gatherers still read their own copy.
-func cloneBase(s *snapshot.Snapshot) *snapshot.Snapshot {
-	c := &snapshot.Snapshot{OS: s.OS, Path: append([]snapshot.PathEntry(nil), s.Path...)}
+func cloneBase(s *machine.Snapshot) *machine.Snapshot {
+	c := &machine.Snapshot{OS: s.OS, Path: append([]machine.PathEntry(nil), s.Path...)}
 	c.Env = map[string]string{}
 	for k, v := range s.Env {
 		c.Env[k] = v
 	}
-	c.Tools = map[string][]snapshot.ToolHit{}
+	c.Tools = map[string][]machine.ToolHit{}
 	for k, v := range s.Tools {
-		c.Tools[k] = append([]snapshot.ToolHit(nil), v...)
+		c.Tools[k] = append([]machine.ToolHit(nil), v...)
 	}
 	return c
 }

@@ -9,9 +9,8 @@ import (
 	"github.com/shirou/gopsutil/v4/cpu"
 	"github.com/shirou/gopsutil/v4/disk"
 	"github.com/shirou/gopsutil/v4/host"
-	"github.com/shirou/gopsutil/v4/mem"
 
-	"github.com/llamactl/llamactl/doctor/snapshot"
+	"github.com/llamactl/llamactl/machine"
 )
 
 // gopsutilHost reads CPU, memory and disk through gopsutil.
@@ -26,8 +25,8 @@ var cpuFlagsThatMatter = map[string]bool{
 	"neon": true, "asimd": true, "sve": true, "dotprod": true, "asimddp": true, "i8mm": true,
 }
 
-func (h gopsutilHost) Info(ctx context.Context) (snapshot.OSInfo, error) {
-	var o snapshot.OSInfo
+func (h gopsutilHost) Info(ctx context.Context) (machine.OSInfo, error) {
+	var o machine.OSInfo
 	var errs []error
 	if hi, err := host.InfoWithContext(ctx); err == nil {
 		o.Hostname = hi.Hostname
@@ -57,9 +56,9 @@ func (h gopsutilHost) Info(ctx context.Context) (snapshot.OSInfo, error) {
 	if n, err := cpu.CountsWithContext(ctx, true); err == nil {
 		o.LogicalCores = n
 	}
-	if vm, err := mem.VirtualMemoryWithContext(ctx); err == nil {
-		o.RAMTotalMiB = vm.Total >> 20
-		o.RAMFreeMiB = vm.Available >> 20
+	if m, err := machine.HostMemory(ctx); err == nil {
+		o.RAMTotalMiB = m.TotalMiB
+		o.RAMFreeMiB = m.AvailableMiB
 	} else {
 		errs = append(errs, err)
 	}

@@ -1,12 +1,13 @@
 package probe
 
 import (
-	"github.com/llamactl/llamactl/internal/recorded"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/llamactl/llamactl/internal/recorded"
 )
 
 // seedAll adds every copied reference fixture (and a few hostile strings)

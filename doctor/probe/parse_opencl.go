@@ -5,7 +5,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/llamactl/llamactl/doctor/snapshot"
+	"github.com/llamactl/llamactl/machine"
 )
 
 // clinfo comes in two layouts (reference windows-outputs/opencl-vulkan):
@@ -16,12 +16,12 @@ import (
 var reCLKV = regexp.MustCompile(`^\s*([A-Za-z][A-Za-z0-9 ()/_.#-]*?)(?::\s*|\s{2,})(\S.*)?$`)
 
 // ParseClinfo reads the raw output of `clinfo`.
-func ParseClinfo(out string) []snapshot.OpenCLPlatform {
-	var plats []snapshot.OpenCLPlatform
+func ParseClinfo(out string) []machine.OpenCLPlatform {
+	var plats []machine.OpenCLPlatform
 	amd := regexp.MustCompile(`(?m)^Number of platforms:`).MatchString(out)
 	inDevices := false
 	cur := -1 // platform whose devices are being read
-	var dev *snapshot.OpenCLDevice
+	var dev *machine.OpenCLDevice
 	flush := func() {
 		if dev != nil && cur >= 0 && cur < len(plats) {
 			plats[cur].Devices = append(plats[cur].Devices, *dev)
@@ -55,7 +55,7 @@ func ParseClinfo(out string) []snapshot.OpenCLPlatform {
 			platIdx++
 			continue
 		case key == "Platform Name" && platIdx == 0:
-			plats = append(plats, snapshot.OpenCLPlatform{Name: val})
+			plats = append(plats, machine.OpenCLPlatform{Name: val})
 			continue
 		}
 		if !inDevices {
@@ -73,7 +73,7 @@ func ParseClinfo(out string) []snapshot.OpenCLPlatform {
 		newDev := (!amd && key == "Device Name") || (amd && key == "Device Type")
 		if newDev {
 			flush()
-			dev = &snapshot.OpenCLDevice{}
+			dev = &machine.OpenCLDevice{}
 		}
 		if dev == nil {
 			continue
@@ -115,7 +115,7 @@ func ParseClinfo(out string) []snapshot.OpenCLPlatform {
 	return plats
 }
 
-func fillAMDPlatformHeaders(out string, plats []snapshot.OpenCLPlatform) {
+func fillAMDPlatformHeaders(out string, plats []machine.OpenCLPlatform) {
 	var versions, vendors []string
 	for _, line := range strings.Split(out, "\n") {
 		if strings.HasPrefix(strings.TrimSpace(line), "Number of devices") {
@@ -161,17 +161,17 @@ var (
 )
 
 // ParseClinfoList reads `clinfo -l`: platform and device names only.
-func ParseClinfoList(out string) []snapshot.OpenCLPlatform {
-	var plats []snapshot.OpenCLPlatform
+func ParseClinfoList(out string) []machine.OpenCLPlatform {
+	var plats []machine.OpenCLPlatform
 	for _, line := range strings.Split(out, "\n") {
 		line = strings.TrimRight(line, "\r")
 		if m := reCLListPlat.FindStringSubmatch(line); m != nil {
-			plats = append(plats, snapshot.OpenCLPlatform{Name: strings.TrimSpace(m[1])})
+			plats = append(plats, machine.OpenCLPlatform{Name: strings.TrimSpace(m[1])})
 			continue
 		}
 		if m := reCLListDev.FindStringSubmatch(line); m != nil && len(plats) > 0 {
 			p := &plats[len(plats)-1]
-			p.Devices = append(p.Devices, snapshot.OpenCLDevice{Name: strings.TrimSpace(m[1])})
+			p.Devices = append(p.Devices, machine.OpenCLDevice{Name: strings.TrimSpace(m[1])})
 		}
 	}
 	return plats

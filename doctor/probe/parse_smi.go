@@ -5,7 +5,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/llamactl/llamactl/doctor/snapshot"
+	"github.com/llamactl/llamactl/machine"
 )
 
 // smiQueryFields is the --query-gpu list doctor asks for; ParseSMIQuery
@@ -21,7 +21,7 @@ func SMIQueryArgs() []string {
 // --format=csv,noheader,nounits`. Lines that do not have every field (an
 // error message, "Field "compute_cap" is not a valid field to query" on
 // old drivers) are skipped; the driver version comes from the first GPU.
-func ParseSMIQuery(out string) (gpus []snapshot.GPU, driver string) {
+func ParseSMIQuery(out string) (gpus []machine.GPU, driver string) {
 	for _, line := range strings.Split(out, "\n") {
 		f := strings.Split(strings.TrimSpace(line), ",")
 		if len(f) != len(smiQueryFields) {
@@ -34,7 +34,7 @@ func ParseSMIQuery(out string) (gpus []snapshot.GPU, driver string) {
 		if err != nil || idx < 0 {
 			continue
 		}
-		g := snapshot.GPU{Index: idx, Name: f[1], UUID: na(f[2]), PCIBusID: na(f[3]), Vendor: "nvidia"}
+		g := machine.GPU{Index: idx, Name: f[1], UUID: na(f[2]), PCIBusID: na(f[3]), Vendor: "nvidia"}
 		g.TotalMiB, _ = strconv.ParseUint(f[5], 10, 64)
 		g.FreeMiB, _ = strconv.ParseUint(f[6], 10, 64)
 		if cc := na(f[7]); reCC.MatchString(cc) {
@@ -60,7 +60,7 @@ func na(s string) string {
 type SMIHeader struct {
 	Driver string // "560.94"; R610+ prints "KMD Version"
 	CUDA   string // "12.6"; "ERR!" in a broken WSL2 stack; R610+ "CUDA UMD Version"
-	GPUs   []snapshot.GPU
+	GPUs   []machine.GPU
 	// Failed is nvidia-smi's own failure line ("NVIDIA-SMI has failed
 	// because it couldn't communicate with the NVIDIA driver...").
 	Failed string
@@ -113,7 +113,7 @@ func ParseSMITable(out string) SMIHeader {
 			continue
 		}
 		idx, _ := strconv.Atoi(m[1])
-		g := snapshot.GPU{Index: idx, Name: strings.TrimSpace(m[2]), PCIBusID: m[3], Vendor: "nvidia"}
+		g := machine.GPU{Index: idx, Name: strings.TrimSpace(m[2]), PCIBusID: m[3], Vendor: "nvidia"}
 		if i+1 < len(lines) {
 			if mm := reSMIMem.FindStringSubmatch(lines[i+1]); mm != nil {
 				used, _ := strconv.ParseUint(mm[1], 10, 64)

@@ -1,11 +1,12 @@
 package probe
 
 import (
-	"github.com/llamactl/llamactl/internal/recorded"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/llamactl/llamactl/internal/recorded"
 )
 
 const fixturesDir = recordingsDir + "/fixtures"

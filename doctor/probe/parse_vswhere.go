@@ -5,7 +5,7 @@ import (
 	"regexp"
 	"strings"
 
-	"github.com/llamactl/llamactl/doctor/snapshot"
+	"github.com/llamactl/llamactl/machine"
 )
 
 type vswhereInstance struct {
@@ -25,7 +25,7 @@ var reVswhereField = regexp.MustCompile(`"(instanceId|installationPath|installat
 // accepted too). Output cut short (an excerpt, a crashed vswhere) is read
 // field by field so the instances it names are still found; ok is false
 // when the JSON was not complete.
-func ParseVswhere(out string) (insts []snapshot.MSVCInstall, ok bool) {
+func ParseVswhere(out string) (insts []machine.MSVCInstall, ok bool) {
 	out = strings.TrimSpace(strings.TrimPrefix(out, "\ufeff"))
 	var arr []vswhereInstance
 	err := json.Unmarshal([]byte(out), &arr)
@@ -42,7 +42,7 @@ func ParseVswhere(out string) (insts []snapshot.MSVCInstall, ok bool) {
 				// found by FuzzParseVswhere) is no instance.
 				continue
 			}
-			insts = append(insts, snapshot.MSVCInstall{
+			insts = append(insts, machine.MSVCInstall{
 				InstanceID: v.InstanceID, DisplayName: v.DisplayName, Path: v.InstallationPath,
 				InstallVersion: v.InstallationVersion, ProductVersion: v.Catalog.ProductDisplayVersion,
 			})
@@ -50,7 +50,7 @@ func ParseVswhere(out string) (insts []snapshot.MSVCInstall, ok bool) {
 		return insts, true
 	}
 	// Lenient pass: every installationPath starts a new instance.
-	var cur *snapshot.MSVCInstall
+	var cur *machine.MSVCInstall
 	pending := map[string]string{}
 	for _, m := range reVswhereField.FindAllStringSubmatch(out, -1) {
 		var val string
@@ -63,7 +63,7 @@ func ParseVswhere(out string) (insts []snapshot.MSVCInstall, ok bool) {
 			continue
 		}
 		if m[1] == "installationPath" {
-			insts = append(insts, snapshot.MSVCInstall{Path: val, InstanceID: pending["instanceId"]})
+			insts = append(insts, machine.MSVCInstall{Path: val, InstanceID: pending["instanceId"]})
 			cur = &insts[len(insts)-1]
 			for k, v := range pending {
 				setVSField(cur, k, v)
@@ -80,7 +80,7 @@ func ParseVswhere(out string) (insts []snapshot.MSVCInstall, ok bool) {
 	return insts, false
 }
 
-func setVSField(i *snapshot.MSVCInstall, k, v string) {
+func setVSField(i *machine.MSVCInstall, k, v string) {
 	switch k {
 	case "installationVersion":
 		i.InstallVersion = v

@@ -4,7 +4,7 @@ import (
 	"regexp"
 	"strings"
 
-	"github.com/llamactl/llamactl/doctor/snapshot"
+	"github.com/llamactl/llamactl/machine"
 )
 
 var (
@@ -13,13 +13,13 @@ var (
 )
 
 // ParseVulkanSummary reads the "Devices:" section of `vulkaninfo --summary`.
-func ParseVulkanSummary(out string) []snapshot.VulkanDevice {
-	var devs []snapshot.VulkanDevice
-	var cur *snapshot.VulkanDevice
+func ParseVulkanSummary(out string) []machine.VulkanDevice {
+	var devs []machine.VulkanDevice
+	var cur *machine.VulkanDevice
 	for _, line := range strings.Split(out, "\n") {
 		line = strings.TrimRight(line, "\r")
 		if reVkGPU.MatchString(strings.TrimSpace(line)) && !strings.HasPrefix(line, " ") {
-			devs = append(devs, snapshot.VulkanDevice{})
+			devs = append(devs, machine.VulkanDevice{})
 			cur = &devs[len(devs)-1]
 			continue
 		}

@@ -9,8 +9,8 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/llamactl/llamactl/doctor/snapshot"
 	"github.com/llamactl/llamactl/internal/proc"
+	"github.com/llamactl/llamactl/machine"
 )
 
 // Recorder captures what a real Gather read, as a Scenario: every command
@@ -197,7 +197,7 @@ type recHost struct {
 	inner Host
 }
 
-func (h recHost) Info(ctx context.Context) (snapshot.OSInfo, error) {
+func (h recHost) Info(ctx context.Context) (machine.OSInfo, error) {
 	o, err := h.inner.Info(ctx)
 	h.r.mu.Lock()
 	oc := o

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/llamactl/llamactl/internal/recorded"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -13,8 +12,9 @@ import (
 	"strings"
 	"time"
 
-	"github.com/llamactl/llamactl/doctor/snapshot"
 	"github.com/llamactl/llamactl/internal/proc"
+	"github.com/llamactl/llamactl/internal/recorded"
+	"github.com/llamactl/llamactl/machine"
 )
 
 // Scenario is one recorded machine (testdata/doctor/recordings/<name>/
@@ -32,7 +32,7 @@ type Scenario struct {
 	Self     string                       `json:"self,omitempty"`
 	TakenAt  time.Time                    `json:"taken_at,omitempty"`
 	Env      map[string]string            `json:"env,omitempty"`
-	OS       *snapshot.OSInfo             `json:"os,omitempty"`
+	OS       *machine.OSInfo              `json:"os,omitempty"`
 	Files    map[string]string            `json:"files,omitempty"` // path -> content; "dir/" or `dir\` is a directory
 	Links    map[string]string            `json:"links,omitempty"` // symbolic link -> target
 	FileErrs map[string]string            `json:"file_errors,omitempty"`
@@ -202,14 +202,14 @@ func envList(env map[string]string) []string {
 	return kv
 }
 
-type recordedHost struct{ o snapshot.OSInfo }
+type recordedHost struct{ o machine.OSInfo }
 
-func (h recordedHost) Info(context.Context) (snapshot.OSInfo, error) { return h.o, nil }
+func (h recordedHost) Info(context.Context) (machine.OSInfo, error) { return h.o, nil }
 
 // GatherRecording replays the scenario in dir through Gather. The error is
 // for a recording that cannot be read (missing, corrupt JSON, a fixture it
 // names is absent); everything else becomes facts and ProbeErrors.
-func GatherRecording(dir string) (*snapshot.Snapshot, error) {
+func GatherRecording(dir string) (*machine.Snapshot, error) {
 	sc, err := LoadScenario(dir)
 	if err != nil {
 		return nil, err

@@ -6,12 +6,12 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/llamactl/llamactl/doctor/snapshot"
+	"github.com/llamactl/llamactl/machine"
 )
 
 const recordingsDir = "../../testdata/doctor/recordings"
 
-func replay(t *testing.T, name string) *snapshot.Snapshot {
+func replay(t *testing.T, name string) *machine.Snapshot {
 	t.Helper()
 	s, err := GatherRecording(filepath.Join(recordingsDir, name))
 	if err != nil {

@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/llamactl/llamactl/doctor/snapshot"
+	"github.com/llamactl/llamactl/machine"
 )
 
 // TestEveryScenarioReplays replays every recording: it must load, gather in
@@ -35,7 +35,7 @@ func TestEveryScenarioReplays(t *testing.T) {
 			if strings.HasPrefix(e.Name(), "win-") {
 				want = "windows"
 			}
-			if s.OS.GOOS != want || s.Schema != snapshot.SchemaVersion {
+			if s.OS.GOOS != want || s.Schema != machine.SchemaVersion {
 				t.Errorf("goos=%q schema=%d", s.OS.GOOS, s.Schema)
 			}
 			sc, _ := LoadScenario(filepath.Join(recordingsDir, e.Name()))
@@ -49,7 +49,7 @@ func TestEveryScenarioReplays(t *testing.T) {
 	}
 }
 
-func toolkitByVersion(s *snapshot.Snapshot, prefix string) *snapshot.CUDAToolkit {
+func toolkitByVersion(s *machine.Snapshot, prefix string) *machine.CUDAToolkit {
 	for i := range s.Toolkits {
 		if strings.HasPrefix(s.Toolkits[i].Version, prefix) {
 			return &s.Toolkits[i]
@@ -67,7 +67,7 @@ func TestScenarioVS2211CUDA123(t *testing.T) {
 	if tk == nil || tk.Version != "12.3.107" || !containsExact(tk.Found, "CUDA_PATH") || !containsExact(tk.Found, "registry") || !containsExact(tk.Found, "default-dir") || !containsExact(tk.Found, "PATH") {
 		t.Errorf("toolkit = %+v", tk)
 	}
-	var cl *snapshot.Compiler
+	var cl *machine.Compiler
 	for i := range s.Compilers {
 		if s.Compilers[i].Kind == "cl" {
 			cl = &s.Compilers[i]

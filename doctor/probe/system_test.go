@@ -12,8 +12,8 @@ import (
 	"time"
 
 	"github.com/llamactl/llamactl/doctor/probe/nvmlnative"
-	"github.com/llamactl/llamactl/doctor/snapshot"
 	"github.com/llamactl/llamactl/internal/cmdutil"
+	"github.com/llamactl/llamactl/machine"
 )
 
 // TestMain lets the test binary stand in for llamactl as the NVML child:
@@ -29,7 +29,7 @@ func TestMain(m *testing.M) {
 
 func systemDeps(t testing.TB) Deps {
 	f := cmdutil.New()
-	d := System(f)
+	d := System(f.Env())
 	self, err := os.Executable()
 	if err != nil {
 		t.Fatal(err)
@@ -84,7 +84,7 @@ func TestGatherThisMachine(t *testing.T) {
 	if _, err := os.Stat("/usr/bin/nvcc"); err != nil {
 		t.Log("skip nvcc facts: /usr/bin/nvcc absent (scripts/deps.sh installs nvidia-cuda-toolkit)")
 	} else {
-		var tk *snapshot.CUDAToolkit
+		var tk *machine.CUDAToolkit
 		for i := range s.Toolkits {
 			if s.Toolkits[i].NVCC == "/usr/bin/nvcc" {
 				tk = &s.Toolkits[i]

@@ -22,21 +22,3 @@ func firstLine(s string) string {
 	}
 	return ""
 }
-
-// versionLess compares dotted numeric versions ("12.4.131" < "12.10").
-func versionLess(a, b string) bool {
-	as, bs := strings.Split(a, "."), strings.Split(b, ".")
-	for i := 0; i < len(as) || i < len(bs); i++ {
-		var x, y int
-		if i < len(as) {
-			x = atoiSafe(as[i])
-		}
-		if i < len(bs) {
-			y = atoiSafe(bs[i])
-		}
-		if x != y {
-			return x < y
-		}
-	}
-	return false
-}

@@ -11,10 +11,10 @@ import (
 	"regexp"
 	"strings"
 
-	"github.com/llamactl/llamactl/doctor/snapshot"
 	"github.com/llamactl/llamactl/failures"
 	"github.com/llamactl/llamactl/internal/cmdutil"
 	"github.com/llamactl/llamactl/internal/ui"
+	"github.com/llamactl/llamactl/machine"
 	"github.com/llamactl/llamactl/support/report"
 )
 
@@ -97,7 +97,7 @@ func reportFromZip(path string) ([]byte, error) {
 }
 
 // runReport explains every build log of a report.
-func runReport(o *Options, kb *failures.KB, doc *report.Doc, s *snapshot.Snapshot, factsFrom string) error {
+func runReport(o *Options, kb *failures.KB, doc *report.Doc, s *machine.Snapshot, factsFrom string) error {
 	if s == nil && doc.Snapshot != nil {
 		s, factsFrom = doc.Snapshot, "the report's snapshot"
 	}

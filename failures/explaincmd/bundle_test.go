@@ -8,8 +8,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/llamactl/llamactl/doctor/snapshot"
 	"github.com/llamactl/llamactl/internal/cmdutil"
+	"github.com/llamactl/llamactl/machine"
 	"github.com/llamactl/llamactl/support/report"
 )
 
@@ -26,7 +26,7 @@ func writeReport(t *testing.T, zipped bool) string {
 	}
 	os.WriteFile(filepath.Join(bd, "llamactl-build.log"), log, 0o644)
 	b, _ := os.ReadFile(logs + "snapshots/win-cuda122-msvc1940.json")
-	var s snapshot.Snapshot
+	var s machine.Snapshot
 	if err := json.Unmarshal(b, &s); err != nil {
 		t.Fatal(err)
 	}

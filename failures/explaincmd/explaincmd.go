@@ -16,12 +16,11 @@ import (
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
 
-	"github.com/llamactl/llamactl/doctor/doctorcmd"
 	"github.com/llamactl/llamactl/doctor/probe"
-	"github.com/llamactl/llamactl/doctor/snapshot"
 	"github.com/llamactl/llamactl/failures"
 	"github.com/llamactl/llamactl/internal/cmdutil"
 	"github.com/llamactl/llamactl/internal/ui"
+	"github.com/llamactl/llamactl/machine"
 )
 
 // Schema versions the --json document (docs/support.md).
@@ -34,7 +33,7 @@ type Options struct {
 	Snapshot string // --snapshot FILE
 	Here     bool   // --here: gather this machine's snapshot for the facts
 	// Gather returns this machine's snapshot (probe.Gather in production).
-	Gather func(ctx context.Context) *snapshot.Snapshot
+	Gather func(ctx context.Context) *machine.Snapshot
 	// Open opens the log file (os.Open in production).
 	Open func(name string) (io.ReadCloser, error)
 	// StdinIsTerminal says there is nothing piped in.
@@ -61,8 +60,8 @@ type Doc struct {
 func NewCmd(f *cmdutil.Factory, runF ...func(*Options) error) *cobra.Command {
 	opts := &Options{
 		IO: f.IO,
-		Gather: func(ctx context.Context) *snapshot.Snapshot {
-			return probe.Gather(ctx, probe.System(f))
+		Gather: func(ctx context.Context) *machine.Snapshot {
+			return probe.Gather(ctx, probe.System(f.Env()))
 		},
 		Open: func(name string) (io.ReadCloser, error) { return os.Open(name) },
 		StdinIsTerminal: func() bool {
@@ -123,12 +122,12 @@ func Run(ctx context.Context, o *Options) error {
 	if kb == nil {
 		kb = failures.Default()
 	}
-	var s *snapshot.Snapshot
+	var s *machine.Snapshot
 	factsFrom := ""
 	if o.Snapshot != "" {
 		var err error
-		if s, err = doctorcmd.LoadSnapshot(o.Snapshot); err != nil {
-			return err
+		if s, err = machine.Load(o.Snapshot); err != nil {
+			return cmdutil.UsageError(err)
 		}
 		factsFrom = "snapshot " + o.Snapshot
 	}

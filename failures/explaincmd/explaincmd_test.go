@@ -8,9 +8,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/llamactl/llamactl/doctor/snapshot"
 	"github.com/llamactl/llamactl/internal/cmdutil"
 	"github.com/llamactl/llamactl/internal/ui"
+	"github.com/llamactl/llamactl/machine"
 )
 
 const logs = "../../testdata/logs/"
@@ -24,7 +24,7 @@ func testOpts(t *testing.T, file string) (*Options, *strings.Builder) {
 		IO: ios, File: file,
 		Open:            func(n string) (io.ReadCloser, error) { return os.Open(n) },
 		StdinIsTerminal: func() bool { return false },
-		Gather: func(context.Context) *snapshot.Snapshot {
+		Gather: func(context.Context) *machine.Snapshot {
 			t.Fatal("gathered this machine without --here")
 			return nil
 		},
@@ -115,8 +115,8 @@ func TestHereGathers(t *testing.T) {
 	o, out := testOpts(t, logs+"ref-wsl-linux-driver-shadowing-genesis-114.log")
 	o.Here = true
 	b, _ := os.ReadFile(logs + "snapshots/wsl2-linux-driver.json")
-	o.Gather = func(context.Context) *snapshot.Snapshot {
-		var s snapshot.Snapshot
+	o.Gather = func(context.Context) *machine.Snapshot {
+		var s machine.Snapshot
 		json.Unmarshal(b, &s)
 		return &s
 	}

@@ -2,7 +2,6 @@ package cli
 
 import (
 	"encoding/json"
-	"github.com/llamactl/llamactl/internal/testutil"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -15,6 +14,7 @@ import (
 
 	"github.com/llamactl/llamactl/internal/cmdutil"
 	"github.com/llamactl/llamactl/internal/proc"
+	"github.com/llamactl/llamactl/internal/testutil"
 	"github.com/llamactl/llamactl/runner/gguf/ggufwrite"
 )
 

@@ -26,6 +26,12 @@ type Factory struct {
 	Executable func() (string, error)
 }
 
+// Env is what domain packages may use of the factory (proc.Env): runner,
+// environment, clock and llamactl's own path, never the streams.
+func (f *Factory) Env() proc.Env {
+	return proc.Env{Runner: f.Runner, Getenv: f.Getenv, Environ: f.Environ, Now: f.Now, Executable: f.Executable}
+}
+
 // New returns a factory wired to the real process.
 func New() *Factory {
 	return &Factory{
@@ -82,9 +88,13 @@ type ExitError struct {
 	Message string
 	// Silent errors have already been reported by the command (e.g. findings).
 	Silent bool
+	// Err is the domain error the command mapped to Code, if any.
+	Err error
 }
 
 func (e *ExitError) Error() string { return e.Message }
+
+func (e *ExitError) Unwrap() error { return e.Err }
 
 // Exit returns an error that ends the program with code, printing nothing more.
 func Exit(code int) error { return &ExitError{Code: code, Silent: true} }
@@ -96,6 +106,16 @@ func Errorf(code int, format string, a ...any) error {
 
 // UsageErrorf is a bad-input error (exit 2).
 func UsageErrorf(format string, a ...any) error { return Errorf(ExitUsage, format, a...) }
+
+// UsageError turns a domain package's error about bad input (a typed error
+// such as *machine.LoadError) into exit 2, keeping its message and the
+// error itself for errors.As.
+func UsageError(err error) error {
+	if err == nil {
+		return nil
+	}
+	return &ExitError{Code: ExitUsage, Message: err.Error(), Err: err}
+}
 
 // ExitCode maps an error to the process exit code.
 func ExitCode(err error) int {

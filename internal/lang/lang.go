@@ -4,9 +4,8 @@
 package lang
 
 import (
+	"fmt"
 	"strings"
-
-	"github.com/llamactl/llamactl/internal/cmdutil"
 )
 
 // Languages of the human output.
@@ -44,6 +43,14 @@ func Locale(v string) string {
 	return EN
 }
 
+// UnknownError is a --lang value llamactl has no texts for; commands report
+// it as a usage error (exit 2).
+type UnknownError struct{ Flag, Example string }
+
+func (e *UnknownError) Error() string {
+	return fmt.Sprintf("unknown language %q for --lang: choose zh-CN or en (for example: %s)", e.Flag, e.Example)
+}
+
 // Choose is the language of the human output: flag (--lang), else
 // LLAMACTL_LANG, else the first set of LC_ALL, LC_MESSAGES, LANG (POSIX
 // precedence), else English. A bad flag is a usage error that shows
@@ -53,7 +60,7 @@ func Choose(flag string, getenv func(string) string, example string) (string, er
 	if flag != "" {
 		l, ok := Parse(flag)
 		if !ok {
-			return "", cmdutil.UsageErrorf("unknown language %q for --lang: choose zh-CN or en (for example: %s)", flag, example)
+			return "", &UnknownError{Flag: flag, Example: example}
 		}
 		return l, nil
 	}

@@ -1,10 +1,9 @@
 package lang
 
 import (
+	"errors"
 	"strings"
 	"testing"
-
-	"github.com/llamactl/llamactl/internal/cmdutil"
 )
 
 func TestChoose(t *testing.T) {
@@ -30,7 +29,8 @@ func TestChoose(t *testing.T) {
 		}
 	}
 	_, err := Choose("fr", nil, "llamactl matrix gpu --lang zh-CN")
-	if cmdutil.ExitCode(err) != cmdutil.ExitUsage || !strings.Contains(err.Error(), "llamactl matrix gpu --lang zh-CN") {
+	var ue *UnknownError
+	if !errors.As(err, &ue) || ue.Flag != "fr" || !strings.Contains(err.Error(), "llamactl matrix gpu --lang zh-CN") {
 		t.Errorf("bad --lang: %v", err)
 	}
 }

@@ -8,13 +8,14 @@ import (
 	"bytes"
 	"compress/gzip"
 	"encoding/json"
-	"github.com/llamactl/llamactl/internal/recorded"
 	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/llamactl/llamactl/internal/recorded"
 )
 
 // EngineDirEnv names the folder of the llama.cpp CPU binaries the

@@ -1,13 +1,13 @@
 package ui
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"strings"
 
 	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/lipgloss/table"
+	"github.com/llamactl/llamactl/internal/jsonout"
 	"github.com/muesli/termenv"
 )
 
@@ -158,9 +158,4 @@ func PlainTable(header []string, rows [][]string) string {
 
 // WriteJSON writes v as indented JSON. Every top-level document llamactl
 // prints carries a "schema" integer; callers put it in their struct.
-func WriteJSON(w io.Writer, v any) error {
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	enc.SetEscapeHTML(false)
-	return enc.Encode(v)
-}
+func WriteJSON(w io.Writer, v any) error { return jsonout.Write(w, v) }

@@ -1,11 +1,12 @@
 package opencl
 
 import (
-	"github.com/llamactl/llamactl/internal/testutil"
 	"os"
 	"os/exec"
 	"strings"
 	"testing"
+
+	"github.com/llamactl/llamactl/internal/testutil"
 )
 
 // pocl reports whether the PoCL ICD that scripts/deps.sh installs is here.

@@ -5,6 +5,7 @@ package probecmd
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 
@@ -12,11 +13,11 @@ import (
 
 	"github.com/llamactl/llamactl/doctor"
 	"github.com/llamactl/llamactl/doctor/probe"
-	"github.com/llamactl/llamactl/doctor/snapshot"
 	"github.com/llamactl/llamactl/internal/cmdutil"
 	"github.com/llamactl/llamactl/internal/ui"
 	"github.com/llamactl/llamactl/kernels"
 	"github.com/llamactl/llamactl/kernels/opencl"
+	"github.com/llamactl/llamactl/machine"
 )
 
 // Options are the command's flags and seams.
@@ -25,8 +26,8 @@ type Options struct {
 	Overrides kernels.Overrides
 	Only      string // "", "cuda" or "opencl"
 	// Gather and Select are doctor's; tests replace them with a recorded snapshot.
-	Gather func(context.Context) *snapshot.Snapshot
-	Select func(*snapshot.Snapshot) doctor.Selection
+	Gather func(context.Context) *machine.Snapshot
+	Select func(*machine.Snapshot) doctor.Selection
 	// Timeouts, when set, replace kernels.DefaultTimeouts (tests).
 	Timeouts *kernels.Timeouts
 }
@@ -34,7 +35,7 @@ type Options struct {
 // NewCmd builds `llamactl probe`.
 func NewCmd(f *cmdutil.Factory) *cobra.Command {
 	opts := &Options{F: f,
-		Gather: func(ctx context.Context) *snapshot.Snapshot { return probe.Gather(ctx, probe.System(f)) },
+		Gather: func(ctx context.Context) *machine.Snapshot { return probe.Gather(ctx, probe.System(f.Env())) },
 		Select: doctor.Select,
 	}
 	cmd := &cobra.Command{
@@ -82,13 +83,15 @@ func run(ctx context.Context, o *Options) error {
 	}
 	snap := o.Gather(ctx)
 	sel := o.Select(snap)
-	rep, err := kernels.Run(ctx, o.F, snap, kernels.FromSelection(sel), kernels.Options{
+	rep, err := kernels.Run(ctx, o.F.Env(), snap, kernels.FromSelection(sel), kernels.Options{
 		Overrides:  o.Overrides,
 		SkipCUDA:   o.Only == "opencl",
 		SkipOpenCL: o.Only == "cuda",
 		Timeouts:   o.Timeouts,
 	})
-	if err != nil {
+	if ie := (*kernels.InputError)(nil); errors.As(err, &ie) {
+		return cmdutil.UsageError(err)
+	} else if err != nil {
 		return err
 	}
 	if o.F.IO.JSON {

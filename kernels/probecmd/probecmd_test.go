@@ -3,7 +3,6 @@ package probecmd
 import (
 	"context"
 	"encoding/json"
-	"github.com/llamactl/llamactl/internal/testutil"
 	"os"
 	"os/exec"
 	"strings"
@@ -12,26 +11,27 @@ import (
 
 	"github.com/llamactl/llamactl/doctor"
 	"github.com/llamactl/llamactl/doctor/probe/childcmd"
-	"github.com/llamactl/llamactl/doctor/snapshot"
 	"github.com/llamactl/llamactl/internal/cmdutil"
 	"github.com/llamactl/llamactl/internal/proc"
+	"github.com/llamactl/llamactl/internal/testutil"
 	"github.com/llamactl/llamactl/kernels"
 	"github.com/llamactl/llamactl/kernels/opencl"
+	"github.com/llamactl/llamactl/machine"
 )
 
-func newOpts(t *testing.T, runner proc.Runner, snap *snapshot.Snapshot) (*Options, *strings.Builder) {
+func newOpts(t *testing.T, runner proc.Runner, snap *machine.Snapshot) (*Options, *strings.Builder) {
 	t.Helper()
 	f, out, _ := cmdutil.NewTest(map[string]string{}, runner)
 	f.Executable = func() (string, error) { return "/opt/llamactl", nil }
 	return &Options{F: f,
-		Gather: func(context.Context) *snapshot.Snapshot { return snap },
+		Gather: func(context.Context) *machine.Snapshot { return snap },
 		Select: doctor.Select,
 	}, out
 }
 
 func TestUsageErrors(t *testing.T) {
 	for _, c := range []struct{ only, arch string }{{"rocm", ""}, {"", "native"}, {"", "sm_8x"}} {
-		o, _ := newOpts(t, &proc.Replay{}, &snapshot.Snapshot{})
+		o, _ := newOpts(t, &proc.Replay{}, &machine.Snapshot{})
 		o.Only, o.Overrides.Arch = c.only, c.arch
 		if code := cmdutil.ExitCode(run(context.Background(), o)); code != cmdutil.ExitUsage {
 			t.Errorf("%+v: exit %d, want %d", c, code, cmdutil.ExitUsage)
@@ -43,7 +43,7 @@ func TestUsageErrors(t *testing.T) {
 // OpenCL child is killed and the run exits 1 with the timeout finding.
 func TestJSONHangingChild(t *testing.T) {
 	r := &proc.Replay{Commands: map[string]proc.Recording{"/opt/llamactl __probe opencl": {Hang: true}}}
-	o, out := newOpts(t, r, &snapshot.Snapshot{})
+	o, out := newOpts(t, r, &machine.Snapshot{})
 	o.F.IO.JSON = true
 	o.Only = "opencl"
 	tm := kernels.DefaultTimeouts
@@ -73,11 +73,11 @@ func TestCUDAUsesSelection(t *testing.T) {
 	if _, err := exec.LookPath("g++-11"); err != nil {
 		testutil.Missing(t, "g++-11 not installed")
 	}
-	snap := &snapshot.Snapshot{Schema: 1,
-		OS:       snapshot.OSInfo{GOOS: "linux", Arch: "amd64"},
-		NVIDIA:   snapshot.NVIDIA{NVMLStatus: "ok", DriverVersion: "560.35.03", CUDADriverAPI: "12.6", GPUs: []snapshot.GPU{{Index: 0, Name: "NVIDIA GeForce RTX 4090", ComputeCapability: "8.9", TotalMiB: 24564}}},
-		Toolkits: []snapshot.CUDAToolkit{{Version: "11.8.89", Root: "/usr/lib/nvidia-cuda-toolkit", NVCC: nvcc, Found: []string{"debian"}}},
-		Compilers: []snapshot.Compiler{
+	snap := &machine.Snapshot{Schema: 1,
+		OS:       machine.OSInfo{GOOS: "linux", Arch: "amd64"},
+		NVIDIA:   machine.NVIDIA{NVMLStatus: "ok", DriverVersion: "560.35.03", CUDADriverAPI: "12.6", GPUs: []machine.GPU{{Index: 0, Name: "NVIDIA GeForce RTX 4090", ComputeCapability: "8.9", TotalMiB: 24564}}},
+		Toolkits: []machine.CUDAToolkit{{Version: "11.8.89", Root: "/usr/lib/nvidia-cuda-toolkit", NVCC: nvcc, Found: []string{"debian"}}},
+		Compilers: []machine.Compiler{
 			{Kind: "g++", Path: "/usr/bin/g++", Version: "12.2.0", Major: 12},
 			{Kind: "g++", Path: "/usr/bin/g++-11", Version: "11.3.0", Major: 11},
 		},

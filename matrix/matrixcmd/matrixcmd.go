@@ -47,7 +47,7 @@ func (l *langOption) view(m *matrix.Matrix, sub string) (*matrix.Matrix, error) 
 	}
 	code, err := lang.Choose(l.flag, l.getenv, "llamactl matrix "+sub+" --lang zh-CN")
 	if err != nil {
-		return nil, err
+		return nil, cmdutil.UsageError(err)
 	}
 	if code == lang.EN {
 		return m, nil

@@ -9,7 +9,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/llamactl/llamactl/internal/paths"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -19,6 +18,7 @@ import (
 	"time"
 
 	"github.com/llamactl/llamactl/internal/enginefacts"
+	"github.com/llamactl/llamactl/internal/paths"
 	"github.com/llamactl/llamactl/internal/proc"
 )
 

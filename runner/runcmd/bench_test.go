@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"github.com/llamactl/llamactl/internal/testutil"
 	"path/filepath"
 	"runtime"
 	"strconv"
@@ -13,6 +12,7 @@ import (
 	"time"
 
 	"github.com/llamactl/llamactl/internal/proc"
+	"github.com/llamactl/llamactl/internal/testutil"
 	"github.com/llamactl/llamactl/runner/gguf"
 	"github.com/llamactl/llamactl/runner/gguf/ggufwrite"
 	"github.com/llamactl/llamactl/runner/plan"

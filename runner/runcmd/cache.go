@@ -5,12 +5,12 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
-	"github.com/llamactl/llamactl/internal/paths"
 	"os"
 	"path/filepath"
 	"strings"
 	"time"
 
+	"github.com/llamactl/llamactl/internal/paths"
 	"github.com/llamactl/llamactl/runner/gguf"
 	"github.com/llamactl/llamactl/runner/plan"
 )

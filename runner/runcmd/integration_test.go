@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"github.com/llamactl/llamactl/internal/testutil"
 	"math"
 	"os"
 	"path/filepath"
@@ -15,6 +14,7 @@ import (
 
 	"github.com/llamactl/llamactl/internal/cmdutil"
 	"github.com/llamactl/llamactl/internal/proc"
+	"github.com/llamactl/llamactl/internal/testutil"
 	"github.com/llamactl/llamactl/runner/gguf/ggufwrite"
 	"github.com/llamactl/llamactl/runner/launch"
 )

@@ -3,7 +3,6 @@ package runcmd
 import (
 	"context"
 	"fmt"
-	"github.com/llamactl/llamactl/internal/paths"
 	"io"
 	"math"
 	"os"
@@ -18,6 +17,8 @@ import (
 
 	"github.com/llamactl/llamactl/failures"
 	"github.com/llamactl/llamactl/internal/cmdutil"
+	"github.com/llamactl/llamactl/internal/paths"
+	"github.com/llamactl/llamactl/internal/proc"
 	"github.com/llamactl/llamactl/internal/ui"
 	"github.com/llamactl/llamactl/runner/engine"
 	"github.com/llamactl/llamactl/runner/gguf"
@@ -399,7 +400,7 @@ func launchAndVerify(ctx context.Context, o *Options, eng *engine.Engine, m *ggu
 	errp := ui.NewErrPrinter(f.IO)
 	ctx, stop := o.Interrupt(ctx)
 	defer stop()
-	defer launch.GuardChildren()()
+	defer proc.GuardChildren()()
 	var logw io.Writer
 	if f.IO.Verbose && !f.IO.JSON {
 		logw = f.IO.ErrOut

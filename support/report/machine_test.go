@@ -27,7 +27,7 @@ func TestThisMachine(t *testing.T) {
 	f.Executable = func() (string, error) { return "", errors.New("no child probe in tests") }
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
-	s := probe.Gather(ctx, probe.System(f))
+	s := probe.Gather(ctx, probe.System(f.Env()))
 	env := map[string]string{}
 	for _, kv := range os.Environ() {
 		k, v, _ := strings.Cut(kv, "=")

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/llamactl/llamactl/internal/ui"
+	"github.com/llamactl/llamactl/internal/jsonout"
 )
 
 // check is the part of a doctor finding report.md shows. Doctor's document
@@ -230,7 +230,7 @@ func indent(raw json.RawMessage) string {
 // pretty is indented JSON that keeps < and > readable ("<user>").
 func pretty(v any) string {
 	var b strings.Builder
-	if err := ui.WriteJSON(&b, v); err != nil {
+	if err := jsonout.Write(&b, v); err != nil {
 		return fmt.Sprint(v)
 	}
 	return strings.TrimRight(b.String(), "\n")

@@ -4,16 +4,15 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/llamactl/llamactl/doctor/doctorcmd"
-	"github.com/llamactl/llamactl/doctor/snapshot"
+	"github.com/llamactl/llamactl/machine"
 	"github.com/llamactl/llamactl/support/report"
 )
 
 // A report (folder or zip) must load with the loader `doctor --replay` uses.
 func TestReplayableByDoctor(t *testing.T) {
-	s := &snapshot.Snapshot{Schema: 1, OS: snapshot.OSInfo{GOOS: "windows", Arch: "amd64", Hostname: "BOX-1", User: "Ann Lee", HomeDir: `C:\Users\Ann Lee`},
-		Toolkits: []snapshot.CUDAToolkit{{Version: "12.4.131", Root: `C:\Users\Ann Lee\cuda`, NVCC: `C:\Users\Ann Lee\cuda\bin\nvcc.exe`}},
-		NVIDIA:   snapshot.NVIDIA{DriverVersion: "560.94", GPUs: []snapshot.GPU{{Name: "NVIDIA GeForce RTX 4090", ComputeCapability: "8.9", UUID: "GPU-11111111-2222-3333-4444-555555555555"}}}}
+	s := &machine.Snapshot{Schema: 1, OS: machine.OSInfo{GOOS: "windows", Arch: "amd64", Hostname: "BOX-1", User: "Ann Lee", HomeDir: `C:\Users\Ann Lee`},
+		Toolkits: []machine.CUDAToolkit{{Version: "12.4.131", Root: `C:\Users\Ann Lee\cuda`, NVCC: `C:\Users\Ann Lee\cuda\bin\nvcc.exe`}},
+		NVIDIA:   machine.NVIDIA{DriverVersion: "560.94", GPUs: []machine.GPU{{Name: "NVIDIA GeForce RTX 4090", ComputeCapability: "8.9", UUID: "GPU-11111111-2222-3333-4444-555555555555"}}}}
 	env := map[string]string{"USERNAME": "Ann Lee", "COMPUTERNAME": "BOX-1"}
 	dir := t.TempDir()
 	for _, out := range []string{filepath.Join(dir, "folder"), filepath.Join(dir, "r.zip")} {
@@ -24,7 +23,7 @@ func TestReplayableByDoctor(t *testing.T) {
 		if filepath.Ext(out) != ".zip" {
 			in = filepath.Join(out, "report.json")
 		}
-		got, err := doctorcmd.LoadSnapshot(in)
+		got, err := machine.Load(in)
 		if err != nil {
 			t.Fatalf("%s: %v", in, err)
 		}

@@ -12,8 +12,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/llamactl/llamactl/internal/paths"
-	"github.com/llamactl/llamactl/internal/ui"
 	"io"
 	"io/fs"
 	"os"
@@ -25,9 +23,11 @@ import (
 	"time"
 
 	"github.com/llamactl/llamactl/doctor/probe"
-	"github.com/llamactl/llamactl/doctor/snapshot"
 	"github.com/llamactl/llamactl/failures"
 	"github.com/llamactl/llamactl/internal/buildinfo"
+	"github.com/llamactl/llamactl/internal/jsonout"
+	"github.com/llamactl/llamactl/internal/paths"
+	"github.com/llamactl/llamactl/machine"
 	"github.com/llamactl/llamactl/support/redact"
 )
 
@@ -39,7 +39,7 @@ type Options struct {
 	Path     string // output directory, or a .zip file
 	Zip      bool
 	Redact   bool
-	Snapshot *snapshot.Snapshot
+	Snapshot *machine.Snapshot
 	Doctor   any // doctor's --json document
 	Llamactl buildinfo.Info
 	// BuildManifests are paths of recent build manifest.json files (or build
@@ -62,17 +62,17 @@ type Result struct {
 
 // Doc is report.json.
 type Doc struct {
-	Schema      int                `json:"schema"`
-	Kind        string             `json:"kind"` // "llamactl-report"
-	GeneratedAt time.Time          `json:"generated_at"`
-	Llamactl    buildinfo.Info     `json:"llamactl"`
-	Redaction   Redaction          `json:"redaction"`
-	Summary     Summary            `json:"summary"`
-	Findings    json.RawMessage    `json:"findings,omitempty"`  // doctor's checks
-	Selection   json.RawMessage    `json:"selection,omitempty"` // doctor's selection
-	Snapshot    *snapshot.Snapshot `json:"snapshot"`
-	Doctor      json.RawMessage    `json:"doctor,omitempty"` // the rest of doctor's document
-	Builds      []Build            `json:"builds,omitempty"`
+	Schema      int               `json:"schema"`
+	Kind        string            `json:"kind"` // "llamactl-report"
+	GeneratedAt time.Time         `json:"generated_at"`
+	Llamactl    buildinfo.Info    `json:"llamactl"`
+	Redaction   Redaction         `json:"redaction"`
+	Summary     Summary           `json:"summary"`
+	Findings    json.RawMessage   `json:"findings,omitempty"`  // doctor's checks
+	Selection   json.RawMessage   `json:"selection,omitempty"` // doctor's selection
+	Snapshot    *machine.Snapshot `json:"snapshot"`
+	Doctor      json.RawMessage   `json:"doctor,omitempty"` // the rest of doctor's document
+	Builds      []Build           `json:"builds,omitempty"`
 }
 
 // Redaction records what was done, so a reader knows what "<user>" means.
@@ -515,7 +515,7 @@ func rewrite(v any, f func(string) string) any {
 
 func marshal(doc *Doc) ([]byte, error) {
 	var buf bytes.Buffer
-	if err := ui.WriteJSON(&buf, doc); err != nil {
+	if err := jsonout.Write(&buf, doc); err != nil {
 		return nil, err
 	}
 	return buf.Bytes(), nil

@@ -11,8 +11,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/llamactl/llamactl/doctor/snapshot"
 	"github.com/llamactl/llamactl/internal/buildinfo"
+	"github.com/llamactl/llamactl/machine"
 )
 
 const (
@@ -24,10 +24,10 @@ const (
 // windowsSnapshot is shaped like a snapshot of a Windows 11 machine whose
 // user is "Jane Doe" on host "JANE-LAPTOP", with secrets planted in the
 // environment, in paths and in raw tool output.
-func windowsSnapshot() *snapshot.Snapshot {
-	return &snapshot.Snapshot{
+func windowsSnapshot() *machine.Snapshot {
+	return &machine.Snapshot{
 		Schema: 1, TakenAt: time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC),
-		OS: snapshot.OSInfo{GOOS: "windows", Arch: "amd64", Name: "Windows 11 Pro", Version: "10.0.22631",
+		OS: machine.OSInfo{GOOS: "windows", Arch: "amd64", Name: "Windows 11 Pro", Version: "10.0.22631",
 			Hostname: "JANE-LAPTOP", User: "Jane Doe", HomeDir: `C:\Users\Jane Doe`},
 		Env: map[string]string{
 			"CUDA_PATH":      `C:\Program Files\NVIDIA GPU Computing Toolkit\CUDA\v12.4`,
@@ -38,12 +38,12 @@ func windowsSnapshot() *snapshot.Snapshot {
 			"CUDACXX":        `C:\Users\Jane Doe\cuda\bin\nvcc.exe`,
 			"FAVORITE_COLOR": "blue-jane-secretish",
 		},
-		Path: []snapshot.PathEntry{{Dir: `C:\Users\Jane Doe\OneDrive - Fabrikam Inc\tools`, Exists: true}},
-		NVIDIA: snapshot.NVIDIA{NVMLStatus: "ok", DriverVersion: "560.94", CUDADriverAPI: "12.6", GPUs: []snapshot.GPU{{
+		Path: []machine.PathEntry{{Dir: `C:\Users\Jane Doe\OneDrive - Fabrikam Inc\tools`, Exists: true}},
+		NVIDIA: machine.NVIDIA{NVMLStatus: "ok", DriverVersion: "560.94", CUDADriverAPI: "12.6", GPUs: []machine.GPU{{
 			Index: 0, Name: "NVIDIA GeForce RTX 4070", UUID: "GPU-1b2c3d4e-5f60-7182-93a4-b5c6d7e8f901", Serial: "1652523045678",
 			PCIBusID: "00000000:01:00.0", ComputeCapability: "8.9", TotalMiB: 12282}}},
-		Toolkits: []snapshot.CUDAToolkit{{Version: "12.4.131", Root: `C:\Program Files\NVIDIA GPU Computing Toolkit\CUDA\v12.4`, NVCC: `C:\Program Files\NVIDIA GPU Computing Toolkit\CUDA\v12.4\bin\nvcc.exe`}},
-		MSVC:     []snapshot.MSVCInstall{{DisplayName: "Visual Studio Community 2022", Path: `C:\Program Files\Microsoft Visual Studio\2022\Community`, ClVersion: "19.41.34123", HasVCTools: true}},
+		Toolkits: []machine.CUDAToolkit{{Version: "12.4.131", Root: `C:\Program Files\NVIDIA GPU Computing Toolkit\CUDA\v12.4`, NVCC: `C:\Program Files\NVIDIA GPU Computing Toolkit\CUDA\v12.4\bin\nvcc.exe`}},
+		MSVC:     []machine.MSVCInstall{{DisplayName: "Visual Studio Community 2022", Path: `C:\Program Files\Microsoft Visual Studio\2022\Community`, ClVersion: "19.41.34123", HasVCTools: true}},
 		Raw: map[string]string{
 			"nvidia-smi -q": "GPU UUID : GPU-1b2c3d4e-5f60-7182-93a4-b5c6d7e8f901\nSerial Number : 1652523045678\n",
 			"ipconfig /all": "Host Name . . . : JANE-LAPTOP\nPhysical Address. . : 9C-B6-D0-12-34-56\nIPv4 Address. . : 10.20.30.40(Preferred)\n",
@@ -59,7 +59,7 @@ func windowsEnv() map[string]string {
 	}
 }
 
-func doctorDoc(s *snapshot.Snapshot) map[string]any {
+func doctorDoc(s *machine.Snapshot) map[string]any {
 	return map[string]any{
 		"schema": 1,
 		"checks": []map[string]any{
@@ -185,15 +185,15 @@ func TestReportJSONShape(t *testing.T) {
 		t.Fatal(err)
 	}
 	var doc struct {
-		Schema    int                `json:"schema"`
-		Kind      string             `json:"kind"`
-		Llamactl  buildinfo.Info     `json:"llamactl"`
-		Snapshot  *snapshot.Snapshot `json:"snapshot"`
-		Findings  []map[string]any   `json:"findings"`
-		Selection map[string]any     `json:"selection"`
-		Builds    []Build            `json:"builds"`
-		Redaction Redaction          `json:"redaction"`
-		Doctor    map[string]any     `json:"doctor"`
+		Schema    int               `json:"schema"`
+		Kind      string            `json:"kind"`
+		Llamactl  buildinfo.Info    `json:"llamactl"`
+		Snapshot  *machine.Snapshot `json:"snapshot"`
+		Findings  []map[string]any  `json:"findings"`
+		Selection map[string]any    `json:"selection"`
+		Builds    []Build           `json:"builds"`
+		Redaction Redaction         `json:"redaction"`
+		Doctor    map[string]any    `json:"doctor"`
 	}
 	if err := json.Unmarshal(b, &doc); err != nil {
 		t.Fatal(err)
@@ -250,10 +250,10 @@ func TestMarkdownSummaryFirst(t *testing.T) {
 }
 
 func TestLinuxShapedReport(t *testing.T) {
-	s := &snapshot.Snapshot{Schema: 1,
-		OS:  snapshot.OSInfo{GOOS: "linux", Arch: "amd64", Name: "Ubuntu 24.04", Hostname: "gpu-node-07", User: "carol", HomeDir: "/home/carol"},
+	s := &machine.Snapshot{Schema: 1,
+		OS:  machine.OSInfo{GOOS: "linux", Arch: "amd64", Name: "Ubuntu 24.04", Hostname: "gpu-node-07", User: "carol", HomeDir: "/home/carol"},
 		Env: map[string]string{"LD_LIBRARY_PATH": "/home/carol/.local/lib:/usr/local/cuda/lib64", "CUDA_VISIBLE_DEVICES": "0"},
-		WSL: snapshot.WSL{IsWSL: true, Version: 2, LibcudaPaths: []string{"/usr/lib/wsl/lib/libcuda.so.1"}},
+		WSL: machine.WSL{IsWSL: true, Version: 2, LibcudaPaths: []string{"/usr/lib/wsl/lib/libcuda.so.1"}},
 		Raw: map[string]string{"ip addr": "inet 172.16.5.9/24 link/ether 00:15:5d:aa:bb:cc inet6 2001:db8:85a3:0:0:8a2e:370:7334/64", "uname -a": "Linux gpu-node-07 5.15.167.4-microsoft-standard-WSL2"},
 	}
 	env := map[string]string{"USER": "carol", "HOME": "/home/carol", "HOSTNAME": "gpu-node-07", "OPENAI_API_KEY": "sk-plantedplantedplanted0123456789"}

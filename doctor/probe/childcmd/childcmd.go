@@ -26,7 +26,7 @@ func NewCmd(f *cmdutil.Factory) *cobra.Command {
 			case args[0] == "nvml" && len(args) == 1:
 				return ui.WriteJSON(f.IO.Out, nvmlnative.Query())
 			case args[0] == "record" && len(args) == 2:
-				d, rec := probe.Record(probe.System(f))
+				d, rec := probe.Record(probe.System(f.Env()))
 				s := probe.Gather(cmd.Context(), d)
 				if err := rec.WriteScenario(args[1], description); err != nil {
 					return cmdutil.Errorf(cmdutil.ExitInternal, "could not write the recording to %s: %v\nChoose a writable directory: llamactl __probe record ./my-machine", args[1], err)

@@ -1,10 +1,11 @@
 package nvmlnative
 
 import (
-	"github.com/llamactl/llamactl/internal/testutil"
 	"path/filepath"
 	"runtime"
 	"testing"
+
+	"github.com/llamactl/llamactl/internal/testutil"
 )
 
 func TestCodeName(t *testing.T) {

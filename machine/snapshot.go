@@ -1,9 +1,13 @@
-// Package snapshot is the serializable record of one machine that every rule
-// reads: doctor's checks, build's planner, the kernels probe and the support
-// report. Probes fill it once (doctor/probe); everything else is a pure
-// function of it, so a snapshot recorded on a customer's Windows machine gives
-// the same findings when replayed anywhere.
-package snapshot
+// Package machine holds the facts of one machine: the serializable Snapshot
+// that every rule reads (doctor's checks, build's planner, the kernels
+// probe, run's sizing, explain and the support report), its one loader
+// (Load: a file, a report folder or zip, a doctor --json document or a
+// report.json, in UTF-8 or UTF-16 as PowerShell writes it) and the one
+// cgroup-aware reader of host memory. Probes fill a Snapshot once
+// (doctor/probe); everything else is a pure function of it, so a snapshot
+// recorded on a customer's Windows machine gives the same findings when
+// replayed anywhere.
+package machine
 
 import "time"
 

@@ -1,6 +1,6 @@
 //go:build !windows
 
-package launch
+package proc
 
 // GuardChildren is a no-op where internal/proc starts the engine in its
 // own process group and kills the group.

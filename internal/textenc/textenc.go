@@ -1,16 +1,21 @@
-package failures
+// Package textenc turns text files as Windows writes them into UTF-8:
+// Windows PowerShell 5.1 redirects output ("cmake --build build > build.log",
+// "llamactl doctor --json > machine.json") as UTF-16LE with a byte-order
+// mark, and many editors save UTF-8 with one. Build logs (explain) and
+// snapshots (machine.Load) are read through it.
+package textenc
 
 import (
 	"bufio"
+	"bytes"
 	"io"
 	"unicode/utf16"
 	"unicode/utf8"
 )
 
-// Windows PowerShell 5 writes redirected output ("cmake --build build >
-// build.log") as UTF-16 with a byte-order mark, and many editors save UTF-8
-// with one. decode turns such input into plain UTF-8, as a stream.
-func decode(r io.Reader) io.Reader {
+// Decode turns UTF-16LE/BE with a byte-order mark or UTF-8 with one into
+// plain UTF-8, as a stream; other input passes unchanged.
+func Decode(r io.Reader) io.Reader {
 	br := bufio.NewReaderSize(r, 64<<10)
 	bom, _ := br.Peek(3)
 	switch {
@@ -25,6 +30,18 @@ func decode(r io.Reader) io.Reader {
 		return &utf16Reader{r: br}
 	}
 	return br
+}
+
+// Bytes is Decode for a whole buffer.
+func Bytes(b []byte) []byte {
+	switch {
+	case bytes.HasPrefix(b, []byte{0xEF, 0xBB, 0xBF}):
+		return b[3:]
+	case bytes.HasPrefix(b, []byte{0xFF, 0xFE}), bytes.HasPrefix(b, []byte{0xFE, 0xFF}):
+		out, _ := io.ReadAll(Decode(bytes.NewReader(b)))
+		return out
+	}
+	return b
 }
 
 // utf16Reader converts UTF-16 to UTF-8 as it reads.

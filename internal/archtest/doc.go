@@ -1,0 +1,3 @@
+// Package archtest holds the tests of the project's structure: which
+// packages may import which (see docs/architecture.md). It has no code.
+package archtest
