@@ -583,6 +583,13 @@ func printText(f *cmdutil.Factory, doc *Doc) {
 	for _, w := range r.Plan.Warnings {
 		pr.Line(ui.Warn, w.Text)
 	}
+	for _, fx := range r.Fixes {
+		when := "before configure"
+		if fx.Attempt > 0 {
+			when = fmt.Sprintf("after attempt %d failed (%s), then retried", fx.Attempt, fx.Trigger)
+		}
+		pr.Line(ui.Warn, fx.Text, "("+when+")")
+	}
 	for _, s := range r.Steps {
 		st := ui.OK
 		switch s.Status {
@@ -599,13 +606,6 @@ func printText(f *cmdutil.Factory, doc *Doc) {
 			text += fmt.Sprintf(" (%.1fs)", s.Seconds)
 		}
 		pr.Line(st, text)
-	}
-	for _, fx := range r.Fixes {
-		when := "before configure"
-		if fx.Attempt > 0 {
-			when = fmt.Sprintf("after attempt %d failed (%s), then retried", fx.Attempt, fx.Trigger)
-		}
-		pr.Line(ui.Warn, fx.Text, "("+when+")")
 	}
 	for _, d := range r.Diagnoses {
 		details := []string{"Cause: " + d.Cause, "Fix: " + d.Fix}
@@ -629,6 +629,10 @@ func printText(f *cmdutil.Factory, doc *Doc) {
 			bin = r.OutDir // what the user asked for and will ship, not the build folder
 		}
 		pr.Printf("\nBinaries: %s\nManifest: %s\nLog:      %s\n", bin, r.Manifest, r.LogPath)
+	} else if r.Failed == "" && r.StoppedAfter != "" {
+		pr.Line(ui.OK, fmt.Sprintf("stopped after %s as asked (--stop-after): %s; nothing was verified", r.StoppedAfter,
+			map[string]string{"configure": "configured", "cuda-object": "configured and compiled the first CUDA object"}[r.StoppedAfter]))
+		pr.Printf("\nManifest: %s\nLog:      %s\n", r.Manifest, r.LogPath)
 	} else if r.LogPath != "" {
 		pr.Printf("\nLog: %s\n", r.LogPath)
 	}

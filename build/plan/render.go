@@ -139,6 +139,12 @@ func (p Plan) Text() string {
 			}
 		}
 	}
+	if len(p.Fixes) > 0 {
+		b.WriteString("\nHealed (--heal):\n")
+		for _, f := range p.Fixes {
+			fmt.Fprintf(&b, "  %s: %s\n      %s\n", f.ID, f.Change, f.Text)
+		}
+	}
 	if len(p.Warnings) > 0 {
 		b.WriteString("\nWarnings:\n")
 		for _, w := range p.Warnings {
