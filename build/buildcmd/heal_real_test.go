@@ -149,6 +149,9 @@ func (h *healEnv) runBuild(t *testing.T, c healCase, dir string, heal bool) (*Do
 		o.StopAfter = "cuda-object"
 	} else {
 		o.Targets = []string{"llama-server"}
+		// For a quick look while changing the rules: the CPU cases stop after
+		// configure (the stage always builds them in full).
+		o.StopAfter = os.Getenv("LLAMACTL_HEAL_CPU_STOP_AFTER")
 	}
 	o.F.IO.JSON = true
 	start := time.Now()
@@ -342,12 +345,12 @@ func TestHealRealTree(t *testing.T) {
 				}) {
 					t.Errorf("no CUDA object compiled: stopped %q, steps %+v", m.StoppedAfter, r.Steps)
 				}
-			} else {
+			} else if m.StoppedAfter == "" {
 				if m.Verify == nil || !m.Verify.OK || !slices.ContainsFunc(m.Artifacts, func(a build.Artifact) bool { return a.Path == "llama-server" }) {
 					t.Errorf("CPU build not verified or without llama-server: verify %+v", m.Verify)
 				}
 			}
-			if c.check != nil {
+			if c.check != nil && m.StoppedAfter == "" {
 				c.check(t, doc, &m)
 			}
 		})
