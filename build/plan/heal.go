@@ -183,6 +183,10 @@ func newerToolkit(sm int) string {
 	if oldest == "" {
 		oldest = r.CUDA.Recommended
 	}
+	// llama.cpp's sm_90 code needs CUDA 12 (buildableArch).
+	if sm >= 90 && oldest != "" && version.ComparePrefix(oldest, "12.0") < 0 {
+		oldest = "12.0"
+	}
 	return oldest
 }
 

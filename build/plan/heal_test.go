@@ -101,6 +101,14 @@ func TestHealCUDAArchTooNew(t *testing.T) {
 	if p = mustPlan(t, in); len(p.Fixes)+len(p.Blockers) != 0 {
 		t.Errorf("%+v %v", p.Fixes, p.Blockers)
 	}
+	// nvcc 11.8 lists compute_90, but llama.cpp's sm_90 code needs CUDA 12
+	// (measured on the real tree: cuda-toolkit-too-old).
+	in.Heal = false
+	in.Selection.CUDAArchitectures = "90-virtual"
+	if p = mustPlan(t, in); len(p.Blockers) != 1 || !strings.Contains(p.Blockers[0].Text, "install CUDA 12.0") || !strings.Contains(p.Blockers[0].Text, "--cuda-arch 89-virtual") {
+		t.Errorf("90-virtual with CUDA 11.8: %v", p.Blockers)
+	}
+	in.Heal = true
 	in.Selection.CUDAArchitectures = "86-real;100-real"
 	if p = mustPlan(t, in); onlyFix(t, p, "cuda-arch-ptx").Change != "-DCMAKE_CUDA_ARCHITECTURES=86-real;89-virtual" {
 		t.Errorf("change %q", p.Fixes[0].Change)
