@@ -476,6 +476,11 @@ func (pl *planner) ninja() {
 		return
 	}
 	found := n.Elsewhere[0]
+	if pl.p.VCVars != nil && strings.Contains(strings.ToLower(found), `\common7\ide\commonextensions\microsoft\cmake\ninja\`) {
+		// Visual Studio's own Ninja: vcvarsall, which the build imports, puts
+		// it on PATH for cmake and ninja.
+		return
+	}
 	dir := filepath.Dir(found)
 	if pl.win {
 		dir = found[:max(0, strings.LastIndexAny(found, `\/`))]

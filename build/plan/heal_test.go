@@ -208,6 +208,21 @@ func TestHealNinjaOffPath(t *testing.T) {
 	}
 }
 
+// On Windows, Visual Studio's Ninja is on PATH once vcvarsall's environment
+// is imported, which every Windows build does.
+func TestNinjaFromVisualStudio(t *testing.T) {
+	in := loadCase(t, "win-vs2022-17.11-cuda12.4-rtx4090")
+	vs := in.Snapshot.MSVC[0].Path + `\Common7\IDE\CommonExtensions\Microsoft\CMake\Ninja\ninja.exe`
+	in.Ninja = NinjaFacts{Checked: true, Elsewhere: []string{vs}}
+	if p := mustPlan(t, in); len(p.Blockers)+len(p.Fixes) != 0 {
+		t.Errorf("%v %+v", p.Blockers, p.Fixes)
+	}
+	in.Ninja = NinjaFacts{Checked: true, Elsewhere: []string{`C:\Users\u\AppData\Local\Programs\Python\Python312\Scripts\ninja.exe`}}
+	if p := mustPlan(t, in); len(p.Blockers) != 1 || !strings.Contains(p.Blockers[0].Text, `$env:Path = "C:\Users\u\AppData\Local\Programs\Python\Python312\Scripts;" + $env:Path`) {
+		t.Errorf("%v", p.Blockers)
+	}
+}
+
 func TestTargetsAlwaysIncludeTheVerifiedBinary(t *testing.T) {
 	in := healInput(t)
 	in.Backend = "cpu"
