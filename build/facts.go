@@ -49,7 +49,7 @@ func ReadCMakeCache(path string) (map[string]string, error) {
 		if l == "" || strings.HasPrefix(l, "#") || strings.HasPrefix(l, "//") {
 			continue
 		}
-		if m := cacheLineRE.FindStringSubmatch(l); m != nil && m[2] != "INTERNAL" || m != nil && (m[1] == "CMAKE_GENERATOR" || m[1] == "CMAKE_HOME_DIRECTORY") {
+		if m := cacheLineRE.FindStringSubmatch(l); m != nil && m[2] != "INTERNAL" || m != nil && (m[1] == "CMAKE_GENERATOR" || m[1] == "CMAKE_HOME_DIRECTORY" || m[1] == "CMAKE_CACHEFILE_DIR") {
 			out[m[1]] = m[3]
 		}
 	}

@@ -397,6 +397,9 @@ func (pl *planner) folder() {
 	if h := f.Cache["CMAKE_HOME_DIRECTORY"]; h != "" && pl.in.SourceDir != "" && !samePath(h, pl.in.SourceDir) {
 		why = append(why, message("folder-source", h).Text)
 	}
+	if c := f.Cache["CMAKE_CACHEFILE_DIR"]; c != "" && pl.in.BuildDir != "" && !samePath(c, pl.in.BuildDir) {
+		why = append(why, message("folder-moved", c).Text)
+	}
 	for _, name := range []string{"CMAKE_C_COMPILER", "CMAKE_CXX_COMPILER"} {
 		have := f.Cache[name]
 		if _, set := pl.get(name); set || have == "" {

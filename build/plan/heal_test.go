@@ -146,6 +146,7 @@ func TestHealForeignBuildFolder(t *testing.T) {
 		"stale cublas":  {map[string]string{"LLAMA_CUBLAS": "ON"}, "LLAMA_CUBLAS=ON"},
 		"stale native":  {map[string]string{"LLAMA_NATIVE": "OFF"}, "LLAMA_NATIVE=OFF"},
 		"other backend": {map[string]string{"GGML_VULKAN": "ON"}, "vulkan backend"},
+		"moved":         {map[string]string{"CMAKE_CACHEFILE_DIR": "/old/build"}, "/old/build"},
 	}
 	for name, c := range cases {
 		in := healInput(t)
