@@ -208,6 +208,11 @@ func healCases() []healCase {
 		cuda(healCase{name: "cuda-arch-native-env", env: map[string]string{"CUDAARCHS": "native"},
 			exitNoHeal: cmdutil.ExitBuild, noHealSays: []string{"cuda-native-arch-no-gpu"},
 			fix: "cuda-arch-native", fixAt: 1, attempts: 2}),
+		// A broken ccache (a cache folder that cannot be created): the
+		// first compile fails, --heal builds without the launcher.
+		cuda(healCase{name: "ccache-broken", arch: "89-real", env: map[string]string{"CCACHE_DIR": "/proc/nonexistent/ccache"},
+			exitNoHeal: cmdutil.ExitBuild, noHealSays: []string{"ccache-failed", "would_heal", "CMAKE_CXX_COMPILER_LAUNCHER="},
+			fix: "no-launcher", fixAt: 1, attempts: 2}),
 		// Old option spellings left in the folder's cache by a configure
 		// from an old guide (LLAMA_CUBLAS stops configure: FATAL_ERROR).
 		{name: "stale-options", backend: "cpu",

@@ -547,6 +547,19 @@ func (pl *planner) launcher(backend string) {
 	if pl.in.Launcher == "" {
 		return
 	}
+	if pl.symptom("ccache-failed") && pl.in.Heal {
+		// The launcher itself failed: compile without it. Empty values, so
+		// the ones the failed attempt left in the cache are replaced.
+		// ggml also launches ccache by itself (GGML_CCACHE, ON by default)
+		// when no launcher is set.
+		for _, l := range []string{"C", "CXX", "CUDA"} {
+			pl.set("CMAKE_"+l+"_COMPILER_LAUNCHER", "")
+		}
+		pl.set(pl.nameAt("GGML_CCACHE"), "OFF")
+		pl.fix(Fix{ID: "no-launcher", Trigger: "ccache-failed", Change: "-DCMAKE_C_COMPILER_LAUNCHER= -DCMAKE_CXX_COMPILER_LAUNCHER= -DCMAKE_CUDA_COMPILER_LAUNCHER= -D" + pl.nameAt("GGML_CCACHE") + "=OFF",
+			Text: message("heal-no-launcher", pl.in.Launcher).Text})
+		return
+	}
 	pl.set("CMAKE_C_COMPILER_LAUNCHER", pl.in.Launcher)
 	pl.set("CMAKE_CXX_COMPILER_LAUNCHER", pl.in.Launcher)
 	if backend == "cuda" {
