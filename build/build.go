@@ -533,7 +533,8 @@ func UnusedVariables(log string) []string {
 }
 
 // isBackendOption says whether name is a backend switch in any llama.cpp
-// release (llamacpp-build.md §7.4: such a warning is an error).
+// release (llama.cpp configures with CMAKE_WARN_UNUSED_CLI in its root
+// CMakeLists.txt: such a warning means the option was ignored).
 func isBackendOption(name string) bool {
 	for _, l := range plan.OptionTable().Lineages {
 		if l.Backend == "" && l.ID != "clblast" && l.ID != "kompute" && l.ID != "sycl" && l.ID != "metal" {
@@ -753,7 +754,7 @@ var (
 	deviceRE = regexp.MustCompile(`(?m)^  ([A-Za-z]+)(\d+): (.+)$`)
 )
 
-// ParseVersion reads llama.cpp's "version:" line (both formats, §6.1);
+// ParseVersion reads llama.cpp's "version:" line (both formats);
 // the commit is without "-dirty" so it compares with the lock's.
 func ParseVersion(out string) (line string, build int, commit string, ok bool) {
 	v, ok := enginefacts.ParseVersion(out)
@@ -846,7 +847,7 @@ func lastLines(s string, n int) string {
 }
 
 // copyCUDARuntime puts cudart, cublas and cublasLt beside the binaries
-// (llamacpp-build.md §3.4, F36: a non-DL build will not start without them).
+// (F36: a non-DL build will not start without them).
 func (r *runner) copyCUDARuntime(bin string) {
 	tk := r.res.Plan.Cache
 	root := ""

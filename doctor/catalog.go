@@ -51,7 +51,7 @@ func (v vars) pluralOne() bool {
 // CheckInfo is a catalog entry.
 type CheckInfo struct {
 	ID        string             `json:"id"`
-	Section   string             `json:"section"` // A..G as in doctor.md §10
+	Section   string             `json:"section"` // A..I as in docs/doctor.md, Every check
 	Title     string             `json:"title"`
 	Platforms []string           `json:"platforms"` // windows, linux (WSL is linux)
 	Source    string             `json:"source"`

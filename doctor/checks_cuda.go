@@ -8,7 +8,7 @@ import (
 	"github.com/llamactl/llamactl/machine"
 )
 
-// Section C of doctor.md §10: CUDA toolkits and version selection.
+// Section C of docs/doctor.md\'s "Every check": CUDA toolkits and version selection.
 
 func toolkitLine(tk machine.CUDAToolkit) string {
 	l := tk.Version + "  " + tk.NVCC
@@ -108,13 +108,13 @@ func checkCUDASelect(s *machine.Snapshot) []Finding {
 			blockers = append(blockers, b.Message+" → "+b.Fix)
 		}
 	}
-	if tk := chooseToolkit(s, nv); tk != nil && sel.CUDA == "" {
+	if tk := sel.Installed; tk != nil && sel.CUDA == "" {
 		return []Finding{emit(s, "cuda.select", "blocked-nofit", "version", tk.Version).
-			with(toolkitProblems(s, tk, nv)...).with(blockers...)}
+			with(sel.Problems...).with(blockers...)}
 	}
-	if tk := chooseToolkit(s, nv); tk != nil {
+	if tk := sel.Installed; tk != nil {
 		return []Finding{emit(s, "cuda.select", "blocked", "version", tk.Version, "recommended", orUnknown(sel.CUDA)).
-			with(toolkitProblems(s, tk, nv)...).with(blockers...)}
+			with(sel.Problems...).with(blockers...)}
 	}
 	if sel.CUDA == "" {
 		return []Finding{emit(s, "cuda.select", "no-version").with(blockers...)}
@@ -171,7 +171,7 @@ func checkArchsFlag(s *machine.Snapshot) []Finding {
 		return []Finding{skip("cuda.archs-flag", "not-recorded", "what", "the compute capability")}
 	}
 	cm := s.BuildTools["cmake"].Version
-	// "native" needs CUDA >= 11.6 and CMake >= 3.24 (doctor.md §2.7); llamactl
+	// "native" needs CUDA >= 11.6 and CMake >= 3.24; llamactl
 	// passes the explicit list anyway so a build without a visible GPU (CI,
 	// containers) still targets this card.
 	if cm != "" && version.Compare(cm, g().CMakeMinNative) < 0 {
@@ -183,7 +183,7 @@ func checkArchsFlag(s *machine.Snapshot) []Finding {
 func checkHostCompiler(s *machine.Snapshot) []Finding {
 	// The toolkit llamactl will build with (the active one unless another
 	// works better; the active one when none does, so its problem shows).
-	tk := chooseToolkit(s, nvidiaGPUs(s))
+	tk, _ := chooseToolkit(s, nvidiaGPUs(s))
 	if tk == nil {
 		return []Finding{skip("cuda.host-compiler", "no-toolkit")}
 	}
@@ -247,8 +247,7 @@ func checkVSIntegration(s *machine.Snapshot) []Finding {
 }
 
 // runtimeDLLs are the DLLs ggml-cuda.dll imports for a CUDA major and the
-// toolkit folder they live in (gates.json cuda_runtime_dlls, doctor.md
-// §3.1, §7.1). A major newer than the table is assumed to keep the newest
+// toolkit folder they live in (gates.json cuda_runtime_dlls). A major newer than the table is assumed to keep the newest
 // row's layout and naming (cudart64_<major>.dll).
 func runtimeDLLs(major int) (dlls []string, dir string) {
 	rows := g().CUDARuntimeDLLs
@@ -290,7 +289,7 @@ func checkRuntimeDLLs(s *machine.Snapshot) []Finding {
 	var out []Finding
 	dlls, dllDir := runtimeDLLs(major)
 	if dllDir != "" && dllDir != "bin" {
-		// CUDA 13 moved the runtime DLLs to bin\x64 (doctor.md §3.1).
+		// CUDA 13 moved the runtime DLLs to bin\x64.
 		x64 := root + `\` + dllDir
 		onPath := false
 		for _, d := range pathDirs(s) {

@@ -8,7 +8,7 @@ import (
 	"github.com/llamactl/llamactl/machine"
 )
 
-// Section E of doctor.md §10: AMD, OpenCL, Vulkan, HIP.
+// Section E of docs/doctor.md\'s "Every check": AMD, OpenCL, Vulkan, HIP.
 
 func checkAMDGfx(s *machine.Snapshot) []Finding {
 	if !gpuVendors(s)["amd"] {
@@ -36,7 +36,7 @@ func checkAMDDriverWin(s *machine.Snapshot) []Finding {
 	case v7:
 		return []Finding{emit(s, "amd.driver-win", "ok", "dll", s.Windows.DLLs["amdhip64_7.dll"][0])}
 	case v6:
-		// ollama: "AMD driver is too old" when only the v6 runtime is present (doctor.md §10 E).
+		// ollama: "AMD driver is too old" when only the v6 runtime is present.
 		return []Finding{emit(s, "amd.driver-win", "old", "dll", s.Windows.DLLs["amdhip64_6.dll"][0])}
 	}
 	return []Finding{emit(s, "amd.driver-win", "none")}
@@ -104,7 +104,7 @@ func checkOCLPlatforms(s *machine.Snapshot) []Finding {
 }
 
 // llamaOpenCLSupported mirrors ggml-opencl's device filter: Adreno/Qualcomm
-// and Intel GPUs only (doctor.md §5.4).
+// and Intel GPUs only.
 func llamaOpenCLSupported(d machine.OpenCLDevice) bool {
 	return enginefacts.OpenCLVendorSupported(d.Name, d.Vendor+" "+d.Version)
 }

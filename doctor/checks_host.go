@@ -8,7 +8,7 @@ import (
 	"github.com/llamactl/llamactl/machine"
 )
 
-// Section A of doctor.md §10: host and environment.
+// Section A of docs/doctor.md\'s "Every check": host and environment.
 
 // registry binds catalog IDs to rules; backend-dependent ones are added in funcs().
 var registry = map[string]CheckFunc{
@@ -73,7 +73,7 @@ func checkHostOS(s *machine.Snapshot) []Finding {
 	name := platformName(s)
 	f := emit(s, "host.os", "ok", "os", name, "version", s.OS.Version)
 	if isWindows(s) {
-		// Windows 11 starts at build 22000; WSL GPU needs Windows 10 21H2 (19044) or newer (doctor.md §6.1).
+		// Windows 11 starts at build 22000; WSL GPU needs Windows 10 21H2 (19044) or newer.
 		build := s.OS.Version
 		if s.Windows != nil && s.Windows.Build != "" {
 			build = s.Windows.Build
@@ -151,7 +151,7 @@ func checkEnvTmp(s *machine.Snapshot) []Finding {
 	if !sr && !wd && !tmp {
 		return []Finding{skip("env.tmp", "not-recorded", "what", "the environment")}
 	}
-	// nvcc.exe exits 2 without output when TMP/TEMP are unset (doctor.md §3.1, cupy#4397).
+	// nvcc.exe exits 2 without output when TMP/TEMP are unset (cupy#4397).
 	var missing []string
 	for _, k := range []string{"TEMP", "TMP"} {
 		if v, _ := env(s, k); strings.TrimSpace(v) == "" {
@@ -165,7 +165,7 @@ func checkEnvTmp(s *machine.Snapshot) []Finding {
 	return []Finding{emit(s, "env.tmp", "ok", "temp", v)}
 }
 
-// overrideVars hide or reorder GPUs (doctor.md §10 A env.overrides).
+// overrideVars hide or reorder GPUs.
 var overrideVars = []string{"CUDA_VISIBLE_DEVICES", "HIP_VISIBLE_DEVICES", "ROCR_VISIBLE_DEVICES", "GPU_DEVICE_ORDINAL", "GGML_VK_VISIBLE_DEVICES", "HSA_OVERRIDE_GFX_VERSION"}
 
 func checkEnvOverrides(s *machine.Snapshot) []Finding {
@@ -205,7 +205,7 @@ func checkEnvOverrides(s *machine.Snapshot) []Finding {
 	return out
 }
 
-// Registry values holding the persistent PATH (doctor.md §7.3).
+// Registry values holding the persistent PATH.
 const (
 	regMachinePath = `HKLM\SYSTEM\CurrentControlSet\Control\Session Manager\Environment\Path`
 	regUserPath    = `HKCU\Environment\Path`
@@ -274,8 +274,7 @@ func lower(xs []string) []string {
 }
 
 // checkProbeErrors reports what the gather could not learn: a tool that
-// hung, crashed or printed garbage, a registry key it could not read
-// (doctor.md §10 I meta.probe-child).
+// hung, crashed or printed garbage, a registry key it could not read.
 func checkProbeErrors(s *machine.Snapshot) []Finding {
 	if len(s.ProbeErrors) == 0 {
 		return []Finding{emit(s, "meta.probe-errors", "ok")}

@@ -1,15 +1,16 @@
 package doctor
 
 import (
-	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/llamactl/llamactl/matrix"
 
 	"github.com/llamactl/llamactl/internal/version"
 	"github.com/llamactl/llamactl/machine"
 )
 
-// Section D of doctor.md §10: MSVC, clang-cl and the build tools.
+// Section D of docs/doctor.md\'s "Every check": MSVC, clang-cl and the build tools.
 
 func hasProbeError(s *machine.Snapshot, probe string) (machine.ProbeError, bool) {
 	for _, e := range s.ProbeErrors {
@@ -73,7 +74,7 @@ func checkMSVCToolset(s *machine.Snapshot) []Finding {
 	return []Finding{emit(s, "msvc.toolset", "ok", "toolset", def, "cl", orUnknown(clVersionOf(m))).with(m.Toolsets...)}
 }
 
-// Windows SDK install folder (doctor.md §4.2).
+// Windows SDK install folder.
 const regWindowsSDK = `HKLM\SOFTWARE\WOW6432Node\Microsoft\Microsoft SDKs\Windows\v10.0\InstallationFolder`
 
 func checkWindowsSDK(s *machine.Snapshot) []Finding {
@@ -87,7 +88,7 @@ func checkWindowsSDK(s *machine.Snapshot) []Finding {
 		}
 	}
 	// In a developer environment LIB names the SDK's lib folder (rustup's
-	// kernel32.lib test, doctor.md §4.2).
+	// kernel32.lib test).
 	if lib, ok := env(s, "LIB"); ok && lib != "" {
 		if strings.Contains(strings.ToLower(lib), `windows kits`) {
 			return []Finding{emit(s, "msvc.sdk", "ok", "dir", sdkDirFromLib(lib))}
@@ -148,7 +149,7 @@ func checkClVersion(s *machine.Snapshot) []Finding {
 	return checkClVersionFor(s, tk, "msvc.cl-version")
 }
 
-// checkClVersionFor applies the MSVC <-> CUDA gates of doctor.md §4.6:
+// checkClVersionFor applies the MSVC <-> CUDA gates:
 // nvcc's host_config.h range and the STL's minimum CUDA (STL1002).
 func checkClVersionFor(s *machine.Snapshot, tk *machine.CUDAToolkit, id string) []Finding {
 	m := latestMSVC(s)
@@ -168,7 +169,7 @@ func checkClVersionFor(s *machine.Snapshot, tk *machine.CUDAToolkit, id string) 
 	if need := stlMinCUDA(cl); need != "" && version.Compare(version.MajorMinor(tk.Version), need) < 0 {
 		details = append(details, reasonText("stl1002", "cl", cl, "need", need))
 	}
-	if row.MSCVerMaxExcl > 0 && mscVer(cl) >= row.MSCVerMaxExcl {
+	if row.MSCVerMaxExcl > 0 && matrix.MSCVer(cl) >= row.MSCVerMaxExcl {
 		need := minCUDAForCl(cl)
 		if t := olderToolset(m, row.MSCVerMaxExcl, tk.Version); t != "" {
 			return []Finding{emit(s, id, "use-older-toolset", "cl", cl, "vs", vs, "version", tk.Version, "toolset", t, "vcvarsall", vcvarsall(m)).with(details...)}
@@ -176,8 +177,8 @@ func checkClVersionFor(s *machine.Snapshot, tk *machine.CUDAToolkit, id string) 
 		return []Finding{emit(s, id, "msvc-too-new", "cl", cl, "vs", vs, "version", tk.Version, "need", orUnknown(need)).with(details...)}
 	}
 	// host_config.h has a floor too: CUDA 13.x rejects VS 2017 (_MSC_VER < 1920).
-	if msc := mscVer(cl); row.MSCVerMin > 0 && msc > 0 && msc < row.MSCVerMin {
-		return []Finding{emit(s, id, "msvc-too-old", "cl", cl, "vs", vs, "version", tk.Version, "min", clOf(row.MSCVerMin))}
+	if msc := matrix.MSCVer(cl); row.MSCVerMin > 0 && msc > 0 && msc < row.MSCVerMin {
+		return []Finding{emit(s, id, "msvc-too-old", "cl", cl, "vs", vs, "version", tk.Version, "min", matrix.CLVersion(row.MSCVerMin))}
 	}
 	if len(details) > 0 {
 		return []Finding{emit(s, id, "stl-too-new", "cl", cl, "vs", vs, "version", tk.Version, "need", stlMinCUDA(cl)).with(details...)}
@@ -193,7 +194,7 @@ func checkClangCL(s *machine.Snapshot) []Finding {
 	if has {
 		return []Finding{emit(s, "clangcl.present", "ok")}
 	}
-	// Only Windows on ARM builds need clang (llama.cpp docs, doctor.md §4.5).
+	// Only Windows on ARM builds need clang (llama.cpp docs).
 	if s.OS.Arch == "arm64" {
 		return []Finding{emit(s, "clangcl.present", "missing-arm64")}
 	}
@@ -229,7 +230,7 @@ func checkNinja(s *machine.Snapshot) []Finding {
 	t, ok := toolVersion(s, "ninja")
 	if !ok {
 		if m := latestMSVC(s); m != nil && isWindows(s) {
-			// VS ships a Ninja next to its CMake; llamactl's build uses it (doctor.md §4.2).
+			// VS ships a Ninja next to its CMake; llamactl's build uses it.
 			return []Finding{emit(s, "build.ninja", "vs-bundled", "vs", strings.TrimRight(m.Path, `\`))}
 		}
 		return []Finding{emit(s, "build.ninja", "missing")}
@@ -251,20 +252,6 @@ func checkGit(s *machine.Snapshot) []Finding {
 	return []Finding{emit(s, "build.git", "ok", "version", t.Version, "path", t.Path)}
 }
 
-// clOf turns _MSC_VER 1920 into cl "19.20".
-func clOf(msc int) string { return fmt.Sprintf("%d.%02d", msc/100, msc%100) }
-
-// minCUDAForCl is the oldest CUDA (major.minor) whose nvcc and STL gates accept cl.
-func minCUDAForCl(cl string) string {
-	stl := stlMinCUDA(cl)
-	for _, r := range g().Toolkits {
-		if r.MSCVerMaxExcl > mscVer(cl) && (stl == "" || version.Compare(r.CUDA, stl) >= 0) {
-			return r.CUDA
-		}
-	}
-	return ""
-}
-
 // vsName is "Visual Studio Community 2022 17.11.5" (or what is known of it).
 func vsName(m *machine.MSVCInstall) string {
 	n := m.DisplayName
@@ -277,4 +264,15 @@ func vsName(m *machine.MSVCInstall) string {
 		n += " " + m.InstallVersion
 	}
 	return n
+}
+
+// minCUDAForCl is the oldest CUDA (major.minor) whose nvcc and STL gates accept cl.
+func minCUDAForCl(cl string) string {
+	stl := stlMinCUDA(cl)
+	for _, r := range g().Toolkits {
+		if r.MSCVerMaxExcl > matrix.MSCVer(cl) && (stl == "" || version.Compare(r.CUDA, stl) >= 0) {
+			return r.CUDA
+		}
+	}
+	return ""
 }

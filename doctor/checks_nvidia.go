@@ -8,7 +8,7 @@ import (
 	"github.com/llamactl/llamactl/machine"
 )
 
-// Section B of doctor.md §10: NVIDIA driver and GPUs.
+// Section B of docs/doctor.md\'s "Every check": NVIDIA driver and GPUs.
 
 // nvmlCode reduces NVMLStatus ("ERROR_DRIVER_NOT_LOADED", "NVML_ERROR_...") to its name.
 func nvmlCode(s *machine.Snapshot) string {

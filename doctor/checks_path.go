@@ -8,10 +8,10 @@ import (
 	"github.com/llamactl/llamactl/machine"
 )
 
-// Section G of doctor.md §10: PATH order and library resolution (doctor.md §7).
+// Section G of docs/doctor.md\'s "Every check": PATH order and library resolution.
 
 // isGnuLink says whether a link.exe is a GNU coreutils one (Git, MSYS2,
-// Cygwin, conda), not MSVC's linker (doctor.md §7.3).
+// Cygwin, conda), not MSVC's linker.
 func isGnuLink(p string) bool {
 	l := strings.ToLower(strings.ReplaceAll(p, "/", `\`))
 	return strings.Contains(l, `\usr\bin\`) || strings.Contains(l, `\git\`) || strings.Contains(l, "msys") ||
@@ -52,7 +52,7 @@ func checkPathTools(s *machine.Snapshot) []Finding {
 }
 
 // isStrayDLL says whether a DLL name is one of llama.cpp's/ggml's that
-// another distribution can leave on PATH (doctor.md §7.1): the same
+// another distribution can leave on PATH: the same
 // patterns the probe searches PATH for, so ggml-vulkan.dll or
 // ggml-hip.dll count as well as ggml-cuda.dll.
 func isStrayDLL(name string) bool {
@@ -85,7 +85,7 @@ func checkPathDLLs(s *machine.Snapshot) []Finding {
 		return []Finding{skip("path.dlls", "not-recorded", "what", "the DLL search")}
 	}
 	var out []Finding
-	// nvcuda.dll and nvml.dll belong to the driver in System32 (doctor.md §7.1).
+	// nvcuda.dll and nvml.dll belong to the driver in System32.
 	sys := s.Windows.SystemDir
 	if sys == "" {
 		sys = `C:\Windows\System32`
@@ -183,7 +183,7 @@ func checkPathHygiene(s *machine.Snapshot) []Finding {
 	if len(odd) > 0 {
 		out = append(out, emit(s, "path.hygiene", "odd", "count", itoa(len(odd))).with(odd...))
 	}
-	// cmd.exe and vcvarsall choke on very long PATH values (doctor.md §7.3).
+	// cmd.exe and vcvarsall choke on very long PATH values.
 	if isWindows(s) && total > g().Thresholds.WindowsPathLong {
 		out = append(out, emit(s, "path.hygiene", "long", "len", itoa(total)))
 	}

@@ -6,7 +6,7 @@ import (
 	"github.com/llamactl/llamactl/machine"
 )
 
-// Section F of doctor.md §10: WSL (doctor.md §6). These run on Linux
+// Section F of docs/doctor.md\'s "Every check": WSL. These run on Linux
 // snapshots and skip unless the machine is a WSL distro.
 
 const wslLib = "/usr/lib/wsl/lib"

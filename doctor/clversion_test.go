@@ -10,7 +10,7 @@ import (
 )
 
 // msvc.cl-version applies both ends of host_config.h's _MSC_VER range and
-// the STL's own check (cuda-matrix.md §1 Host compilers, pitfalls 1 and 2).
+// the STL's own check (Host compilers, pitfalls 1 and 2).
 func TestClVersionGates(t *testing.T) {
 	for _, c := range []struct {
 		name, cl, cuda, want, says string

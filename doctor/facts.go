@@ -2,7 +2,6 @@ package doctor
 
 import (
 	"sort"
-	"strconv"
 	"strings"
 
 	"github.com/llamactl/llamactl/internal/version"
@@ -247,16 +246,7 @@ func clVersionOf(m *machine.MSVCInstall) string {
 	if t == "" && len(m.Toolsets) > 0 {
 		t = m.Toolsets[len(m.Toolsets)-1]
 	}
-	return toolsetToCl(t)
-}
-
-// toolsetToCl maps toolset 14.xx to cl 19.xx (doctor.md §4.2).
-func toolsetToCl(t string) string {
-	v := version.Of(t)
-	if v.Len() < 2 || v.At(0) != 14 {
-		return ""
-	}
-	return "19." + strconv.Itoa(v.At(1))
+	return matrix.ToolsetCL(t)
 }
 
 func vcvarsall(m *machine.MSVCInstall) string {

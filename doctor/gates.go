@@ -126,7 +126,7 @@ func driverFloor(cudaMajor int) string {
 // the highest _MSC_VER floor at or below cl's. A cl newer than every rule
 // keeps the newest rule, since the STL never relaxes its check.
 func stlMinCUDA(cl string) string {
-	msc := mscVer(cl)
+	msc := matrix.MSCVer(cl)
 	need, best := "", 0
 	for _, r := range matrix.Default().STL {
 		if r.MSCVerMin <= msc && r.MSCVerMin >= best {
@@ -137,21 +137,3 @@ func stlMinCUDA(cl string) string {
 }
 
 // --- versions ---
-
-// mscVer turns cl "19.41.34123" into _MSC_VER 1941 (0 when unparsable).
-func mscVer(cl string) int {
-	v := version.Of(cl)
-	if v.Len() < 2 {
-		return 0
-	}
-	return v.At(0)*100 + v.At(1)
-}
-
-// ccToSM turns "8.9" into 89 (0 when unparsable).
-func ccToSM(cc string) int {
-	v := version.Of(cc)
-	if v.Len() < 2 {
-		return 0
-	}
-	return v.At(0)*10 + v.At(1)
-}

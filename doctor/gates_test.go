@@ -53,8 +53,8 @@ func TestToolkitFactsComeFromTheMatrix(t *testing.T) {
 }
 
 // Driver floors and the STL1002 gate come from the matrix's rules.json; the
-// expected values are those of shared/reference/cuda-matrix.md §1 (Driver:
-// minor-version compatibility; Host compilers: the STL table).
+// expected values are those of NVIDIA's CUDA Toolkit release notes (minor
+// version compatibility) and the MSVC STL's own check (STL1002 in <yvals_core.h>).
 func TestDriverFloorAndSTLComeFromTheMatrix(t *testing.T) {
 	var raw map[string]json.RawMessage
 	if err := json.Unmarshal(gatesJSON, &raw); err != nil {

@@ -168,14 +168,6 @@ func (t *Translator) Title(c CheckInfo) string {
 	return pick(t.ov.Checks[c.ID].Title, c.Title)
 }
 
-// Help is a check's help text.
-func (t *Translator) Help(c CheckInfo) string {
-	if t.ov == nil {
-		return c.Help
-	}
-	return pick(t.ov.Checks[c.ID].Help, c.Help)
-}
-
 // SectionTitle is SectionTitleFor in the translator's language.
 func (t *Translator) SectionTitle(sec, goos string) string {
 	en := SectionTitleFor(sec, goos)

@@ -7,7 +7,7 @@ import (
 	"github.com/llamactl/llamactl/machine"
 )
 
-// llama.cpp's OpenCL backend needs OpenCL C 2.0 (doctor.md §5.4); the floor
+// llama.cpp's OpenCL backend needs OpenCL C 2.0; the floor
 // is enginefacts', so doctor and the kernels probe apply the same one.
 func TestOCLCompatOpenCLCFloor(t *testing.T) {
 	for _, c := range []struct {

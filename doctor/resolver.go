@@ -26,7 +26,7 @@ func MatrixQuery(s *machine.Snapshot, nv []machine.GPU) matrix.Query {
 		if m != nil {
 			// The instance's other toolsets, which -vcvars_ver can select.
 			for _, t := range m.Toolsets {
-				if t != m.DefaultToolset && toolsetToCl(t) != "" {
+				if t != m.DefaultToolset && matrix.ToolsetCL(t) != "" {
 					q.AvailableMSVC = append(q.AvailableMSVC, t)
 				}
 			}

@@ -11,32 +11,13 @@ import (
 	"github.com/llamactl/llamactl/matrix"
 )
 
-// Selection is what a build should use on this machine.
-type Selection struct {
-	Backend           string               `json:"backend"`        // cuda|vulkan|hip|opencl|cpu
-	CUDA              string               `json:"cuda,omitempty"` // recommended toolkit version
-	Toolkit           *machine.CUDAToolkit `json:"toolkit,omitempty"`
-	CUDAArchitectures string               `json:"cuda_architectures,omitempty"` // "89-real"
-	HostCompiler      string               `json:"host_compiler,omitempty"`      // nvcc -ccbin; empty = default
-	MSVCToolset       string               `json:"msvc_toolset,omitempty"`       // -vcvars_ver value, e.g. "14.39"
-	VCVarsAll         string               `json:"vcvarsall,omitempty"`
-	Reasons           []string             `json:"reasons,omitempty"`
-	Resolution        *matrix.Resolution   `json:"resolution,omitempty"`
-	// GPUs is the per-GPU view: CC and the architecture each needs.
-	GPUs []SelectedGPU `json:"gpus,omitempty"`
-	// Requested is the backend the user asked for, when it differs from Backend.
-	Requested string `json:"requested,omitempty"`
-}
+// Selection is what a build should use on this machine: the one type
+// doctor fills and build's planner and the kernel probes read
+// (matrix.Selection).
+type Selection = matrix.Selection
 
 // SelectedGPU is one GPU in the selection.
-type SelectedGPU struct {
-	Index             int    `json:"index"`
-	Name              string `json:"name"`
-	ComputeCapability string `json:"compute_capability,omitempty"`
-	Architecture      string `json:"cuda_architecture,omitempty"` // "89-real"
-	MinCUDA           string `json:"min_cuda,omitempty"`          // oldest toolkit that targets it
-	MaxCUDA           string `json:"max_cuda,omitempty"`          // newest toolkit that still targets it
-}
+type SelectedGPU = matrix.SelectedGPU
 
 // Select picks the backend, CUDA toolkit, architectures and host compiler.
 func Select(s *machine.Snapshot) Selection { return SelectFor(s, "") }
@@ -56,7 +37,9 @@ func SelectFor(s *machine.Snapshot, requested string) Selection {
 
 	// Toolkit and host compiler, whenever a toolkit is installed: build and
 	// kernel probes compile CUDA code even when the backend is not CUDA.
-	tk := chooseToolkit(s, nv)
+	tk, problems := chooseToolkit(s, nv)
+	working := tk != nil && len(problems) == 0
+	sel.Installed, sel.Problems = tk, problems
 	if tk != nil {
 		sel.Toolkit = tk
 		hostCompiler(s, tk, &sel, reason)
@@ -100,8 +83,7 @@ func SelectFor(s *machine.Snapshot, requested string) Selection {
 		}
 		sort.Slice(archs, func(i, j int) bool { return archNum(archs[i]) < archNum(archs[j]) })
 		sel.CUDAArchitectures = strings.Join(archs, ";")
-		sel.CUDA = recommendCUDA(s, nv, tk)
-		working := tk != nil && len(toolkitProblems(s, tk, nv)) == 0
+		sel.CUDA = recommendCUDA(s, nv, tk, working)
 		if r := resolveWithMatrix(s, nv); r != nil {
 			sel.Resolution = r
 			// An installed toolkit that works (possibly with an older MSVC
@@ -152,8 +134,7 @@ func vendorList(v map[string]bool) string {
 }
 
 // bestNonOpenCL is what accelerates AMD/NVIDIA cards: CUDA for NVIDIA, HIP
-// when the ROCm/HIP SDK is installed and knows the GPU, else Vulkan
-// (doctor.md §5.4).
+// when the ROCm/HIP SDK is installed and knows the GPU, else Vulkan.
 func bestNonOpenCL(s *machine.Snapshot, nv []machine.GPU, vend map[string]bool) string {
 	if len(nv) > 0 {
 		return "cuda"
@@ -213,9 +194,9 @@ func visibleIn(list string, g machine.GPU) bool {
 }
 
 // archFor is CMAKE_CUDA_ARCHITECTURES for a CC: "89-real". Blackwell 12.x
-// stays plain: llama.cpp itself rewrites 12X to 12Xa (doctor.md §2.7).
+// stays plain: llama.cpp itself rewrites 12X to 12Xa.
 func archFor(cc string) string {
-	sm := ccToSM(cc)
+	sm := matrix.SM(cc)
 	if sm == 0 {
 		return ""
 	}
@@ -229,7 +210,7 @@ func archNum(a string) int {
 
 // cudaRangeFor is the oldest and newest CUDA minor of the matrix whose nvcc targets cc.
 func cudaRangeFor(cc string) (lo, hi string) {
-	sm := ccToSM(cc)
+	sm := matrix.SM(cc)
 	if sm == 0 {
 		return "", ""
 	}
@@ -247,7 +228,7 @@ func cudaRangeFor(cc string) (lo, hi string) {
 // targets says whether toolkit tk can compile for cc: nvcc --list-gpu-arch
 // when recorded, else the toolkit table.
 func targets(tk *machine.CUDAToolkit, cc string) (bool, bool) {
-	sm := ccToSM(cc)
+	sm := matrix.SM(cc)
 	if sm == 0 {
 		return false, false
 	}
@@ -286,11 +267,11 @@ func toolkitProblems(s *machine.Snapshot, tk *machine.CUDAToolkit, nv []machine.
 	if isWindows(s) {
 		if m := latestMSVC(s); m != nil {
 			cl := clVersionOf(m)
-			if known && row.MSCVerMaxExcl > 0 && mscVer(cl) >= row.MSCVerMaxExcl && olderToolset(m, row.MSCVerMaxExcl, tk.Version) == "" {
+			if known && row.MSCVerMaxExcl > 0 && matrix.MSCVer(cl) >= row.MSCVerMaxExcl && olderToolset(m, row.MSCVerMaxExcl, tk.Version) == "" {
 				out = append(out, reasonText("msvc-too-new", "version", tk.Version, "cl", cl))
 			}
-			if msc := mscVer(cl); known && row.MSCVerMin > 0 && msc > 0 && msc < row.MSCVerMin {
-				out = append(out, reasonText("msvc-too-old", "version", tk.Version, "cl", cl, "min", clOf(row.MSCVerMin)))
+			if msc := matrix.MSCVer(cl); known && row.MSCVerMin > 0 && msc > 0 && msc < row.MSCVerMin {
+				out = append(out, reasonText("msvc-too-old", "version", tk.Version, "cl", cl, "min", matrix.CLVersion(row.MSCVerMin)))
 			}
 		}
 	} else if def, sibs := gxx(s); known && def != nil && row.GCCMax > 0 && def.Major > row.GCCMax {
@@ -305,39 +286,50 @@ func toolkitProblems(s *machine.Snapshot, tk *machine.CUDAToolkit, nv []machine.
 	return out
 }
 
-// chooseToolkit is the installed toolkit a build should use: the active
-// one when it works for every GPU, else the newest one that does, else the
-// active one (so its problems are reported).
-func chooseToolkit(s *machine.Snapshot, nv []machine.GPU) *machine.CUDAToolkit {
+// chooseToolkit is the installed toolkit a build should use, with why it
+// cannot build (nil when it can): the active one when it works for every
+// GPU, else the newest one that does, else the active one (so its problems
+// are reported). Each toolkit's problems are computed once.
+func chooseToolkit(s *machine.Snapshot, nv []machine.GPU) (*machine.CUDAToolkit, []string) {
 	act, _ := activeToolkit(s)
-	if act == nil || len(toolkitProblems(s, act, nv)) == 0 {
-		return act
+	if act == nil {
+		return nil, nil
+	}
+	actProblems := toolkitProblems(s, act, nv)
+	if len(actProblems) == 0 {
+		return act, nil
 	}
 	var best *machine.CUDAToolkit
 	for i := range s.Toolkits {
 		tk := &s.Toolkits[i]
-		if len(toolkitProblems(s, tk, nv)) == 0 && (best == nil || version.Compare(tk.Version, best.Version) > 0) {
+		if best != nil && version.Compare(tk.Version, best.Version) <= 0 {
+			continue
+		}
+		if tk == act || tk.Version == act.Version && tk.Root == act.Root {
+			continue // its problems are actProblems
+		}
+		if len(toolkitProblems(s, tk, nv)) == 0 {
 			best = tk
 		}
 	}
 	if best != nil {
-		return best
+		return best, nil
 	}
-	return act
+	return act, actProblems
 }
 
 // recommendCUDA is the CUDA version to build with: the chosen installed
 // toolkit when it works, else the newest minor of the matrix that targets
 // every GPU, that the driver runs, and that the host compiler accepts.
-func recommendCUDA(s *machine.Snapshot, nv []machine.GPU, tk *machine.CUDAToolkit) string {
-	if tk != nil && len(toolkitProblems(s, tk, nv)) == 0 {
+func recommendCUDA(s *machine.Snapshot, nv []machine.GPU, tk *machine.CUDAToolkit, working bool) string {
+	if working {
 		return tk.Version
 	}
 	best := ""
 	for _, r := range g().Toolkits {
 		ok := true
 		for _, gpu := range nv {
-			if sm := ccToSM(gpu.ComputeCapability); sm != 0 && !containsInt(r.SM, sm) {
+			if sm := matrix.SM(gpu.ComputeCapability); sm != 0 && !containsInt(r.SM, sm) {
 				ok = false
 			}
 		}
@@ -350,10 +342,10 @@ func recommendCUDA(s *machine.Snapshot, nv []machine.GPU, tk *machine.CUDAToolki
 		if isWindows(s) {
 			if m := latestMSVC(s); m != nil {
 				cl := clVersionOf(m)
-				if r.MSCVerMaxExcl > 0 && mscVer(cl) >= r.MSCVerMaxExcl {
+				if r.MSCVerMaxExcl > 0 && matrix.MSCVer(cl) >= r.MSCVerMaxExcl {
 					ok = false
 				}
-				if msc := mscVer(cl); r.MSCVerMin > 0 && msc > 0 && msc < r.MSCVerMin {
+				if msc := matrix.MSCVer(cl); r.MSCVerMin > 0 && msc > 0 && msc < r.MSCVerMin {
 					ok = false
 				}
 				if need := stlMinCUDA(cl); need != "" && version.Compare(r.CUDA, need) < 0 {
@@ -374,8 +366,8 @@ func recommendCUDA(s *machine.Snapshot, nv []machine.GPU, tk *machine.CUDAToolki
 func olderToolset(m *machine.MSVCInstall, maxExcl int, tkVersion string) string {
 	best := ""
 	for _, t := range m.Toolsets {
-		cl := toolsetToCl(t)
-		if cl == "" || mscVer(cl) >= maxExcl {
+		cl := matrix.ToolsetCL(t)
+		if cl == "" || matrix.MSCVer(cl) >= maxExcl {
 			continue
 		}
 		if need := stlMinCUDA(cl); need != "" && version.Compare(tkVersion, need) < 0 {
@@ -400,7 +392,7 @@ func hostCompiler(s *machine.Snapshot, tk *machine.CUDAToolkit, sel *Selection, 
 			return
 		}
 		cl := clVersionOf(m)
-		if mscVer(cl) >= row.MSCVerMaxExcl {
+		if matrix.MSCVer(cl) >= row.MSCVerMaxExcl {
 			if t := olderToolset(m, row.MSCVerMaxExcl, tk.Version); t != "" {
 				sel.MSVCToolset = t
 				reason("msvc-toolset", "version", tk.Version, "cl", cl, "toolset", t)

@@ -281,7 +281,7 @@ func TestLNK1181AnyQuotes(t *testing.T) {
 	}
 }
 
-// §4 F22: an unused backend option is an error (the build would be CPU-only);
+// Since llama.cpp sets CMAKE_WARN_UNUSED_CLI, an unused backend option is an error (the build would be CPU-only);
 // the old deprecation warning of the same option is only a warning.
 func TestIgnoredBackendOptionSeverity(t *testing.T) {
 	for file, want := range map[string]string{

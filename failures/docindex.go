@@ -26,9 +26,6 @@ func (kb *KB) IndexMarkdown() string {
 	for _, e := range es {
 		fmt.Fprintf(&b, "\n### `%s`\n\n", e.ID)
 		meta := []string{e.Severity, e.Stage, strings.Join(e.Platforms, ", ")}
-		if len(e.Rows) > 0 {
-			meta = append(meta, "llamacpp-build.md §4 "+strings.Join(e.Rows, ", "))
-		}
 		if e.Role == "wrapper" {
 			meta = append(meta, "reported only when no nested cause is found")
 		}

@@ -12,7 +12,7 @@ import (
 // the data file.
 var conditions = map[string]func(s *machine.Snapshot) bool{
 	// WSL2 with a libcuda outside /usr/lib/wsl/lib: a Linux driver inside WSL
-	// shadows the Windows one (doctor.md §6.2, §6.4).
+	// shadows the Windows one.
 	"wsl_foreign_libcuda": func(s *machine.Snapshot) bool {
 		if !s.WSL.IsWSL {
 			return false

@@ -3,8 +3,8 @@
 // log signatures, cause, fix, source), and a streaming matcher that names the
 // root cause of a log.
 //
-// The facts live in data/failures.json (one entry per ID of
-// shared/reference/failure-ids.md and per row of llamacpp-build.md §4); this
+// The facts live in data/failures.json (one entry per stable failure ID);
+// this
 // package only holds the rules that combine them.
 package failures
 
@@ -31,7 +31,7 @@ const (
 // Entry is one failure of the knowledge base, as the data file states it.
 type Entry struct {
 	ID        string      `json:"id"`
-	Rows      []string    `json:"rows,omitempty"` // llamacpp-build.md §4 rows (F01..F50)
+	Rows      []string    `json:"rows,omitempty"` // rows of the build-failure table the ID was first collected in (F01..F50)
 	Title     string      `json:"title"`
 	Severity  string      `json:"severity,omitempty"` // error (default) or warning
 	Role      string      `json:"role,omitempty"`     // "wrapper": reported only when no nested cause matched

@@ -9,8 +9,8 @@ import (
 	"testing"
 )
 
-// referenceIDs reads the copy of shared/reference/failure-ids.md kept in
-// testdata: ID -> the F rows it names.
+// referenceIDs reads the list of stable failure IDs kept in
+// testdata/logs/failure-ids.md: ID -> the F rows it names.
 func referenceIDs(t *testing.T) map[string][]string {
 	t.Helper()
 	b, err := os.ReadFile("../testdata/logs/failure-ids.md")

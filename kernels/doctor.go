@@ -4,19 +4,6 @@ import (
 	"github.com/llamactl/llamactl/doctor"
 )
 
-// FromSelection takes from doctor's selection exactly what build uses:
-// toolkit, architectures, host compiler and MSVC environment.
-func FromSelection(sel doctor.Selection) Choice {
-	return Choice{
-		Backend:           sel.Backend,
-		Toolkit:           sel.Toolkit,
-		CUDAArchitectures: sel.CUDAArchitectures,
-		HostCompiler:      sel.HostCompiler,
-		MSVCToolset:       sel.MSVCToolset,
-		VCVarsAll:         sel.VCVarsAll,
-	}
-}
-
 // DoctorFindings converts probe findings to doctor's type; the failure ID
 // goes into Facts["failure_id"].
 func DoctorFindings(fs []Finding) []doctor.Finding {

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/llamactl/llamactl/matrix"
+
 	"github.com/llamactl/llamactl/machine"
 )
 
@@ -115,16 +117,9 @@ var DefaultTimeouts = Timeouts{
 	OpenCL:  60 * time.Second,
 }
 
-// Choice is what the probe needs from doctor's selection: the same toolkit,
-// host compiler, architectures and MSVC environment build will use.
-type Choice struct {
-	Backend           string
-	Toolkit           *machine.CUDAToolkit
-	CUDAArchitectures string // CMake spelling, "89-real"
-	HostCompiler      string // -ccbin; empty = nvcc's default
-	MSVCToolset       string // -vcvars_ver
-	VCVarsAll         string // Windows: the vcvarsall.bat to import
-}
+// Choice is the selection the probes compile with (doctor's, or one a test
+// builds): the one selection type, matrix.Selection.
+type Choice = matrix.Selection
 
 // Overrides are explicit flags (`llamactl probe --nvcc --ccbin --arch`);
 // they win over the selection, so CI can pin each case.

@@ -3,7 +3,7 @@
 // exactly the toolchain a build would use: the selected nvcc, host compiler
 // and -gencode targets, each stage (compile, link, load, run, verify) under
 // its own timeout, every failure named with a stable failure ID
-// (shared/reference/failure-ids.md) and turned into a finding with a fix.
+// and turned into a finding with a fix.
 package kernels
 
 import (

@@ -2,7 +2,7 @@ package matrix
 
 import "fmt"
 
-// The checks Resolve runs for each candidate release (cuda-matrix.md §1):
+// The checks Resolve runs for each candidate release:
 // GPU targets, driver, host compiler, engine minimum.
 
 func (r *resolver) evaluate(t *ToolkitFacts) *evaluation {
@@ -33,7 +33,7 @@ func (r *resolver) checkGPUs(e *evaluation) {
 		if t.HasSM(sm) {
 			r.add(e, r.m.Text("reason.gpu-sass", "gpu", g.label, "minor", t.MinorVersion(), "sm", sm))
 			if r.m.ArchRewrite.Applies(sm) {
-				// cuda-matrix.md pitfall 8: FP4 needs the arch-specific 12Xa target.
+				// pitfall 8: FP4 needs the arch-specific 12Xa target.
 				r.add(e, r.m.Text("reason.blackwell-a", "sm", sm))
 			}
 			for _, d := range t.DeprecatedSM {
@@ -285,7 +285,7 @@ func (r *resolver) msvcFails(t *ToolkitFacts, msc int) ([]Blocker, string) {
 		} else {
 			b.LastResortFix = r.m.Text("msvc-too-new.last-resort")
 			if c := r.m.CompilerCrash; c.MSCVerMin > 0 && msc >= c.MSCVerMin && t.below(c.CUDABelow) {
-				// cuda-matrix.md pitfall 1: two reports of cudafe++ crashing with VS 2026 and 13.0/13.1.
+				// pitfall 1: two reports of cudafe++ crashing with VS 2026 and 13.0/13.1.
 				b.LastResortFix += r.m.Text("msvc-too-new.last-resort-vs2026")
 			}
 		}
@@ -358,9 +358,8 @@ func (r *resolver) checkHost(e *evaluation, kind, cxx string, have, max int, inf
 // toolsetToCL turns an MSVC toolset directory version ("14.39.33519", as
 // under VC\Tools\MSVC) into the cl.exe version ("19.39"); cl versions pass.
 func toolsetToCL(s string) string {
-	v, ok := parseVersion(s)
-	if ok && v.Len() >= 2 && v.At(0) == 14 && v.At(1) >= 10 {
-		return fmt.Sprintf("19.%02d", v.At(1))
+	if cl := ToolsetCL(s); cl != "" {
+		return cl
 	}
 	return s
 }

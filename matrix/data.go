@@ -12,7 +12,7 @@ import (
 )
 
 // The facts live in data/*.json (one fact a line, sorted, each with its
-// source), converted from ../shared/reference/cuda-matrix.json; see
+// public source); see
 // docs/matrix.md for how to update them.
 //
 //go:embed data/*.json

@@ -313,8 +313,8 @@ func equalInts(a, b []int) bool {
 	return true
 }
 
-// Independent of the JSON: facts from the summary tables of
-// cuda-matrix.md (§1), one row per CUDA minor the matrix resolves with.
+// Independent of the JSON: facts from NVIDIA's CUDA Toolkit release notes,
+// one row per CUDA minor the matrix resolves with.
 func TestToolkitFactsPerMinor(t *testing.T) {
 	m := Default()
 	cases := []struct {

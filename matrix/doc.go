@@ -4,10 +4,9 @@
 // CMAKE_CUDA_ARCHITECTURES and host compiler for a machine or names what
 // blocks it, with the fix.
 //
-// The facts are embedded data (data/*.json), converted from the research in
-// ../shared/reference/cuda-matrix.json and cuda-matrix.md; every row keeps
-// its source and uncertain flag. The rules Resolve applies are those of
-// cuda-matrix.md §1 (driver and minor-version compatibility, architecture
-// windows, host compilers, the MSVC STL check) and its pitfalls §2; docs/
-// matrix.md describes them and how to update the data.
+// The facts are embedded data (data/*.json); every row keeps its public
+// source (NVIDIA's release notes and installation guides, llama.cpp files
+// and issues) and an uncertain flag. The rules Resolve applies (driver and
+// minor-version compatibility, architecture windows, host compilers, the
+// MSVC STL check) are described in docs/matrix.md, with how to update the data.
 package matrix

@@ -293,7 +293,7 @@ func (r *resolver) parseQuery() {
 		r.os = "windows"
 	case "wsl", "wsl2":
 		// WSL builds with Linux compilers against the Windows driver,
-		// which reports Windows version numbers (cuda-matrix.md §1 Driver).
+		// which reports Windows version numbers (Driver).
 		r.os, r.driverOS = "linux", "windows"
 		r.reasons = append(r.reasons, r.m.Text("reason.wsl"))
 	default:

@@ -36,7 +36,7 @@ func TestResolveScenarios(t *testing.T) {
 		q    Query
 		want expect
 	}{
-		// --- MSVC and its STL (cuda-matrix.md §1 Host compilers, pitfalls 1-2)
+		// --- MSVC and its STL (Host compilers, pitfalls 1-2)
 		{"VS 17.10 + CUDA 12.3: host_config rejects 19.40", Query{OS: "windows", MSVC: "19.40.33811", GPUs: []GPUQuery{gpu("RTX 4090")}, Toolkits: []string{"12.3.107"}},
 			expect{blockers: []string{BlockMSVCTooNew}, fixHas: []string{"CUDA ≥ 12.4", "-vcvars_ver=14.39"}, msgHas: []string{"19.40 (VS 2022 17.10) is too new for CUDA 12.3"}, lastResort: true, rejected: []string{"12.3"}}},
 		{"VS 17.11 + CUDA 12.4: fits", Query{OS: "windows", MSVC: "19.41.34123", GPUs: []GPUQuery{gpu("RTX 4090")}, Toolkits: []string{"12.4.131"}},

@@ -79,3 +79,33 @@ func NormalizeCC(s string) (string, bool) {
 	_, cc, ok := parseCC(s)
 	return cc, ok
 }
+
+// The cl.exe and compute-capability arithmetic every package uses (doctor's
+// checks, the build plan): one copy, here.
+
+// MSCVer is _MSC_VER of a cl.exe version ("19.41.34123" -> 1941), 0 when s
+// is not one.
+func MSCVer(cl string) int {
+	n, _ := mscVer(cl)
+	return n
+}
+
+// CLVersion is the cl.exe version of an _MSC_VER: "19.41" for 1941.
+func CLVersion(msc int) string { return clVersion(msc) }
+
+// ToolsetCL is the cl.exe version of an MSVC toolset directory version
+// ("14.39.33519", as under VC\Tools\MSVC): "19.39"; "" when s is not one.
+func ToolsetCL(s string) string {
+	v, ok := parseVersion(s)
+	if ok && v.Len() >= 2 && v.At(0) == 14 && v.At(1) >= 10 {
+		return fmt.Sprintf("19.%02d", v.At(1))
+	}
+	return ""
+}
+
+// SM is the sm number of a compute capability ("8.9" -> 89), 0 when s is
+// not one.
+func SM(cc string) int {
+	n, _, _ := parseCC(cc)
+	return n
+}

@@ -120,7 +120,7 @@ func safePath(root, name string) (string, error) {
 	}
 	for _, part := range strings.Split(slashed, "/") {
 		if part == ".." {
-			return "", fmt.Errorf("%w: %q contains ..", ErrOutsideTree, name)
+			return "", fmt.Errorf("%w: %q has a \"..\" element", ErrOutsideTree, name)
 		}
 	}
 	p := filepath.Join(root, filepath.FromSlash(slashed))

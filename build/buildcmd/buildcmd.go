@@ -32,6 +32,7 @@ import (
 	"github.com/llamactl/llamactl/internal/ui"
 	"github.com/llamactl/llamactl/machine"
 	"github.com/llamactl/llamactl/patches"
+	"github.com/llamactl/llamactl/runner/launch"
 )
 
 // Options holds the injected world and the parsed flags.
@@ -192,11 +193,13 @@ func isDirErr(err error) bool {
 	return errors.As(err, &pe) && strings.Contains(pe.Err.Error(), "is a directory")
 }
 
-// selection converts doctor's selection into the planner's input.
+// selection is doctor's selection, the planner's input. build --json keeps
+// its documented fields: doctor's matrix resolution, per-GPU view and
+// requested backend are doctor --json's.
 func selection(s *machine.Snapshot, backend string) plan.Selection {
 	d := doctor.SelectFor(s, backend)
-	return plan.Selection{Backend: d.Backend, CUDA: d.CUDA, Toolkit: d.Toolkit, CUDAArchitectures: d.CUDAArchitectures,
-		HostCompiler: d.HostCompiler, MSVCToolset: d.MSVCToolset, VCVarsAll: d.VCVarsAll, Reasons: d.Reasons}
+	d.Resolution, d.GPUs, d.Requested = nil, nil, ""
+	return d
 }
 
 var (
@@ -422,7 +425,7 @@ func run(ctx context.Context, o *Options) error {
 	// process group, so the terminal's SIGINT misses it) compiling on.
 	ctx, stop := o.Interrupt(ctx)
 	defer stop()
-	defer proc.GuardChildren()() // Windows: the compilers die with llamactl
+	defer launch.GuardChildren()() // Windows: the compilers die with llamactl
 	res, err := build.Run(ctx, d, in, build.Options{Heal: o.Heal, OutDir: o.OutDir, StopAfter: o.StopAfter})
 	err = exitError(err)
 	doc.Result = res

@@ -34,7 +34,7 @@ func entryPath(name string, strip bool) (string, error) {
 	}
 	for _, part := range strings.Split(n, "/") {
 		if part == ".." {
-			return "", fmt.Errorf("%w: %q contains ..", ErrUnsafeArchive, name)
+			return "", fmt.Errorf("%w: %q has a \"..\" element", ErrUnsafeArchive, name)
 		}
 	}
 	n = path.Clean(n)

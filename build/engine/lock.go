@@ -88,8 +88,8 @@ func (l *Lock) Pin(ref string) (Pin, error) {
 	return p, nil
 }
 
-// BuildFromRef returns N for a "bN" tag (N == git rev-list --count,
-// llamacpp-build.md §0), else 0.
+// BuildFromRef returns N for a "bN" tag (llama.cpp's release tags: N is
+// git rev-list --count HEAD), else 0.
 func BuildFromRef(ref string) int {
 	if strings.HasPrefix(ref, "b") {
 		if n, err := strconv.Atoi(ref[1:]); err == nil {

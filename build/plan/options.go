@@ -10,7 +10,7 @@ import (
 )
 
 // The option history of llama.cpp's CMake interface, as data
-// (data/options.json, from llamacpp-build.md §1).
+// (data/options.json, from llama.cpp's CMakeLists.txt files and their git history).
 
 //go:embed data/options.json
 var optionsJSON []byte
@@ -213,7 +213,7 @@ func (o *Options) Translate(args []CacheArg, build int) ([]CacheArg, []Translati
 		}
 		if name != a.Name {
 			tr = append(tr, Translation{Given: a.Name, Name: name,
-				Warning: fmt.Sprintf("-D%s is spelled %s in llama.cpp %s; translated (llamacpp-build.md §1.1)", a.Name, name, buildName(build))})
+				Warning: fmt.Sprintf("-D%s is spelled %s in llama.cpp %s; translated", a.Name, name, buildName(build))})
 			a.Name = name
 		}
 		out = append(out, a)

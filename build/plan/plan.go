@@ -13,25 +13,17 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/llamactl/llamactl/matrix"
+
 	"github.com/llamactl/llamactl/internal/enginefacts"
 	"github.com/llamactl/llamactl/internal/version"
 	"github.com/llamactl/llamactl/machine"
 	"github.com/llamactl/llamactl/patches"
 )
 
-// Selection is what doctor selected for this machine (doctor.Selection's
-// fields; the build command copies them in, so the planner does not depend on
-// doctor's package).
-type Selection struct {
-	Backend           string               `json:"backend"`
-	CUDA              string               `json:"cuda,omitempty"`
-	Toolkit           *machine.CUDAToolkit `json:"toolkit,omitempty"`
-	CUDAArchitectures string               `json:"cuda_architectures,omitempty"`
-	HostCompiler      string               `json:"host_compiler,omitempty"`
-	MSVCToolset       string               `json:"msvc_toolset,omitempty"`
-	VCVarsAll         string               `json:"vcvarsall,omitempty"`
-	Reasons           []string             `json:"reasons,omitempty"`
-}
+// Selection is what doctor selected for this machine: the one selection
+// type, matrix.Selection (doctor.SelectFor fills it; the planner reads it).
+type Selection = matrix.Selection
 
 // Engine is the llama.cpp source being built.
 type Engine struct {
@@ -372,13 +364,6 @@ func winJoin(parts ...string) string {
 	return out
 }
 
-func (pl *planner) join(parts ...string) string {
-	if pl.win {
-		return winJoin(parts...)
-	}
-	return path.Join(parts...)
-}
-
 // msvc returns the Visual Studio install to build with: the one whose
 // vcvarsall doctor selected, else the first with the C++ tools.
 func (pl *planner) msvc() *machine.MSVCInstall {
@@ -467,7 +452,7 @@ func (pl *planner) cuda() {
 // default GGML_NATIVE=ON compiles for this processor (-march=native): the
 // fastest build here, and an "illegal instruction" crash on an older or
 // different CPU, so binaries that leave the machine are built with it OFF
-// (llamacpp-build.md §1.2, §7 item 2).
+// (item 2).
 func (pl *planner) native() {
 	name := pl.nameAt("GGML_NATIVE")
 	v, set := pl.get(name)
@@ -519,7 +504,7 @@ func (pl *planner) hip() {
 		pl.warn("hip-no-gfx")
 	}
 	// The HIP SDK's clang compiles ggml-hip; on Windows it is also the C/C++
-	// compiler (llamacpp-build.md §2.1).
+	// compiler.
 	if pl.win {
 		pl.set("CMAKE_C_COMPILER", winJoin(h.Root, `bin\clang.exe`))
 		pl.set("CMAKE_CXX_COMPILER", winJoin(h.Root, `bin\clang++.exe`))
@@ -532,7 +517,7 @@ func (pl *planner) hip() {
 }
 
 func (pl *planner) opencl() {
-	// llama.cpp's OpenCL backend drops every device but Adreno and Intel (§2, F43).
+	// llama.cpp's OpenCL backend drops every device but Adreno and Intel (F43).
 	for _, p := range pl.in.Snapshot.OpenCL.Platforms {
 		for _, d := range p.Devices {
 			if enginefacts.OpenCLVendorSupported(d.Name, d.Vendor) {

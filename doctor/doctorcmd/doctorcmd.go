@@ -332,7 +332,7 @@ func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
 // findings into doctor findings (kernels.DoctorFindings keeps the failure
 // ID as facts.failure_id).
 func runKernels(ctx context.Context, o *Options, s *machine.Snapshot, sel doctor.Selection) ([]doctor.Finding, error) {
-	ch := kernels.FromSelection(sel)
+	ch := sel
 	fallback := ""
 	if ch.CUDAArchitectures == "" && ch.Toolkit != nil {
 		// No NVIDIA GPU to build for: compile for one architecture the

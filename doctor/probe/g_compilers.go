@@ -49,14 +49,14 @@ func gatherCompilers(ctx context.Context, g *gctx) func(*machine.Snapshot) {
 			break // only the cl that runs matters here; MSVC lists all toolsets
 		}
 	}
-	for _, h := range g.base.Tools["clang-cl"] {
+	if hits := g.base.Tools["clang-cl"]; len(hits) > 0 { // the first on PATH is the one used
+		h := hits[0]
 		if _, out, ok := g.run(ctx, h.Path, "--version"); ok {
 			v, t := ParseClangVersion(out)
 			if v != "" {
 				cs = append(cs, machine.Compiler{Kind: "clang-cl", Path: h.Path, Version: v, Major: major(v), Target: t})
 			}
 		}
-		break
 	}
 	return func(s *machine.Snapshot) { s.Compilers = cs }
 }

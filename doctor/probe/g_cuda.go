@@ -17,7 +17,8 @@ type tkCand struct {
 }
 
 // gatherCUDA enumerates every toolkit it can find, from every source
-// (doctor.md §3.4: "do this, don't trust one"), and asks each nvcc.
+// (PATH, CUDA_PATH*, the registry, the default install folders), and asks
+// each nvcc: no one source is trusted alone.
 func gatherCUDA(ctx context.Context, g *gctx) func(*machine.Snapshot) {
 	goos := g.goos()
 	var cands []*tkCand
@@ -191,7 +192,7 @@ func versionFromFiles(g *gctx, root string) string {
 }
 
 // cudaLibs finds the runtime and cuBLAS libraries: on Windows in bin\ (or
-// bin\x64\ since CUDA 13, doctor.md §3.1), on Linux in lib64 / targets.
+// bin\x64\ since CUDA 13), on Linux in lib64 / targets.
 func cudaLibs(g *gctx, root string) (dllDir string, cudart, cublas bool) {
 	goos := g.goos()
 	if isWin(goos) {

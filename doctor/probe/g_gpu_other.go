@@ -19,7 +19,7 @@ const (
 
 var reCL1001 = regexp.MustCompile(`-1001|CL_PLATFORM_NOT_FOUND_KHR|Number of platforms\s*:?\s*0\b`)
 
-// gatherOpenCL lists the ICD loader and its vendor files (doctor.md §5.1)
+// gatherOpenCL lists the ICD loader and its vendor files
 // and the platforms clinfo sees through them.
 func gatherOpenCL(ctx context.Context, g *gctx) func(*machine.Snapshot) {
 	var o machine.OpenCL

@@ -48,7 +48,7 @@ func scanVSInstalls(g *gctx) []string {
 }
 
 // buildCustomizations lists the CUDA versions with "CUDA X.Y.props" in an
-// install's MSBuild\Microsoft\VC\v*\BuildCustomizations (doctor.md §3.1).
+// install's MSBuild\Microsoft\VC\v*\BuildCustomizations.
 func buildCustomizations(g *gctx, install string) []string {
 	var vers []string
 	vc := joinPath("windows", install, "MSBuild", "Microsoft", "VC")
@@ -91,8 +91,8 @@ func vswherePath(d *Deps) string {
 	return joinPath("windows", pf, "Microsoft Visual Studio", "Installer", "vswhere.exe")
 }
 
-// gatherMSVC asks vswhere for every instance (doctor.md §4.1), then reads
-// each instance's toolsets, default toolset and cl banner (§4.2, §4.4).
+// gatherMSVC asks vswhere for every instance, then reads
+// each instance's toolsets, default toolset and cl banner.
 func gatherMSVC(ctx context.Context, g *gctx) func(*machine.Snapshot) {
 	var insts []machine.MSVCInstall
 	vw := vswherePath(g.d)

@@ -169,7 +169,7 @@ func normBus(b string) string {
 
 // nvidiaSMIPath is nvidia-smi as doctor would run it: first on PATH, else
 // where the driver installs it (System32 on DCH drivers, /usr/lib/wsl/lib in
-// WSL; doctor.md §2.1).
+// WSL).
 func nvidiaSMIPath(g *gctx) string {
 	for _, h := range g.base.Tools["nvidia-smi"] {
 		// In WSL a Windows nvidia-smi.exe on /mnt/c is a hit too; ask the Linux one.

@@ -7,7 +7,7 @@ import (
 	"github.com/llamactl/llamactl/machine"
 )
 
-// gatherWSL reads the WSL facts (doctor.md §6.3-§6.5) and, on any Linux,
+// gatherWSL reads the WSL facts and, on any Linux,
 // every libcuda the loader can see: LD_LIBRARY_PATH first (it wins, and a
 // stub libcuda there breaks every CUDA program), then ldconfig's cache and
 // the WSL library dir.
@@ -136,7 +136,7 @@ func gatherWindows(ctx context.Context, g *gctx) func(*machine.Snapshot) {
 }
 
 // dllCandidates follows the standard search order for a desktop app without
-// SafeDllSearchMode changes (doctor.md §7.1): the app's dir (unknown here:
+// SafeDllSearchMode changes: the app's dir (unknown here:
 // the engine's, resolved at run time), System32, the 16-bit System dir, the
 // Windows dir, the current dir (skipped: doctor's is not the engine's), then
 // PATH in order. Every existing file is listed; the first is what loads.

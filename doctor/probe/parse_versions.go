@@ -17,7 +17,7 @@ var (
 )
 
 // ParseNvccVersion reads `nvcc --version`: "Cuda compilation tools, release
-// 12.4, V12.4.131" → "12.4.131" (doctor.md §3.3). Older outputs without the
+// 12.4, V12.4.131" → "12.4.131". Older outputs without the
 // V field give "12.4".
 func ParseNvccVersion(out string) string {
 	if m := reNvccRelease.FindStringSubmatch(out); m != nil {
@@ -78,15 +78,14 @@ func ParseClBanner(out string) ClBanner {
 }
 
 var (
-	reGCCFirst   = regexp.MustCompile(`^\S*(?:gcc|g\+\+|c\+\+|cc)\S*\s+\(.*\)\s+(\d+\.\d+(?:\.\d+)?)`)
-	reGCCPlain   = regexp.MustCompile(`^\S*(?:gcc|g\+\+)\S*\s+(?:version\s+)?(\d+\.\d+(?:\.\d+)?)`)
-	reClangVer   = regexp.MustCompile(`clang version (\d+\.\d+(?:\.\d+)?)`)
-	reTarget     = regexp.MustCompile(`(?m)^Target:\s*(\S+)`)
-	reDotted     = regexp.MustCompile(`\b(\d+\.\d+(?:\.\d+)?(?:\.\d+)?)\b`)
-	reCmakeVer   = regexp.MustCompile(`cmake version (\d+\.\d+(?:\.\d+)?(?:-\S+)?)`)
-	reGitVer     = regexp.MustCompile(`git version (\d+\.\d+(?:\.\d+)?)`)
-	reGlibcLdd   = regexp.MustCompile(`(?m)^ldd \(.*\)\s+(\d+\.\d+)`)
-	reMSVCTriple = regexp.MustCompile(`msvc(19\.\d+\.\d+)`)
+	reGCCFirst = regexp.MustCompile(`^\S*(?:gcc|g\+\+|c\+\+|cc)\S*\s+\(.*\)\s+(\d+\.\d+(?:\.\d+)?)`)
+	reGCCPlain = regexp.MustCompile(`^\S*(?:gcc|g\+\+)\S*\s+(?:version\s+)?(\d+\.\d+(?:\.\d+)?)`)
+	reClangVer = regexp.MustCompile(`clang version (\d+\.\d+(?:\.\d+)?)`)
+	reTarget   = regexp.MustCompile(`(?m)^Target:\s*(\S+)`)
+	reDotted   = regexp.MustCompile(`\b(\d+\.\d+(?:\.\d+)?(?:\.\d+)?)\b`)
+	reCmakeVer = regexp.MustCompile(`cmake version (\d+\.\d+(?:\.\d+)?(?:-\S+)?)`)
+	reGitVer   = regexp.MustCompile(`git version (\d+\.\d+(?:\.\d+)?)`)
+	reGlibcLdd = regexp.MustCompile(`(?m)^ldd \(.*\)\s+(\d+\.\d+)`)
 )
 
 // GCCVersion parses the first line of `gcc --version` / `g++ --version`:

@@ -114,12 +114,6 @@ func splitPathList(goos, list string) []string {
 	return out
 }
 
-// exists reports whether name exists in fsys.
-func exists(fsys FS, name string) bool {
-	_, err := fsys.Stat(name)
-	return err == nil
-}
-
 func isDir(fsys FS, name string) bool {
 	fi, err := fsys.Stat(name)
 	return err == nil && fi.IsDir()

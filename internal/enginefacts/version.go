@@ -7,8 +7,8 @@ import (
 )
 
 // Version is what llama.cpp's "version:" banner line (--version, on
-// stderr) says about a binary. Two shapes exist
-// (shared/reference/llamacpp-build.md §6.1):
+// stderr) says about a binary. Two shapes exist (llama.cpp's
+// common/build-info.cpp.in and the Debian package's build):
 //
 //	version: 9049 (2496f9c14)                      up to Aug 2026: build number (commit)
 //	version: 0.7.0 (build 11669, commit Debian)    since the semver switch

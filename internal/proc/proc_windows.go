@@ -18,7 +18,7 @@ import (
 // no process groups to signal, and Process.Kill ends only the direct child
 // (cmake, not the ninja and cl.exe under it). taskkill /T walks the tree.
 // Callers that start long-lived engines also hold a kill-on-close Job object
-// (GuardChildren) for when llamactl itself dies.
+// (runner/launch.GuardChildren) for when llamactl itself dies.
 // Compiled and vetted here; not run (no Windows on the development machine).
 func setProcessGroup(cmd *exec.Cmd) {
 	cmd.Cancel = func() error {

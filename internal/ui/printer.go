@@ -75,21 +75,6 @@ func (p *Printer) Mark(s Status) string {
 func (p *Printer) Bold(s string) string { return p.bold.Render(s) }
 func (p *Printer) Dim(s string) string  { return p.dim.Render(s) }
 
-// StatusText colours a word the way its status is coloured.
-func (p *Printer) StatusText(s Status, text string) string {
-	switch s {
-	case OK:
-		return p.ok.Render(text)
-	case Warn:
-		return p.warn.Render(text)
-	case Err:
-		return p.err.Render(text)
-	case Skip:
-		return p.skip.Render(text)
-	}
-	return text
-}
-
 // Printf writes formatted text.
 func (p *Printer) Printf(format string, a ...any) { fmt.Fprintf(p.w, format, a...) }
 

@@ -11,7 +11,7 @@ import (
 
 // OpenCL.dll is the Khronos ICD loader that GPU drivers install into
 // System32; loading it only from there avoids DLL planting
-// (shared/reference/doctor.md, "nv.nvml-load" security note).
+// ("nv.nvml-load" security note).
 const loaderDLL = "OpenCL.dll"
 
 type winLib struct {

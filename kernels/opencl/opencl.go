@@ -3,7 +3,7 @@
 // kernel on each device, runs it and verifies the result. Loading an ICD runs
 // vendor driver code inside the process, so llamactl calls Run only in a child
 // process (`llamactl __probe opencl`) and reads the Report it prints
-// (shared/reference/doctor.md, "ocl.platforms" and the probe-child notes).
+// ("ocl.platforms" and the probe-child notes).
 package opencl
 
 import (

@@ -83,7 +83,7 @@ func run(ctx context.Context, o *Options) error {
 	}
 	snap := o.Gather(ctx)
 	sel := o.Select(snap)
-	rep, err := kernels.Run(ctx, o.F.Env(), snap, kernels.FromSelection(sel), kernels.Options{
+	rep, err := kernels.Run(ctx, o.F.Env(), snap, sel, kernels.Options{
 		Overrides:  o.Overrides,
 		SkipCUDA:   o.Only == "opencl",
 		SkipOpenCL: o.Only == "cuda",

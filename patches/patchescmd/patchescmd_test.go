@@ -46,7 +46,7 @@ func TestShow(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d", code)
 	}
-	for _, want := range []string{"STL1002", "below 14.40", "--allow-unsupported-compiler", "-allow-unsupported-compiler", "llamacpp-build.md"} {
+	for _, want := range []string{"STL1002", "below 14.40", "--allow-unsupported-compiler", "-allow-unsupported-compiler", "host_config.h"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("show lacks %q:\n%s", want, out)
 		}

@@ -13,7 +13,7 @@ import (
 
 // NVML asks llamactl's own NVML child probe (`llamactl __probe nvml`,
 // owned by doctor) for the GPUs' memory: NVML is authoritative for NVIDIA
-// free memory, notably on Windows (autotune.md §9.1). self is llamactl's
+// free memory, notably on Windows. self is llamactl's
 // executable; a crash or hang of the driver library stays in the child.
 func NVML(ctx context.Context, r proc.Runner, self string) (*nvmlnative.Report, error) {
 	res, err := r.Run(ctx, proc.Cmd{Name: self, Args: []string{"__probe", "nvml"}, Timeout: 15 * time.Second})

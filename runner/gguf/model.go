@@ -13,8 +13,8 @@ import (
 )
 
 // Model is what sizing a launch needs from a GGUF: architecture
-// hyperparameters (autotune.md §7 "Keys an auto-tuner needs"), per-layer
-// weight bytes (§6.2) and a tokenizer summary.
+// hyperparameters, per-layer
+// weight bytes and a tokenizer summary.
 type Model struct {
 	Architecture string `json:"architecture"`
 	Name         string `json:"name,omitempty"`
@@ -77,7 +77,7 @@ type Weights struct {
 	LargestRows uint64 `json:"largest_tensor_bytes"`
 	// LargestLayerTensor is the biggest tensor inside the blocks: with
 	// partial offload llama.cpp copies CPU-resident weights of this size
-	// into the GPU's compute buffer for large batches (§6.4).
+	// into the GPU's compute buffer for large batches.
 	LargestLayerTensor uint64 `json:"largest_layer_tensor_bytes"`
 	// Types maps a ggml type name to its tensor count and bytes.
 	Types map[string]TypeUse `json:"types"`
@@ -205,7 +205,7 @@ func (f *File) swaLayers(arch string, n int, window uint64) []bool {
 			return out
 		}
 	}
-	// The architecture's pattern (§6.3): period p, layer l is global
+	// The architecture's pattern: period p, layer l is global
 	// when l%p == p-1.
 	p, ok := archFacts().SWAPeriod[arch]
 	if !ok {

@@ -1,7 +1,7 @@
 // Package gguf reads the header, metadata and tensor table of a GGUF model
 // file (never the weights), streaming and with hard limits, so a hostile or
 // broken file gives a clear error instead of a crash or a huge allocation.
-// Format facts: shared/reference/autotune.md §7 (ggml docs/gguf.md).
+// Format facts: (ggml docs/gguf.md).
 package gguf
 
 import (
@@ -23,7 +23,7 @@ import (
 // Magic is "GGUF" read as a little-endian uint32.
 const Magic = 0x46554747
 
-// ValueType is a metadata value type id (§7 value types).
+// ValueType is a metadata value type id (value types).
 type ValueType uint32
 
 const (
@@ -144,15 +144,6 @@ type Tensor struct {
 	SizeUnknown bool
 	// Shard is the part of a split model holding the tensor (0 = first).
 	Shard int
-}
-
-// Elements is the tensor's element count.
-func (t Tensor) Elements() uint64 {
-	n := uint64(1)
-	for _, d := range t.Dims {
-		n *= d
-	}
-	return n
 }
 
 // File is a parsed GGUF header.
@@ -320,7 +311,7 @@ func (d *decoder) file() (*File, error) {
 		return nil, err
 	}
 	f := &File{Version: v, FileSize: d.size, Alignment: 32}
-	// Big-endian files have no flag: the version reads byte-swapped (§7).
+	// Big-endian files have no flag: the version reads byte-swapped.
 	if v > 0xffff && bits.ReverseBytes32(v) <= 0xffff {
 		d.bo = binary.BigEndian
 		f.BigEndian = true
@@ -675,18 +666,6 @@ func (v Value) Uint() (uint64, bool) {
 		return 0, true
 	}
 	return 0, false
-}
-
-// Float returns a numeric value as float64.
-func (v Value) Float() (float64, bool) {
-	switch v.Type {
-	case TypeFloat32, TypeFloat64:
-		return v.F, true
-	case TypeInt8, TypeInt16, TypeInt32, TypeInt64:
-		return float64(v.I), true
-	}
-	u, ok := v.Uint()
-	return float64(u), ok
 }
 
 // Display renders a value for people (arrays summarised).

@@ -116,7 +116,7 @@ func TestReadGeneratedModels(t *testing.T) {
 }
 
 func TestTypeSizes(t *testing.T) {
-	// Figures from autotune.md §6.1 (block / bytes per block).
+	// Figures (block / bytes per block).
 	cases := map[string][2]uint64{"F32": {1, 4}, "F16": {1, 2}, "BF16": {1, 2}, "Q4_0": {32, 18}, "Q8_0": {32, 34},
 		"Q4_K": {256, 144}, "Q6_K": {256, 210}, "IQ4_XS": {256, 136}, "IQ1_M": {256, 56}, "MXFP4": {32, 17}, "Q2_K": {256, 84}}
 	for name, bb := range cases {

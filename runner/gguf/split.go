@@ -7,7 +7,7 @@ import (
 	"strconv"
 )
 
-// shardRE is llama.cpp's split naming: NAME-00001-of-00005.gguf (§7).
+// shardRE is llama.cpp's split naming: NAME-00001-of-00005.gguf.
 var shardRE = regexp.MustCompile(`^(.*)-(\d{5})-of-(\d{5})\.gguf$`)
 
 // maxShards bounds split.count (llama.cpp's gguf-split uses 5 digits).

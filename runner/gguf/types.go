@@ -77,7 +77,7 @@ func (t GGMLType) RowBytes(ne uint64) (uint64, error) {
 }
 
 // TensorBytes is the exact byte size of a tensor of type t with dims ne
-// (ne[0] innermost), per shared/reference/autotune.md §6.1.
+// (ne[0] innermost).
 func TensorBytes(t GGMLType, ne []uint64) (uint64, error) {
 	if len(ne) == 0 {
 		return t.RowBytes(1)

@@ -1,6 +1,6 @@
 // Package launch starts llama.cpp with a plan, waits until it serves,
 // reads what it reports about its own memory, and stops it (and its
-// children) on Ctrl-C. Log shapes: shared/reference/autotune.md §6.6.
+// children) on Ctrl-C. Log shapes:.
 package launch
 
 import (
@@ -39,7 +39,7 @@ type Report struct {
 	OOM       *OOM                    `json:"oom,omitempty"`
 }
 
-// BreakdownRow is one row of `memory breakdown [MiB]` (§6.5): for a
+// BreakdownRow is one row of `memory breakdown [MiB]`: for a
 // device total = free + self + unaccounted, self = model + context +
 // compute; host rows have only self and its parts.
 type BreakdownRow struct {
@@ -60,7 +60,7 @@ var (
 
 func atoi(s string) int { n, _ := strconv.Atoi(s); return n }
 
-// OOM describes an out-of-memory failure found in the log (§6.6, §9.6).
+// OOM describes an out-of-memory failure found in the log.
 type OOM struct {
 	Stage   string  `json:"stage"` // weights, kv, compute, runtime
 	Device  string  `json:"device,omitempty"`
@@ -213,7 +213,7 @@ func (p *LogParser) Report() Report {
 	return r
 }
 
-// detectOOM classifies an out-of-memory line (§6.6 signatures, §9.6 stages).
+// detectOOM classifies an out-of-memory line (signatures, stages).
 func detectOOM(line string) *OOM {
 	l := strings.ToLower(line)
 	if !strings.Contains(l, "out of memory") && !strings.Contains(l, "failed to allocate") && !strings.Contains(l, "unable to allocate") &&

@@ -20,7 +20,7 @@ func TestParseLogCPU(t *testing.T) {
 	}
 }
 
-// Line shapes of a CUDA run (autotune.md §6.6): devices and host split.
+// Line shapes of a CUDA run: devices and host split.
 func TestParseLogCUDAShapes(t *testing.T) {
 	log := `load_tensors: offloaded 37/37 layers to GPU
 load_tensors:   CPU_Mapped model buffer size =   308.23 MiB
@@ -109,7 +109,7 @@ func TestParseBreakdown(t *testing.T) {
 	if rp := r.Breakdown["CPU_REPACK"]; rp.ModelMiB != 1 {
 		t.Errorf("repack row = %+v", rp)
 	}
-	// The device row shape (autotune.md §6.6).
+	// The device row shape.
 	r = ParseLog(strings.NewReader("llama_memory_breakdown_print: |   - CUDA0 (RTX 4090)   | 24077 = 945 + (19187 = 17904 +  384 +  898) +  3945 |\n"))
 	d := r.Breakdown["CUDA0"]
 	if d.Name != "RTX 4090" || d.TotalMiB != 24077 || d.FreeMiB != 945 || d.SelfMiB != 19187 || d.ModelMiB != 17904 || d.Unaccounted != 3945 {

@@ -22,7 +22,7 @@ type ArgvOptions struct {
 
 // Argv renders the plan as llama-server arguments this engine accepts,
 // with every memory-relevant value explicit and --fit off, so placement
-// does not drift between engine versions (autotune.md §9.5). Flag names
+// does not drift between engine versions. Flag names
 // follow the engine's --help (renames: --draft-max → --spec-draft-n-max,
 // --no-mmap → --load-mode none, bare -fa → -fa on, -md with --spec-type).
 func Argv(p Plan, caps engine.Caps, o ArgvOptions) []string {

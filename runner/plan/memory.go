@@ -88,7 +88,8 @@ func KnownCacheType(t string) bool { _, ok := Coef().KVBytesPerElement[t]; retur
 
 func pad256(n uint64) uint64 { return (n + 255) / 256 * 256 }
 
-// layerCells is the number of KV cells layer l holds (§6.3: SWA layers
+// layerCells is the number of KV cells layer l holds (llama.cpp's
+// src/llama-kv-cache-iswa.cpp: SWA layers
 // keep min(n_ctx_seq, pad256(n_swa·n_seq + n_ubatch)) per stream).
 func layerCells(m *gguf.Model, l int, p Params) uint64 {
 	par := uint64(max(p.Parallel, 1))
@@ -121,7 +122,7 @@ func kvLayerBytes(m *gguf.Model, l int, p Params) float64 {
 	return float64(layerCells(m, l, p)) * hkv * (dk*sk + dv*sv)
 }
 
-// computeBytes models the worst-case graph reserve (§6.4) for the device
+// computeBytes models the worst-case graph reserve for the device
 // that runs the whole graph.
 func computeBytes(m *gguf.Model, p Params) float64 {
 	c := Coef().Compute
@@ -159,7 +160,7 @@ type Placement struct {
 }
 
 // Place assigns layers to devices the way llama.cpp does for -ngl (2026
-// semantics, §6.2: the output layer first, then blocks from the end),
+// semantics: the output layer first, then blocks from the end),
 // splitting GPU layers across devices by the given proportions.
 func Place(m *gguf.Model, ngl int, weights []float64) Placement {
 	pl := Placement{Layer: make([]int, m.Layers), Output: -1}
@@ -175,7 +176,7 @@ func Place(m *gguf.Model, ngl int, weights []float64) Placement {
 	for _, w := range weights {
 		sum += w
 	}
-	dev := func(i int) int { // cumulative split (§6.2 "Multi-GPU default split")
+	dev := func(i int) int { // cumulative split
 		if sum <= 0 {
 			return 0
 		}
@@ -234,7 +235,7 @@ func Predict(m *gguf.Model, p Params, nDev int, splitWeights []float64, cal Cali
 		devs[pl.Output].ComputeMiB += comp
 		if p.NGL < m.Layers+1 || p.NCPUMoE > 0 {
 			// Partial offload: big batches run on the GPU with CPU-resident
-			// weights copied in, one tensor at a time (§6.4 op-offload).
+			// weights copied in, one tensor at a time (op-offload).
 			devs[pl.Output].ComputeMiB += float64(w.LargestLayerTensor) / mib
 		}
 		// Host staging for CPU ops and copies (CUDA_Host compute buffer).

@@ -119,7 +119,7 @@ type planner struct {
 	tried []eval
 }
 
-// Make chooses launch parameters for model m. Preference (§9.4): all layers
+// Make chooses launch parameters for model m. Preference: all layers
 // on the GPU (largest context first, f16 then q8_0 KV), then MoE experts on
 // the CPU, then fewer layers; the context is reduced before layers are
 // dropped unless the user pinned it.
@@ -184,7 +184,7 @@ func (pl *planner) kvTypes(fa bool) []string {
 		return []string{pl.req.CacheType}
 	}
 	if fa && pl.caps.CacheTypes {
-		return []string{"f16", "q8_0"} // quantized V needs flash attention (§6.3)
+		return []string{"f16", "q8_0"} // quantized V needs flash attention (llama.cpp refuses a quantized V cache without it)
 	}
 	return []string{"f16"}
 }
@@ -291,7 +291,7 @@ func (pl *planner) run() (Result, error) {
 		nglOptions = []int{pl.req.NGL}
 	}
 	// With several GPUs, one GPU that holds everything is tried first at
-	// each context: no inter-device copies (§9.4 multi-GPU).
+	// each context: no inter-device copies (multi-GPU).
 	var layouts []int
 	if len(pl.devs) > 1 {
 		for _, i := range pl.byFree() {

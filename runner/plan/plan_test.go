@@ -14,8 +14,7 @@ import (
 	"github.com/llamactl/llamactl/runner/launch"
 )
 
-// llama3_8B is Llama-3.1-8B Q4_K_M's shape (autotune.md §6.3 worked
-// example: 32 layers, 8 KV heads, head dim 128, 128 KiB/token KV at f16).
+// llama3_8B is Llama-3.1-8B Q4_K_M's shape (its GGUF metadata: 32 layers, 8 KV heads, head dim 128, 128 KiB/token KV at f16).
 func llama3_8B() *gguf.Model {
 	m := &gguf.Model{Architecture: "llama", Layers: 32, ContextLength: 131072, EmbeddingLength: 4096, FeedForward: 14336,
 		HeadCount: 32, KeyLength: 128, ValueLength: 128, Causal: true}
@@ -250,7 +249,7 @@ func TestPartialOffloadReservesLargestTensor(t *testing.T) {
 }
 
 // DeepSeek-V3's MLA cache since llama.cpp#19067: K only, 576 per token and
-// layer, one KV head: about 70 KB per token at f16 (autotune.md §6.3).
+// layer, one KV head: about 70 KB per token at f16.
 func TestKVMLA(t *testing.T) {
 	m := &gguf.Model{Layers: 61, KeyLength: 576, ValueLength: 512, KVLoraRank: 512}
 	for i := 0; i < 61; i++ {
@@ -266,7 +265,7 @@ func TestKVMLA(t *testing.T) {
 	}
 }
 
-// gemma3's pattern: 5 sliding-window layers, then one global (§6.3): at
+// gemma3's pattern: 5 sliding-window layers, then one global: at
 // 32k context the SWA layers hold window+ubatch cells, not 32k.
 func TestKVSlidingWindow(t *testing.T) {
 	m := &gguf.Model{Layers: 12, KeyLength: 128, ValueLength: 128, SlidingWindow: 1024}

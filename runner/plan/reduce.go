@@ -7,7 +7,7 @@ import (
 )
 
 // Reduce backs a plan off after an out-of-memory failure by what the
-// failure needed (autotune.md §9.6): compute → smaller -ub; KV → q8_0,
+// failure needed: compute → smaller -ub; KV → q8_0,
 // then half the context; weights → as many fewer layers as the deficit
 // covers. It says what changed, or false when nothing is left to give.
 func Reduce(p Plan, m *gguf.Model, stage string, needMiB float64, canQuantKV bool) (Plan, string, bool) {

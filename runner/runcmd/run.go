@@ -18,7 +18,6 @@ import (
 	"github.com/llamactl/llamactl/failures"
 	"github.com/llamactl/llamactl/internal/cmdutil"
 	"github.com/llamactl/llamactl/internal/paths"
-	"github.com/llamactl/llamactl/internal/proc"
 	"github.com/llamactl/llamactl/internal/ui"
 	"github.com/llamactl/llamactl/runner/engine"
 	"github.com/llamactl/llamactl/runner/gguf"
@@ -26,7 +25,7 @@ import (
 	"github.com/llamactl/llamactl/runner/plan"
 )
 
-// maxOOMRetries: relaunches after an out-of-memory failure (§9.6).
+// maxOOMRetries: relaunches after an out-of-memory failure.
 const maxOOMRetries = 2
 
 // Options are `llamactl run`'s inputs; the world is injected for tests.
@@ -400,7 +399,7 @@ func launchAndVerify(ctx context.Context, o *Options, eng *engine.Engine, m *ggu
 	errp := ui.NewErrPrinter(f.IO)
 	ctx, stop := o.Interrupt(ctx)
 	defer stop()
-	defer proc.GuardChildren()()
+	defer launch.GuardChildren()()
 	var logw io.Writer
 	if f.IO.Verbose && !f.IO.JSON {
 		logw = f.IO.ErrOut

@@ -136,7 +136,7 @@ func Write(o Options) (Result, error) {
 	}
 	zipOut := o.Zip || strings.EqualFold(filepath.Ext(o.Path), ".zip")
 	if st, err := os.Stat(o.Path); err == nil && st.IsDir() && zipOut {
-		// --zip into an existing folder: name the zip like doctor.md §8.3 does.
+		// --zip into an existing folder: name the zip like does.
 		o.Path = filepath.Join(o.Path, "llamactl-report-"+o.Now().UTC().Format("20060102-150405")+".zip")
 	}
 

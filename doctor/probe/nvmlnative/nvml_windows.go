@@ -11,7 +11,7 @@ import (
 )
 
 // loadNVML loads nvml.dll from System32 only (never the current directory
-// or PATH), then the legacy NVSMI folder (doctor.md §2.1, §2.2).
+// or PATH), then the legacy NVSMI folder.
 func loadNVML() (*windows.DLL, string, error) {
 	const searchSystem32 = 0x00000800 // LOAD_LIBRARY_SEARCH_SYSTEM32
 	if h, err := windows.LoadLibraryEx("nvml.dll", 0, searchSystem32); err == nil {

@@ -8,7 +8,7 @@ import (
 
 // Config describes a small random model. Zero fields take the defaults of
 // Small. Tensor names and shapes follow llama.cpp's loader for each
-// architecture (the GGUF tensor-name scheme, autotune.md §7).
+// architecture (the GGUF tensor-name scheme).
 type Config struct {
 	Arch          string // llama, qwen2, qwen3, gemma2, gemma3, qwen3moe
 	Layers        int

@@ -1,6 +1,6 @@
 // Package ggufwrite writes GGUF files with random weights: small models of
 // real architectures that llama.cpp loads, for tests and benchmarks. It is
-// written from the format description in shared/reference/autotune.md §7.
+// written from the format description.
 package ggufwrite
 
 import (

@@ -1,6 +1,6 @@
 //go:build !windows
 
-package proc
+package launch
 
 // GuardChildren is a no-op where internal/proc starts the engine in its
 // own process group and kills the group.
