@@ -88,4 +88,8 @@ type Resolution struct {
 	Blockers    []Blocker `json:"blockers,omitempty"`
 	// Rejected lists the CUDA versions that do not fit, each with why.
 	Rejected []Candidate `json:"rejected,omitempty"`
+
+	// texts are the message IDs and values of every text above
+	// (Matrix.Translate renders them in another language).
+	texts map[string]textMsg
 }

@@ -163,6 +163,9 @@ type Matrix struct {
 	overlays map[string]map[string]string
 	lang     string
 	over     map[string]string
+	// rec, when set (inside Resolve), records the message ID and values of
+	// every text Text renders, so Translate can render them again.
+	rec map[string]textMsg
 }
 
 // Text renders the sentence with the stable key from data/text.en.json,
@@ -178,7 +181,53 @@ func (m *Matrix) Text(key string, kv ...any) string {
 	if !ok {
 		s = key
 	}
-	return placeholder.Fill(s, kv...)
+	out := placeholder.Fill(s, kv...)
+	if m.rec != nil {
+		if _, seen := m.rec[out]; !seen {
+			m.rec[out] = textMsg{key: key, kv: kv}
+		}
+	}
+	return out
+}
+
+// textMsg is one rendered text: its stable ID and the values filled in.
+type textMsg struct {
+	key string
+	kv  []any
+}
+
+// Translate renders every human text of res (blockers' messages, fixes
+// and last-resort fixes, reasons, rejected candidates' reasons) again in
+// lang, from its message ID and values: English text -> text in lang. A
+// value that is itself such a text is translated too. English, or a
+// language without an overlay, maps every text to itself.
+func (m *Matrix) Translate(res Resolution, lang string) map[string]string {
+	v := m.WithLang(lang)
+	out := make(map[string]string, len(res.texts))
+	var tr func(string) string
+	tr = func(en string) string {
+		if t, ok := out[en]; ok {
+			return t
+		}
+		msg, ok := res.texts[en]
+		if !ok {
+			return en
+		}
+		out[en] = en // a text that names itself ends here
+		kv := make([]any, len(msg.kv))
+		for i, x := range msg.kv {
+			if s, ok := x.(string); ok && i%2 == 1 {
+				x = tr(s)
+			}
+			kv[i] = x
+		}
+		out[en] = v.Text(msg.key, kv...)
+		return out[en]
+	}
+	for en := range res.texts {
+		tr(en)
+	}
+	return out
 }
 
 // Languages the embedded data has a translation for (data/text.<lang>.json).

@@ -208,7 +208,7 @@ func TestResolveZhCN(t *testing.T) {
 		en, tr := m.Resolve(q), zh.Resolve(q)
 		// The structure is the same; only texts differ.
 		strip := func(r Resolution) Resolution {
-			r.Reasons = nil
+			r.Reasons, r.texts = nil, nil
 			bs := append([]Blocker(nil), r.Blockers...)
 			for j := range bs {
 				bs[j].Message, bs[j].Fix, bs[j].LastResortFix = "", "", ""
@@ -272,6 +272,42 @@ func TestResolveJSONStaysEnglish(t *testing.T) {
 		}
 		if regexp.MustCompile(`\p{Han}`).Match(after) {
 			t.Errorf("scenario %d: English JSON has Chinese: %s", i, after)
+		}
+	}
+}
+
+// Translate renders an English answer's texts from their message IDs: the
+// result is exactly what Resolve says in that language.
+func TestTranslateByID(t *testing.T) {
+	m := Default()
+	zh := m.WithLang("zh-CN")
+	for i, q := range zhScenarios {
+		en, want := m.Resolve(q), zh.Resolve(q)
+		tr := m.Translate(en, "zh-CN")
+		check := func(what string, e, w []string) {
+			if len(e) != len(w) {
+				t.Fatalf("scenario %d %s: %d vs %d texts", i, what, len(e), len(w))
+			}
+			for j := range e {
+				if got := tr[e[j]]; got != w[j] {
+					t.Errorf("scenario %d %s %d: %q translates to %q, want %q", i, what, j, e[j], got, w[j])
+				}
+			}
+		}
+		check("reasons", en.Reasons, want.Reasons)
+		for j, b := range en.Blockers {
+			w := want.Blockers[j]
+			check("blocker "+b.ID, []string{b.Message, b.Fix, b.LastResortFix}, []string{w.Message, w.Fix, w.LastResortFix})
+		}
+		for j := range en.Rejected {
+			check("rejected "+en.Rejected[j].Version, en.Rejected[j].Reasons, want.Rejected[j].Reasons)
+		}
+		if en := m.Translate(en, "en"); len(en) > 0 {
+			for k, v := range en {
+				if k != v {
+					t.Fatalf("English translation changed %q to %q", k, v)
+				}
+			}
 		}
 	}
 }

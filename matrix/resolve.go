@@ -60,6 +60,9 @@ type resolver struct {
 // Resolve picks the CUDA version, CMAKE_CUDA_ARCHITECTURES and host compiler
 // for a machine, or says what blocks a working CUDA build and how to fix it.
 func (m *Matrix) Resolve(q Query) Resolution {
+	rm := *m
+	rm.rec = map[string]textMsg{} // every text's ID, for Translate
+	m = &rm
 	r := &resolver{m: m, q: q}
 	r.reps, _ = m.minors()
 	r.parseQuery()
@@ -166,6 +169,7 @@ func (m *Matrix) Resolve(q Query) Resolution {
 	res.Reasons = r.reasons
 	res.GPUs = r.lookups()
 	res.OK = best != nil && len(res.Blockers) == 0
+	res.texts = m.rec
 	return res
 }
 

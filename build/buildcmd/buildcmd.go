@@ -83,8 +83,9 @@ type LockCheck struct {
 	Problems  []string `json:"problems,omitempty"`
 }
 
-// NewCmd builds `llamactl build`.
-func NewCmd(f *cmdutil.Factory) *cobra.Command {
+// NewCmd builds `llamactl build`; runF, when given, replaces the run
+// function (a test captures the parsed Options with it).
+func NewCmd(f *cmdutil.Factory, runF ...func(*Options) error) *cobra.Command {
 	opts := &Options{F: f}
 	cmd := &cobra.Command{
 		Use:   "build",
@@ -105,6 +106,9 @@ Examples:
   llamactl build --lock llamactl.lock.toml --check   CI: fail if this machine no longer satisfies the lock`,
 		Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, args []string) error {
+			if len(runF) > 0 && runF[0] != nil {
+				return runF[0](opts)
+			}
 			return run(c.Context(), opts)
 		},
 	}

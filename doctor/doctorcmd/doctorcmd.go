@@ -85,8 +85,9 @@ type Timing struct {
 	TotalMS     float64 `json:"total_ms"`
 }
 
-// NewCmd builds `llamactl doctor`.
-func NewCmd(f *cmdutil.Factory) *cobra.Command {
+// NewCmd builds `llamactl doctor`; runF, when given, replaces the run function
+// (a test captures the parsed Options with it).
+func NewCmd(f *cmdutil.Factory, runF ...func(*Options) error) *cobra.Command {
 	opts := &Options{F: f}
 	cmd := &cobra.Command{
 		Use:   "doctor",
@@ -112,6 +113,9 @@ Exit status: 0 when no check found an error (warnings allowed), 1 otherwise.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.CheckGiven = cmd.Flags().Changed("check")
+			if len(runF) > 0 && runF[0] != nil {
+				return runF[0](opts)
+			}
 			return run(cmd.Context(), opts)
 		},
 	}

@@ -32,8 +32,9 @@ type Options struct {
 	Timeouts *kernels.Timeouts
 }
 
-// NewCmd builds `llamactl probe`.
-func NewCmd(f *cmdutil.Factory) *cobra.Command {
+// NewCmd builds `llamactl probe`; runF, when given, replaces the run
+// function (a test captures the parsed Options with it).
+func NewCmd(f *cmdutil.Factory, runF ...func(*Options) error) *cobra.Command {
 	opts := &Options{F: f,
 		Gather: func(ctx context.Context) *machine.Snapshot { return probe.Gather(ctx, probe.System(f.Env())) },
 		Select: doctor.Select,
@@ -53,6 +54,9 @@ The flags override doctor's selection, e.g. to check a CI image:
   llamactl probe --only opencl`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if len(runF) > 0 && runF[0] != nil {
+				return runF[0](opts)
+			}
 			return run(cmd.Context(), opts)
 		},
 	}

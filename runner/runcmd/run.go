@@ -67,8 +67,9 @@ type Options struct {
 	FreePort  func() (int, error)
 }
 
-// NewCmd builds `llamactl run`.
-func NewCmd(f *cmdutil.Factory) *cobra.Command {
+// NewCmd builds `llamactl run`; runF, when given, replaces Run (a test
+// captures the parsed Options with it).
+func NewCmd(f *cmdutil.Factory, runF ...func(*Options) error) *cobra.Command {
 	o := &Options{F: f, NGL: -1}
 	cmd := &cobra.Command{
 		Use:   "run MODEL.gguf [-- ENGINE ARGS...]",
@@ -94,6 +95,9 @@ See docs/run.md.`,
 				o.Extra = args[1:]
 			} else if len(args) > 1 {
 				return cmdutil.UsageErrorf("run takes one model (got %d arguments); put engine flags after --", len(args))
+			}
+			if len(runF) > 0 && runF[0] != nil {
+				return runF[0](o)
 			}
 			return Run(cmd.Context(), o)
 		},
