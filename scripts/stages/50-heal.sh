@@ -19,7 +19,10 @@ if [[ ! -f "$TREE/CMakeLists.txt" ]]; then
 fi
 export CCACHE_DIR="${CCACHE_DIR:-/var/cache/llamactl-deps/ccache}"
 mkdir -p "$CCACHE_DIR" 2>/dev/null || export CCACHE_DIR="${TMPDIR:-/tmp}/llamactl-ccache"
-work=$(mktemp -d "${TMPDIR:-/tmp}/llamactl-heal.XXXXXX")
+# A fixed folder for the clone: its absolute path is in every compile
+# command, so ccache only finds the last run's objects at the same path.
+work="${TMPDIR:-/tmp}/llamactl-heal"
+rm -rf "$work" && mkdir -p "$work"
 trap 'rm -rf "$work"' EXIT
 t0=$SECONDS
 LLAMACTL_HEAL_TREE="$TREE" LLAMACTL_HEAL_WORK="$work" \
