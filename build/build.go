@@ -18,6 +18,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"slices"
 	"sort"
 	"strconv"
@@ -42,6 +43,10 @@ type Diagnosis struct {
 	Commands []string `json:"commands,omitempty"`
 	Patch    string   `json:"patch,omitempty"`
 	Lines    []int    `json:"lines,omitempty"`
+	// Advice says what --heal does about it: without --heal the change it
+	// would make (and the user's option it overrides), with --heal why it
+	// could not help.
+	Advice []string `json:"advice,omitempty"`
 }
 
 // Deps is the outside world the executor uses.
@@ -69,7 +74,15 @@ type Options struct {
 	MaxHeal          int
 	ConfigureTimeout time.Duration
 	BuildTimeout     time.Duration
+	// StopAfter ends the build early: "configure", or "cuda-object" (configure,
+	// then compile the first CUDA object only: proof that nvcc, its host
+	// compiler and the architectures work, without the hour-long CUDA build).
+	// No verification then; the manifest records where it stopped.
+	StopAfter string
 }
+
+// StopStages are the values Options.StopAfter accepts.
+var StopStages = []string{"configure", "cuda-object"}
 
 // Step is one stage's outcome.
 type Step struct {
@@ -121,21 +134,29 @@ type Verification struct {
 
 // Result is everything one build did.
 type Result struct {
-	Plan       plan.Plan         `json:"plan"`
-	Steps      []Step            `json:"steps"`
-	NoOp       bool              `json:"no_op"`
-	LogPath    string            `json:"log"`
-	Diagnoses  []Diagnosis       `json:"diagnoses,omitempty"`
-	Healed     []string          `json:"healed,omitempty"`
-	Attempts   int               `json:"attempts"`
-	EnvChanges []msvcenv.Change  `json:"env_changes,omitempty"`
-	Toolchain  map[string]string `json:"toolchain,omitempty"`
-	Verify     *Verification     `json:"verify,omitempty"`
-	Artifacts  []Artifact        `json:"artifacts,omitempty"`
-	BinDir     string            `json:"bin_dir,omitempty"`
-	OutDir     string            `json:"out_dir,omitempty"` // absolute; --out, where the binaries were copied
-	Manifest   string            `json:"manifest,omitempty"`
-	Failed     string            `json:"failed_stage,omitempty"`
+	Plan      plan.Plan   `json:"plan"`
+	Steps     []Step      `json:"steps"`
+	NoOp      bool        `json:"no_op"`
+	LogPath   string      `json:"log"`
+	Diagnoses []Diagnosis `json:"diagnoses,omitempty"`
+	Healed    []string    `json:"healed,omitempty"`
+	Attempts  int         `json:"attempts"`
+	// Heal is whether --heal was given; Fixes what it changed, in order
+	// (attempt 0: before CMake ran); WouldHeal what it would change, when
+	// the build failed without --heal.
+	Heal      bool       `json:"heal"`
+	Fixes     []plan.Fix `json:"fixes,omitempty"`
+	WouldHeal []plan.Fix `json:"would_heal,omitempty"`
+	// StoppedAfter is Options.StopAfter when the build stopped there.
+	StoppedAfter string            `json:"stopped_after,omitempty"`
+	EnvChanges   []msvcenv.Change  `json:"env_changes,omitempty"`
+	Toolchain    map[string]string `json:"toolchain,omitempty"`
+	Verify       *Verification     `json:"verify,omitempty"`
+	Artifacts    []Artifact        `json:"artifacts,omitempty"`
+	BinDir       string            `json:"bin_dir,omitempty"`
+	OutDir       string            `json:"out_dir,omitempty"` // absolute; --out, where the binaries were copied
+	Manifest     string            `json:"manifest,omitempty"`
+	Failed       string            `json:"failed_stage,omitempty"`
 	// FirstError is the failed build log's first compiler error, when the
 	// knowledge base recognised nothing: every failure names a cause.
 	FirstError *CompilerError `json:"first_error,omitempty"`
@@ -148,6 +169,8 @@ type runner struct {
 	res  *Result
 	log  *os.File
 	env  []string
+	// logStart is where the current attempt's part of the log begins.
+	logStart int64
 }
 
 // Run plans and executes a build. The returned error is an *Error whose
@@ -175,7 +198,8 @@ func Run(ctx context.Context, deps Deps, in plan.Input, opts Options) (*Result, 
 		}
 		opts.OutDir = abs
 	}
-	r := &runner{deps: deps, opts: opts, in: in, res: &Result{}}
+	in.Heal = opts.Heal
+	r := &runner{deps: deps, opts: opts, in: in, res: &Result{Heal: opts.Heal}}
 	err := r.run(ctx)
 	if r.log != nil {
 		r.log.Close()
@@ -199,11 +223,15 @@ func roundSeconds(d time.Duration) float64 {
 }
 
 func (r *runner) run(ctx context.Context) error {
+	if r.in.Snapshot != nil && r.in.Snapshot.OS.GOOS == runtime.GOOS {
+		Inspect(ctx, r.deps.Runner, r.deps.Environ, &r.in)
+	}
 	p, err := plan.Make(r.in)
 	if err != nil {
 		return errorf(BadInput, "%v", err)
 	}
 	r.res.Plan = p
+	r.addFixes(p.Fixes, 0)
 	if len(p.Blockers) > 0 {
 		r.res.Failed = "plan"
 		var texts []string
@@ -233,6 +261,9 @@ func (r *runner) run(ctx context.Context) error {
 	if r.log, err = os.OpenFile(r.res.LogPath, os.O_CREATE|os.O_WRONLY|os.O_TRUNC, 0o644); err != nil {
 		return errorf(Internal, "opening the build log: %v", err)
 	}
+	for _, f := range r.res.Fixes {
+		fmt.Fprintf(r.log, "=== llamactl %s\n", f.Text)
+	}
 
 	for attempt := 1; ; attempt++ {
 		r.res.Attempts = attempt
@@ -250,16 +281,23 @@ func (r *runner) run(ctx context.Context) error {
 		}
 		r.diagnose()
 		err = r.explainFailure(stage, err)
-		if !r.opts.Heal || attempt > r.opts.MaxHeal {
+		if !r.opts.Heal {
+			r.res.WouldHeal = r.wouldHeal()
 			return err
 		}
-		added, herr := r.heal()
+		if attempt > r.opts.MaxHeal {
+			return err
+		}
+		added, herr := r.heal(attempt)
 		if herr != nil || len(added) == 0 {
 			return err
 		}
 		r.res.Healed = append(r.res.Healed, added...)
 		r.res.Diagnoses = nil
 		r.res.Failed = ""
+	}
+	if r.res.StoppedAfter != "" {
+		return r.finishEarly()
 	}
 	if err := r.finish(ctx); err != nil {
 		if ctx.Err() != nil {
@@ -279,6 +317,11 @@ func interrupted(buildDir string) error {
 // attempt runs patch → environment → configure → compile once.
 func (r *runner) attempt(ctx context.Context, n int) (string, error) {
 	p := r.res.Plan
+	// Each attempt is diagnosed on its own part of the log: a cause the
+	// previous attempt showed and --heal fixed must not be found again.
+	if off, err := r.log.Seek(0, io.SeekCurrent); err == nil {
+		r.logStart = off
+	}
 	fmt.Fprintf(r.log, "=== llamactl build attempt %d: %s\n", n, strings.Join(append([]string{p.Configure.Program}, p.Configure.Args...), " "))
 
 	start := r.deps.Now()
@@ -316,6 +359,14 @@ func (r *runner) attempt(ctx context.Context, n int) (string, error) {
 		return "environment", err
 	}
 
+	if p.FreshCache {
+		// A configuration llamactl did not make, which conflicts with the
+		// plan (fix fresh-cache): what `cmake --fresh` does, on any CMake.
+		os.Remove(filepath.Join(p.BuildDir, "CMakeCache.txt"))
+		os.RemoveAll(filepath.Join(p.BuildDir, "CMakeFiles"))
+		r.in.Folder = nil
+		fmt.Fprintf(r.log, "=== llamactl --heal: removed %s and %s\n", filepath.Join(p.BuildDir, "CMakeCache.txt"), filepath.Join(p.BuildDir, "CMakeFiles"))
+	}
 	stamp := r.stamp()
 	prev := readStamp(p.BuildDir)
 	configured := fileExists(filepath.Join(p.BuildDir, "build.ninja")) && fileExists(filepath.Join(p.BuildDir, "CMakeCache.txt"))
@@ -337,12 +388,29 @@ func (r *runner) attempt(ctx context.Context, n int) (string, error) {
 			// (vulkan-shaders-header-stale). Ninja regenerates it.
 			os.Remove(filepath.Join(p.BuildDir, "ggml", "src", "ggml-vulkan", "ggml-vulkan-shaders.hpp"))
 		}
+		// Until this configure succeeds the folder matches no plan: a failed
+		// configure leaves a cache a later run must not mistake for this plan's
+		// (the stamp still says llamactl owns the folder).
+		if err := writeStamp(p.BuildDir, stampFile{Plan: "incomplete"}); err != nil {
+			return "configure", errorf(Internal, "writing the plan stamp: %v", err)
+		}
 		if err := r.configure(ctx, n); err != nil {
 			return "configure", err
 		}
 		if err := writeStamp(p.BuildDir, stampFile{Plan: stamp, Toolchain: r.res.Toolchain}); err != nil {
 			return "configure", errorf(Internal, "writing the plan stamp: %v", err)
 		}
+	}
+	switch r.opts.StopAfter {
+	case "configure":
+		r.res.StoppedAfter = "configure"
+		return "", nil
+	case "cuda-object":
+		if err := r.cudaObject(ctx, n); err != nil {
+			return "compile", err
+		}
+		r.res.StoppedAfter = "cuda-object"
+		return "", nil
 	}
 	if err := r.compile(ctx, n); err != nil {
 		return "compile", err
@@ -606,7 +674,10 @@ func (r *runner) explainFailure(stage string, err error) error {
 
 // diagnose runs the knowledge base over the log.
 func (r *runner) diagnose() {
-	b, err := readTail(r.res.LogPath, 16<<20)
+	if r.deps.Diagnose == nil {
+		return
+	}
+	b, err := readTail(r.res.LogPath, r.logStart, 16<<20)
 	if err != nil {
 		return
 	}
@@ -627,7 +698,7 @@ func (r *runner) diagnose() {
 	}
 }
 
-func readTail(p string, n int64) ([]byte, error) {
+func readTail(p string, from, n int64) ([]byte, error) {
 	f, err := os.Open(p)
 	if err != nil {
 		return nil, err
@@ -637,40 +708,83 @@ func readTail(p string, n int64) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	if info.Size() > n {
-		if _, err := f.Seek(info.Size()-n, io.SeekStart); err != nil {
+	if start := max(from, info.Size()-n); start > 0 {
+		if _, err := f.Seek(start, io.SeekStart); err != nil {
 			return nil, err
 		}
 	}
 	return io.ReadAll(io.LimitReader(f, n)) // bounded even if the log still grows
 }
 
-// heal re-plans with the diagnosed failure IDs as symptoms and returns the
-// patches that adds.
-func (r *runner) heal() ([]string, error) {
+// replan plans again with the diagnosed failure IDs as symptoms and
+// returns the new plan and the fixes it adds to the current one (registry
+// patches included).
+func (r *runner) replan(heal bool) (plan.Plan, plan.Input, []plan.Fix, bool) {
 	var symptoms []string
 	for _, d := range r.res.Diagnoses {
 		symptoms = append(symptoms, d.ID)
 	}
 	in := r.in
+	in.Heal = heal
 	in.Symptoms = append(slices.Clone(r.in.Symptoms), symptoms...)
 	np, err := plan.Make(in)
 	if err != nil || len(np.Blockers) > 0 {
-		return nil, fmt.Errorf("re-plan failed")
+		return np, in, nil, false
 	}
-	var added []string
+	var added []plan.AppliedPatch
 	for _, ap := range np.Patches {
 		if !slices.ContainsFunc(r.res.Plan.Patches, func(x plan.AppliedPatch) bool { return x.ID == ap.ID }) {
-			added = append(added, ap.ID)
+			added = append(added, ap)
 		}
 	}
-	if len(added) == 0 {
+	var fixes []plan.Fix
+	for _, f := range np.Fixes {
+		if !slices.ContainsFunc(r.res.Plan.Fixes, func(x plan.Fix) bool { return x.ID == f.ID && x.Change == f.Change }) {
+			fixes = append(fixes, f)
+		}
+	}
+	fixes = append(fixes, plan.FixesFromPatches(added, in.Symptoms, in.Registry)...)
+	return np, in, fixes, true
+}
+
+// heal re-plans after failed attempt n and returns the fixes that adds.
+func (r *runner) heal(n int) ([]string, error) {
+	np, in, fixes, ok := r.replan(true)
+	if !ok {
+		return nil, fmt.Errorf("re-plan failed")
+	}
+	if len(fixes) == 0 {
 		return nil, nil
+	}
+	var ids []string
+	for _, f := range fixes {
+		ids = append(ids, f.ID)
 	}
 	r.in = in
 	r.res.Plan = np
-	fmt.Fprintf(r.log, "=== llamactl --heal: diagnosed %s; applying %s and retrying\n", strings.Join(symptoms, ", "), strings.Join(added, ", "))
-	return added, nil
+	r.addFixes(fixes, n)
+	fmt.Fprintf(r.log, "=== llamactl --heal: diagnosed %s; applying %s and retrying\n", strings.Join(in.Symptoms, ", "), strings.Join(ids, ", "))
+	return ids, nil
+}
+
+// wouldHeal is what --heal would change after this failure (printed when
+// it was not given).
+func (r *runner) wouldHeal() []plan.Fix {
+	_, _, fixes, _ := r.replan(true)
+	return fixes
+}
+
+func (r *runner) addFixes(fixes []plan.Fix, attempt int) {
+	for _, f := range fixes {
+		if slices.ContainsFunc(r.res.Fixes, func(x plan.Fix) bool { return x.ID == f.ID && x.Change == f.Change }) {
+			continue
+		}
+		f.Attempt = attempt
+		r.res.Fixes = append(r.res.Fixes, f)
+		if r.log != nil {
+			fmt.Fprintf(r.log, "=== llamactl %s\n", f.Text)
+		}
+	}
 }
 
 // finish verifies the binaries, collects artifacts and writes the manifest.

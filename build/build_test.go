@@ -193,6 +193,10 @@ func TestBuildHealsDriverLibraryLink(t *testing.T) {
 	if len(res.Diagnoses) == 0 || res.Diagnoses[0].ID != "cuda-driver-lib-link" {
 		t.Fatalf("diagnoses = %+v", res.Diagnoses)
 	}
+	// Without --heal the result says what --heal would change.
+	if len(res.WouldHeal) != 1 || res.WouldHeal[0].ID != "cuda-no-vmm" || res.WouldHeal[0].Change != "-DGGML_CUDA_NO_VMM=ON" || len(res.Fixes) != 0 {
+		t.Errorf("would heal %+v, fixes %+v", res.WouldHeal, res.Fixes)
+	}
 
 	res, err = Run(context.Background(), deps(), in, Options{Heal: true})
 	if err != nil {
@@ -200,6 +204,21 @@ func TestBuildHealsDriverLibraryLink(t *testing.T) {
 	}
 	if len(res.Healed) != 1 || res.Healed[0] != "cuda-no-vmm" || res.Attempts != 2 {
 		t.Errorf("healed %v in %d attempts", res.Healed, res.Attempts)
+	}
+	if len(res.Fixes) != 1 || res.Fixes[0].ID != "cuda-no-vmm" || res.Fixes[0].Attempt != 1 || res.Fixes[0].Trigger != "cuda-driver-lib-link" {
+		t.Errorf("fixes %+v", res.Fixes)
+	}
+	var m Manifest
+	if b, err := os.ReadFile(res.Manifest); err != nil || json.Unmarshal(b, &m) != nil {
+		t.Fatalf("manifest: %v", err)
+	}
+	if len(m.Heal) != 1 || m.Heal[0].ID != "cuda-no-vmm" || m.Attempts != 2 {
+		t.Errorf("manifest heal %+v attempts %d", m.Heal, m.Attempts)
+	}
+	// The log of the successful attempt is diagnosed alone: the first
+	// attempt's failure is not reported again.
+	if len(res.Diagnoses) != 0 {
+		t.Errorf("diagnoses after healing: %+v", res.Diagnoses)
 	}
 }
 

@@ -27,6 +27,13 @@ type Manifest struct {
 	Durations map[string]float64  `json:"durations_seconds"`
 	Verify    *Verification       `json:"verify,omitempty"`
 	NoOp      bool                `json:"no_op,omitempty"`
+	// Heal is what --heal changed (attempt 0: before CMake ran), Attempts
+	// how many configure/compile attempts the build took (1 + retries).
+	Heal     []plan.Fix `json:"heal,omitempty"`
+	Attempts int        `json:"attempts"`
+	// StoppedAfter is set when --stop-after ended the build early (no
+	// verification, no artifacts).
+	StoppedAfter string `json:"stopped_after,omitempty"`
 }
 
 // ManifestPlan is the part of the plan that decides the binaries.
@@ -59,5 +66,6 @@ func (r *runner) manifest() Manifest {
 		Plan: ManifestPlan{Generator: p.Generator, Cache: p.Cache, Env: p.Env, VCVars: p.VCVars, EnvChanges: r.res.EnvChanges,
 			Configure: p.Configure, Build: p.Build, Offline: p.Offline, Targets: p.Targets},
 		Toolchain: r.res.Toolchain, Patches: patches, Artifacts: r.res.Artifacts, Durations: d, Verify: r.res.Verify, NoOp: r.res.NoOp,
+		Heal: r.res.Fixes, Attempts: r.res.Attempts, StoppedAfter: r.res.StoppedAfter,
 	}
 }

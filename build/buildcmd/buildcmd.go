@@ -51,7 +51,9 @@ type Options struct {
 	CMakeArgs                              []string
 	// Targets limits the compile to these CMake targets (--target);
 	// "rpc-server" names the tree's RPC worker whatever it is called there.
-	Targets                               []string
+	Targets []string
+	// StopAfter ends the build early (--stop-after configure|cuda-object).
+	StopAfter                             string
 	Jobs                                  int
 	DryRun, Heal, AllowUnsupported, Check bool
 	// Portable builds binaries for other machines (always so with --lock).
@@ -143,6 +145,7 @@ Examples:
 	fl.BoolVar(&opts.Portable, "portable", false, "binaries for other machines: CPU code not tuned to this one (GGML_NATIVE=OFF; always so with --lock)")
 	fl.BoolVar(&opts.RPC, "rpc", false, "also build llama.cpp's RPC backend and worker (GGML_RPC=ON; see llamactl rpc serve)")
 	fl.StringSliceVar(&opts.Targets, "target", nil, "compile only these CMake targets and what they need: llama-server,rpc-server or repeated --target (default: all)")
+	fl.StringVar(&opts.StopAfter, "stop-after", "", "end the build early: configure, or cuda-object (configure and compile the first CUDA object: checks nvcc, host compiler and architectures in seconds); no verification")
 	fl.StringVar(&opts.SnapshotPath, "snapshot", "", "plan for a recorded machine (doctor --json snapshot) instead of this one")
 	cmdutil.AddLangFlag(cmd, &opts.Lang)
 	return cmd
@@ -258,6 +261,9 @@ func run(ctx context.Context, o *Options) error {
 	}
 	if o.CUDAArch != "" && !archRE.MatchString(o.CUDAArch) {
 		return cmdutil.UsageErrorf("%s", t.T("err.cuda-arch", "value", fmt.Sprintf("%q", o.CUDAArch)))
+	}
+	if o.StopAfter != "" && !contains(build.StopStages, o.StopAfter) {
+		return cmdutil.UsageErrorf("%s", t.T("err.stop-after", "value", fmt.Sprintf("%q", o.StopAfter), "list", strings.Join(build.StopStages, ", ")))
 	}
 	if o.Jobs < 0 {
 		return cmdutil.UsageErrorf("%s", t.T("err.jobs"))
@@ -402,7 +408,7 @@ func run(ctx context.Context, o *Options) error {
 	in := plan.Input{Snapshot: snap, Selection: sel, Engine: eng, Backend: o.Backend, SourceDir: src.Dir, BuildDir: buildDir,
 		CMakeArgs: o.CMakeArgs, Jobs: o.Jobs, Compiler: o.Compiler, AllowUnsupportedCompiler: o.AllowUnsupported,
 		Launcher: launcher(f.Runner), Portable: portable(o), RPC: o.RPC,
-		Source: engine.ScanSource(src.Dir), Heal: o.Heal, CacheDir: cache, Targets: build.ResolveTargets(src.Dir, o.Targets)}
+		Source: engine.ScanSource(src.Dir), Heal: o.Heal, CUDAArchFlag: o.CUDAArch, CacheDir: cache, Targets: build.ResolveTargets(src.Dir, o.Targets)}
 	if in.Backend == "vulkan" || in.Backend == "auto" && sel.Backend == "vulkan" {
 		in.Source = engine.CheckGlslc(in.Source, src.Dir, plan.GlslcFor(snap, o.CMakeArgs), func(name string, args ...string) (string, bool) {
 			res, err := f.Runner.Run(ctx, proc.Cmd{Name: name, Args: args, Timeout: 30 * time.Second})
@@ -411,6 +417,9 @@ func run(ctx context.Context, o *Options) error {
 	}
 
 	if o.DryRun {
+		if snap.OS.GOOS == runtime.GOOS && o.SnapshotPath == "" {
+			build.Inspect(ctx, f.Runner, f.Environ(), &in)
+		}
 		p, err := plan.Make(in)
 		if err != nil {
 			return finish(o, &doc, cmdutil.UsageErrorf("%v", err))
@@ -464,7 +473,7 @@ func run(ctx context.Context, o *Options) error {
 	// process group, so the terminal's SIGINT misses it) compiling on.
 	ctx, stop := o.Interrupt(ctx)
 	defer stop()
-	res, err := build.Run(ctx, d, in, build.Options{Heal: o.Heal, OutDir: o.OutDir})
+	res, err := build.Run(ctx, d, in, build.Options{Heal: o.Heal, OutDir: o.OutDir, StopAfter: o.StopAfter})
 	err = exitError(err, o.pt)
 	doc.Result = res
 	if err == nil && res != nil {
@@ -483,6 +492,11 @@ func run(ctx context.Context, o *Options) error {
 	if res != nil && res.Plan.Backend != "" {
 		p := res.Plan
 		doc.Plan = &p
+	}
+	if res != nil {
+		for i, dg := range res.Diagnoses {
+			res.Diagnoses[i].Advice = healAdvice(o.t, res, dg.ID)
+		}
 	}
 	return finish(o, &doc, err)
 }
@@ -627,6 +641,13 @@ func printText(f *cmdutil.Factory, o *Options, doc *Doc) {
 	for _, w := range r.Plan.Warnings {
 		pr.Line(ui.Warn, pt.Note(w))
 	}
+	for _, fx := range r.Fixes {
+		when := t.T("fix-when.before")
+		if fx.Attempt > 0 {
+			when = t.T("fix-when.after", "attempt", fx.Attempt, "trigger", fx.Trigger)
+		}
+		pr.Line(ui.Warn, pt.Line(fx.Text), when)
+	}
 	for _, s := range r.Steps {
 		st := ui.OK
 		switch s.Status {
@@ -658,9 +679,7 @@ func printText(f *cmdutil.Factory, o *Options, doc *Doc) {
 		for _, c := range d.Commands {
 			details = append(details, "  "+c)
 		}
-		if ids := patches.Default().Healers(d.ID); len(ids) > 0 && len(r.Healed) == 0 {
-			details = append(details, t.T("knows-fix", "ids", strings.Join(ids, ", ")))
-		}
+		details = append(details, d.Advice...)
 		if d.ID == plan.VulkanHeadersFailure && len(r.Healed) == 0 {
 			details = append(details, t.T("knows-vulkan-headers"))
 		}
@@ -688,6 +707,9 @@ func printText(f *cmdutil.Factory, o *Options, doc *Doc) {
 			bin = r.OutDir // what the user asked for and will ship, not the build folder
 		}
 		pr.Printf("\n%s\n", t.T("result", "bin", bin, "manifest", r.Manifest, "log", r.LogPath))
+	} else if r.Failed == "" && r.StoppedAfter != "" {
+		pr.Line(ui.OK, t.T("stopped-after."+r.StoppedAfter))
+		pr.Printf("\n%s\n", t.T("stopped-after.files", "manifest", r.Manifest, "log", r.LogPath))
 	} else if r.LogPath != "" {
 		pr.Printf("\n%s\n", t.T("log", "log", r.LogPath))
 	}
@@ -721,6 +743,48 @@ func detailLine(pt *plan.Translator, s string) string {
 	}
 	return strings.Join(out, sep)
 }
+
+// healAdvice says what --heal does about a diagnosed failure: without
+// --heal, the exact change it would make (naming the user's option it
+// overrides); with --heal, why it could not help, never "rerun with
+// --heal".
+func healAdvice(t *lang.Catalog, r *build.Result, id string) []string {
+	if !r.Heal {
+		var out []string
+		for _, fx := range r.WouldHeal {
+			if fx.Trigger != id && !contains(healers(id), fx.ID) {
+				continue
+			}
+			line := t.T("advice.would-change", "change", fx.Change)
+			if fx.Option != "" {
+				line = t.T("advice.your-option", "option", fx.Option, "change", fx.Change)
+			}
+			out = append(out, line)
+		}
+		if len(out) == 0 {
+			if ids := healers(id); len(ids) > 0 {
+				out = append(out, t.T("knows-fix", "ids", strings.Join(ids, ", ")))
+			}
+		}
+		return out
+	}
+	var applied []string
+	for _, fx := range r.Fixes {
+		applied = append(applied, fx.ID)
+	}
+	for _, p := range r.Plan.Patches {
+		if contains(healers(id), p.ID) {
+			applied = append(applied, "patch "+p.ID)
+		}
+	}
+	if len(applied) > 0 {
+		return []string{t.T("advice.already-applied", "fixes", strings.Join(applied, ", "))}
+	}
+	return []string{t.T("advice.no-fix")}
+}
+
+// healers lists the registry patches --heal applies for a failure ID.
+func healers(id string) []string { return patches.Default().Healers(id) }
 
 // diagnosisIn is d with the knowledge base's texts of its ID in ft's
 // language; a cause llamactl prefixed with what it saw keeps the prefix.

@@ -517,3 +517,47 @@ func TestFetchConcurrentSameRef(t *testing.T) {
 		t.Errorf("%d downloads, want 1", s.requests)
 	}
 }
+
+// A checkout whose history is one squashed commit without tags (a vendored
+// copy, node-llama-cpp's git bundle): the commit is git's, the build number
+// unknown, and has_git says so consistently.
+func TestDetectVersionSquashedCheckout(t *testing.T) {
+	if _, err := (proc.Exec{}).LookPath("git"); err != nil {
+		testutil.Missing(t, "git not installed")
+	}
+	dir := t.TempDir()
+	run := func(args ...string) {
+		res, err := (proc.Exec{}).Run(context.Background(), proc.Cmd{Name: "git", Args: append([]string{"-C", dir}, args...),
+			Env: append(os.Environ(), "GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@example.com", "GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@example.com")})
+		if err != nil || res.ExitCode != 0 {
+			t.Fatalf("git %v: %v %s", args, err, res.Combined())
+		}
+	}
+	run("init", "-q")
+	os.WriteFile(filepath.Join(dir, "CMakeLists.txt"), []byte("set(LLAMA_VERSION_MAJOR 0)\nset(LLAMA_VERSION_MINOR 5)\nset(LLAMA_VERSION_PATCH 0)\n"), 0o644)
+	run("add", "CMakeLists.txt")
+	run("commit", "-q", "-m", "squashed")
+	v := DetectVersion(context.Background(), proc.Exec{}, dir, DefaultLock())
+	if !v.HasGit || len(v.Commit) != 9 || v.CommitCount != 1 || v.BuildNumber != 0 || v.VersionFrom != "git-commit" || v.Semver != "0.5.0" || v.Dirty {
+		t.Errorf("version = %+v", v)
+	}
+	os.WriteFile(filepath.Join(dir, "CMakeLists.txt"), []byte("# local change\n"), 0o644)
+	if v = DetectVersion(context.Background(), proc.Exec{}, dir, DefaultLock()); !v.Dirty || v.Semver != "" {
+		t.Errorf("dirty checkout: %+v", v)
+	}
+	// A release tag on the squashed commit names it.
+	run("tag", "b5000")
+	if v = DetectVersion(context.Background(), proc.Exec{}, dir, DefaultLock()); v.BuildNumber != 5000 || v.VersionFrom != "git-tag" || !v.HasGit {
+		t.Errorf("tagged: %+v", v)
+	}
+}
+
+func TestDetectVersionFromSemverArchive(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "llama.cpp-0.5.0")
+	os.Mkdir(dir, 0o755)
+	os.WriteFile(filepath.Join(dir, "CMakeLists.txt"), []byte("set(LLAMA_VERSION_MAJOR 0)\nset(LLAMA_VERSION_MINOR 5)\nset(LLAMA_VERSION_PATCH 0)\n"), 0o644)
+	v := DetectVersion(context.Background(), &proc.Replay{}, dir, DefaultLock())
+	if v.Ref != "v0.5.0" || v.Semver != "0.5.0" || v.VersionFrom != "archive-name" || v.HasGit || v.Commit != "" {
+		t.Errorf("version = %+v", v)
+	}
+}

@@ -32,9 +32,17 @@ type Engine struct {
 	Commit      string `json:"commit,omitempty"`
 	Semver      string `json:"semver,omitempty"`
 	SHA256      string `json:"sha256,omitempty"` // of the source archive, when downloaded
-	HasGit      bool   `json:"has_git"`
-	// VersionFrom says where the version came from: git, git-tag, git-shallow,
-	// lock, archive-name, cmake-arg (the user's LLAMA_BUILD_NUMBER), unknown.
+	// HasGit is true exactly when Commit was read from a git checkout.
+	HasGit bool `json:"has_git"`
+	// CommitCount is git's count of commits to HEAD; it is the build number
+	// only when VersionFrom is "git" (a shallow or squashed history counts less).
+	CommitCount int `json:"commit_count,omitempty"`
+	// Dirty says the checkout's tracked files have local changes.
+	Dirty bool `json:"dirty,omitempty"`
+	// VersionFrom says where the version came from: git (full history),
+	// git-tag (shallow/squashed, a bNNNN tag), git-commit (shallow/squashed,
+	// no release tag: commit known, build number not), lock (llamactl's
+	// download), archive-name, cmake-arg (the user's LLAMA_BUILD_NUMBER), unknown.
 	VersionFrom string `json:"version_from,omitempty"`
 }
 
@@ -65,15 +73,23 @@ type Input struct {
 	Portable string
 	// Source is what the engine's tree says about itself (build/engine.ScanSource).
 	Source SourceFacts
-	// Heal is --heal: known fixes found on this machine (newer Vulkan
-	// headers) are applied at plan time instead of refusing.
+	// Heal is --heal: what the rules know will fail is fixed (with a notice)
+	// instead of refused, and known fixes found on this machine (newer
+	// Vulkan headers) are applied at plan time.
 	Heal bool
 	// CacheDir is llamactl's cache (where fixes tell users to put newer headers).
 	CacheDir string
 	// RPC builds llama.cpp's RPC backend (GGML_RPC=ON) and its worker
 	// binary, the one `llamactl rpc serve` starts.
 	RPC bool
-	// Targets limits the compile to these CMake targets (--target); empty builds all.
+	// CUDAArchFlag is --cuda-arch as given (so a refusal can name it).
+	CUDAArchFlag string
+	// Folder is what the build folder held; Ninja where Ninja is (facts the
+	// executor gathers; zero values mean "not looked at").
+	Folder *Folder
+	Ninja  NinjaFacts
+	// Targets limits the compile to these CMake targets (--target); empty
+	// builds all. Verification runs llama-cli, else llama-server.
 	Targets []string
 }
 
@@ -138,10 +154,15 @@ type Plan struct {
 	// RPC: GGML_RPC=ON and the RPC worker binary (docs/distributed.md).
 	RPC bool `json:"rpc,omitempty"`
 	// Targets are the only CMake targets built; empty means all.
-	Targets   []string `json:"targets,omitempty"`
-	Jobs      int      `json:"jobs"`
-	Configure Command  `json:"configure"`
-	Build     Command  `json:"build"`
+	Targets []string `json:"targets,omitempty"`
+	// Fixes are what --heal changed (before configure, or after a failed
+	// attempt); FreshCache asks the executor to remove the build folder's
+	// CMakeCache.txt and CMakeFiles/ before configuring.
+	Fixes      []Fix   `json:"heal,omitempty"`
+	FreshCache bool    `json:"fresh_cache,omitempty"`
+	Jobs       int     `json:"jobs"`
+	Configure  Command `json:"configure"`
+	Build      Command `json:"build"`
 }
 
 // Backends are the values --backend accepts.
@@ -241,7 +262,11 @@ func (pl *planner) make() error {
 	}
 	pl.p.Backend = backend
 	if build == 0 {
-		pl.warn("engine-build-unknown")
+		if e := in.Engine; e.VersionFrom == "git-commit" {
+			pl.warn("engine-build-unknown-git", e.Commit, fmt.Sprint(e.CommitCount), fmt.Sprint(e.CommitCount))
+		} else {
+			pl.warn("engine-build-unknown")
+		}
 	}
 
 	pl.set("CMAKE_BUILD_TYPE", in.BuildType)
@@ -318,6 +343,7 @@ func (pl *planner) make() error {
 		}
 	}
 
+	pl.heals()
 	pl.native()
 
 	pl.p.Configure = Command{Program: "cmake", Args: append([]string{"-S", in.SourceDir, "-B", in.BuildDir, "-G", "Ninja"}, cacheStrings(pl.p.Cache)...)}
@@ -524,6 +550,19 @@ func (pl *planner) opencl() {
 
 func (pl *planner) launcher(backend string) {
 	if pl.in.Launcher == "" {
+		return
+	}
+	if pl.symptom("ccache-failed") && pl.in.Heal {
+		// The launcher itself failed: compile without it. Empty values, so
+		// the ones the failed attempt left in the cache are replaced.
+		// ggml also launches ccache by itself (GGML_CCACHE, ON by default)
+		// when no launcher is set.
+		for _, l := range []string{"C", "CXX", "CUDA"} {
+			pl.set("CMAKE_"+l+"_COMPILER_LAUNCHER", "")
+		}
+		pl.set(pl.nameAt("GGML_CCACHE"), "OFF")
+		pl.fix(Fix{ID: "no-launcher", Trigger: "ccache-failed", Change: "-DCMAKE_C_COMPILER_LAUNCHER= -DCMAKE_CXX_COMPILER_LAUNCHER= -DCMAKE_CUDA_COMPILER_LAUNCHER= -D" + pl.nameAt("GGML_CCACHE") + "=OFF",
+			Text: message("heal-no-launcher", pl.in.Launcher).Text})
 		return
 	}
 	pl.set("CMAKE_C_COMPILER_LAUNCHER", pl.in.Launcher)

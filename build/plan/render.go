@@ -138,6 +138,12 @@ func (p Plan) TextIn(t *Translator) string {
 			}
 		}
 	}
+	if len(p.Fixes) > 0 {
+		b.WriteString("\nHealed (--heal):\n")
+		for _, f := range p.Fixes {
+			fmt.Fprintf(&b, "  %s: %s\n      %s\n", f.ID, f.Change, f.Text)
+		}
+	}
 	if len(p.Warnings) > 0 {
 		fmt.Fprintf(&b, "\n%s\n", t.T("text-warnings"))
 		for _, w := range p.Warnings {

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"path"
 	"slices"
-	"strings"
 	"sync"
 
 	"github.com/llamactl/llamactl/machine"
@@ -129,11 +128,6 @@ func (pl *planner) headersInUse() (*machine.VulkanHeaders, string) {
 		return nil, "--cmake-arg"
 	}
 	return v.DefaultHeaders(), "default"
-}
-
-func samePath(a, b string) bool {
-	clean := func(s string) string { return strings.TrimRight(strings.ReplaceAll(s, `\`, "/"), "/") }
-	return clean(a) == clean(b)
 }
 
 // vulkanHeaders refuses a build whose Vulkan headers are older than the

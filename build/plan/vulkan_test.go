@@ -23,14 +23,6 @@ func vulkanCase(t *testing.T) Input {
 	return in
 }
 
-func blockerIDs(p Plan) []string {
-	var out []string
-	for _, b := range p.Blockers {
-		out = append(out, b.ID)
-	}
-	return out
-}
-
 func TestVulkanHeadersTooOldRefusedWithChoices(t *testing.T) {
 	p, err := Make(vulkanCase(t))
 	if err != nil {
