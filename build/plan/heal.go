@@ -329,9 +329,9 @@ func (pl *planner) hostCompiler() {
 
 func nvccLimit(limit int) string {
 	if limit == 0 {
-		return "refused it (\"unsupported GNU version\")"
+		return message("nvcc-limit-refused").Text
 	}
-	return fmt.Sprintf("accepts g++ up to %d", limit)
+	return message("nvcc-limit", limit).Text
 }
 
 // --- build folder --------------------------------------------------------

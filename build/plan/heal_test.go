@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/llamactl/llamactl/internal/testutil"
 	"github.com/llamactl/llamactl/machine"
 )
 
@@ -246,5 +247,41 @@ func TestEngineUnknownBuildFromGit(t *testing.T) {
 	// A git checkout is not given the build-info patch: llama.cpp reads git itself.
 	if slices.ContainsFunc(p.Patches, func(a AppliedPatch) bool { return a.ID == "build-info" }) {
 		t.Errorf("build-info patch on a git checkout")
+	}
+}
+
+// The heal rules' refusals (with their choices) and fixes read in Chinese
+// with --lang zh-CN: every blocker and fix line, the values that are
+// themselves messages (nvcc's limit, each choice) included.
+func TestHealTextInChinese(t *testing.T) {
+	zh := NewTranslator("zh-CN")
+	host := healInput(t)
+	host.CMakeArgs = []string{"CMAKE_CUDA_HOST_COMPILER=/usr/bin/g++-12"}
+	arch := healInput(t)
+	arch.Selection.CUDAArchitectures, arch.CUDAArchFlag = "120-real", "120-real"
+	ninja := healInput(t)
+	ninja.Backend = "cpu"
+	ninja.Ninja = NinjaFacts{Checked: true, Elsewhere: []string{"/home/u/.local/bin/ninja"}}
+	for name, in := range map[string]Input{"host compiler": host, "cuda arch": arch, "ninja": ninja} {
+		p := mustPlan(t, in)
+		if len(p.Blockers) != 1 {
+			t.Fatalf("%s: blockers %v", name, p.Blockers)
+		}
+		got := zh.Note(p.Blockers[0])
+		if w := testutil.EnglishLeft(got); w != "" || !strings.Contains(got, "请选择") {
+			t.Errorf("%s: blocker not Chinese (%q):\n%s", name, w, got)
+		}
+		in.Heal = true
+		p = mustPlan(t, in)
+		txt := p.TextIn(zh)
+		if len(p.Fixes) != 1 || !strings.Contains(txt, "已修复（--heal）：") {
+			t.Fatalf("%s: fixes %+v:\n%s", name, p.Fixes, txt)
+		}
+		if got := zh.Line(p.Fixes[0].Text); !strings.HasPrefix(got, "--heal：") || testutil.EnglishLeft(got) != "" {
+			t.Errorf("%s: fix not Chinese: %q", name, got)
+		}
+		if !strings.Contains(p.Text(), "Healed (--heal):\n") || !strings.Contains(p.Text(), p.Fixes[0].Text) {
+			t.Errorf("%s: English text:\n%s", name, p.Text())
+		}
 	}
 }

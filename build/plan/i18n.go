@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"regexp"
 	"strconv"
+	"strings"
 	"sync"
 
 	"github.com/llamactl/llamactl/internal/lang"
@@ -109,10 +110,27 @@ func (t *Translator) T(id string, a ...any) string {
 	kv := make([]any, 0, 2*len(a))
 	for i, v := range a {
 		if i < len(m.Args) {
-			kv = append(kv, m.Args[i], t.Line(fmt.Sprint(v)))
+			kv = append(kv, m.Args[i], t.items(fmt.Sprint(v)))
 		}
 	}
 	return t.cat.T(id, kv...)
+}
+
+// choiceSep starts each choice of a blocker's list ("Choices:" then
+// "\n    - ..." per choice).
+const choiceSep = "\n    - "
+
+// items translates a value: a line, or a list of choices each of which is
+// a line.
+func (t *Translator) items(v string) string {
+	if !strings.Contains(v, choiceSep) {
+		return t.Line(v)
+	}
+	parts := strings.Split(v, choiceSep)
+	for i, p := range parts {
+		parts[i] = t.Line(p)
+	}
+	return strings.Join(parts, choiceSep)
 }
 
 // Note is a warning's or blocker's text in the translator's language: by

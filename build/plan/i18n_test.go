@@ -100,3 +100,21 @@ func TestPlanTranslatorFallsBack(t *testing.T) {
 		t.Errorf("Extra: %q", got)
 	}
 }
+
+// Each network option's reason (options.json) is a message too, so the
+// offline and network-option lines translate it: the two stay the same
+// text, and zh-CN renders both lines without English.
+func TestNetworkReasonsAreMessages(t *testing.T) {
+	zh := NewTranslator(lang.ZhCN)
+	for _, n := range OptionTable().Network {
+		key := "network-why-" + strings.ReplaceAll(strings.ToLower(n.Name), "_", "-")
+		if m, ok := messageTable()[key]; !ok || m.Text != n.Why {
+			t.Errorf("%s: messages.json %s is %q, options.json's why %q", n.Name, key, m.Text, n.Why)
+		}
+		for _, note := range []Note{message("offline-option", n.Name, n.Why), message("network-option", n.Name, "ON", n.Why)} {
+			if got := zh.Note(note); got == note.Text || testutil.EnglishLeft(got) != "" {
+				t.Errorf("%s: %q", note.ID, got)
+			}
+		}
+	}
+}

@@ -582,7 +582,7 @@ func (pl *planner) network() {
 			if n.Name == "LLAMA_USE_PREBUILT_UI" {
 				pl.p.Offline = append(pl.p.Offline, message("offline-ui", n.Name))
 			} else {
-				pl.p.Offline = append(pl.p.Offline, Note{ID: "offline-" + strings.ToLower(n.Name), Text: n.Name + "=OFF: otherwise the build " + n.Why})
+				pl.p.Offline = append(pl.p.Offline, message("offline-option", n.Name, n.Why))
 			}
 		}
 	}

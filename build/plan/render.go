@@ -139,9 +139,9 @@ func (p Plan) TextIn(t *Translator) string {
 		}
 	}
 	if len(p.Fixes) > 0 {
-		b.WriteString("\nHealed (--heal):\n")
+		fmt.Fprintf(&b, "\n%s\n", t.T("text-healed"))
 		for _, f := range p.Fixes {
-			fmt.Fprintf(&b, "  %s: %s\n      %s\n", f.ID, f.Change, f.Text)
+			fmt.Fprintf(&b, "  %s: %s\n      %s\n", f.ID, f.Change, t.Line(f.Text))
 		}
 	}
 	if len(p.Warnings) > 0 {
