@@ -225,12 +225,15 @@ func TestNinjaFromVisualStudio(t *testing.T) {
 	}
 }
 
-func TestTargetsAlwaysIncludeTheVerifiedBinary(t *testing.T) {
+// --target builds exactly the targets asked for: verification runs
+// llama-server when llama-cli was left out (build.verify), so nothing is
+// added behind the user's back.
+func TestTargetsAreExactlyThoseAsked(t *testing.T) {
 	in := healInput(t)
 	in.Backend = "cpu"
 	in.Targets = []string{"llama-server"}
 	p := mustPlan(t, in)
-	if got := strings.Join(p.Build.Args, " "); !strings.HasSuffix(got, "--target llama-server llama-cli") {
+	if got := strings.Join(p.Build.Args, " "); !strings.HasSuffix(got, "--target llama-server") || strings.Contains(got, "llama-cli") {
 		t.Errorf("build args %q", got)
 	}
 }
