@@ -82,7 +82,11 @@ func TestWindowsCUDABuildHealsLNK1181(t *testing.T) {
 	in := plan.Input{Snapshot: &c.Snapshot, Selection: c.Selection, Backend: "auto", SourceDir: t.TempDir(), BuildDir: buildDir, Jobs: 16,
 		Engine: plan.Engine{Ref: "b9049", BuildNumber: 9049, Commit: "2496f9c14", VersionFrom: "lock"}}
 	m := &windowsMachine{vcvars: vcvars}
-	base := []string{"Path=C:\\windows\\system32;C:\\windows", "USERPROFILE=C:\\Users\\user"}
+	// Ninja on the build's PATH, as on the recorded machine: where the plan
+	// is for this very system (Windows, or wine), the build looks for it.
+	ninjaDir := t.TempDir()
+	os.WriteFile(filepath.Join(ninjaDir, "ninja.exe"), []byte("MZ"), 0o755)
+	base := []string{"Path=C:\\windows\\system32;C:\\windows;" + ninjaDir, "USERPROFILE=C:\\Users\\user"}
 	res, err := Run(context.Background(), Deps{Runner: m, Environ: base, Diagnose: KBDiagnose}, in, Options{Heal: true})
 	if err != nil {
 		t.Fatalf("build: %v\nsteps %+v", err, res.Steps)

@@ -488,7 +488,9 @@ func (pl *planner) ninja() {
 		// it on PATH for cmake and ninja.
 		return
 	}
-	dir := filepath.Dir(found)
+	// The planned machine's path, whatever runs the planner (a Linux
+	// snapshot planned on Windows keeps its slashes).
+	dir := path.Dir(found)
 	if pl.win {
 		dir = found[:max(0, strings.LastIndexAny(found, `\/`))]
 	}

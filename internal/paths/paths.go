@@ -6,26 +6,36 @@ package paths
 import (
 	"encoding/json"
 	"os"
+	"path"
 	"path/filepath"
+	"strings"
 )
 
 // CacheDir is llamactl's cache directory: LLAMACTL_CACHE_DIR, else
 // %LOCALAPPDATA%\llamactl on Windows, else $XDG_CACHE_HOME/llamactl, else
 // ~/.cache/llamactl. goos is the target OS (tests pass "windows" on Linux).
 func CacheDir(goos string, getenv func(string) string) string {
+	// Joined with goos's separator: doctor computes the cache folder of the
+	// machine it describes, which is not always the one it runs on.
+	join := func(dir string, elem ...string) string {
+		if goos == "windows" {
+			return strings.Join(append([]string{strings.TrimRight(dir, `\/`)}, elem...), `\`)
+		}
+		return path.Join(append([]string{dir}, elem...)...)
+	}
 	if d := getenv("LLAMACTL_CACHE_DIR"); d != "" {
 		return d
 	}
 	if goos == "windows" {
 		if d := getenv("LOCALAPPDATA"); d != "" {
-			return filepath.Join(d, "llamactl")
+			return join(d, "llamactl")
 		}
 	}
 	if d := getenv("XDG_CACHE_HOME"); d != "" {
-		return filepath.Join(d, "llamactl")
+		return join(d, "llamactl")
 	}
 	if h := getenv("HOME"); h != "" {
-		return filepath.Join(h, ".cache", "llamactl")
+		return join(h, ".cache", "llamactl")
 	}
 	if d, err := os.UserCacheDir(); err == nil {
 		return filepath.Join(d, "llamactl")

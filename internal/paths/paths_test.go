@@ -16,10 +16,12 @@ func TestCacheDirPrecedence(t *testing.T) {
 		want string
 	}{
 		{"linux", map[string]string{"LLAMACTL_CACHE_DIR": "/ci/cache", "XDG_CACHE_HOME": "/x"}, "/ci/cache"},
-		{"linux", map[string]string{"XDG_CACHE_HOME": "/x", "HOME": "/home/u"}, filepath.Join("/x", "llamactl")},
-		{"linux", map[string]string{"HOME": "/home/u"}, filepath.Join("/home/u", ".cache", "llamactl")},
-		{"windows", map[string]string{"LOCALAPPDATA": `C:\Users\u\AppData\Local`, "HOME": "/home/u"}, filepath.Join(`C:\Users\u\AppData\Local`, "llamactl")},
-		{"linux", map[string]string{"LOCALAPPDATA": "/ignored", "HOME": "/h"}, filepath.Join("/h", ".cache", "llamactl")},
+		// The described machine's separators, whichever system runs this
+		// (a Linux snapshot read on Windows, a Windows one on Linux).
+		{"linux", map[string]string{"XDG_CACHE_HOME": "/x", "HOME": "/home/u"}, "/x/llamactl"},
+		{"linux", map[string]string{"HOME": "/home/u"}, "/home/u/.cache/llamactl"},
+		{"windows", map[string]string{"LOCALAPPDATA": `C:\Users\u\AppData\Local`, "HOME": "/home/u"}, `C:\Users\u\AppData\Local\llamactl`},
+		{"linux", map[string]string{"LOCALAPPDATA": "/ignored", "HOME": "/h"}, "/h/.cache/llamactl"},
 	}
 	for _, c := range cases {
 		if got := CacheDir(c.goos, env(c.env)); got != c.want {
