@@ -6,7 +6,7 @@ import "strings"
 
 // Body drops a recorded output's header: the "# key: value" lines up to and
 // including the first line that is exactly "# ---"
-// (shared/reference/windows-outputs/README.md "File format"). Text without
+// (the recorded-output header format of testdata/doctor/recordings). Text without
 // such a header is returned whole.
 func Body(s string) string {
 	if !strings.HasPrefix(s, "# ") {
