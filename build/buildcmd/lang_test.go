@@ -16,17 +16,7 @@ import (
 
 // data/text.zh-CN.json translates every sentence build prints itself.
 func TestZhCNTexts(t *testing.T) {
-	en, err := lang.ParseOverlay("en", textEN)
-	if err != nil {
-		t.Fatal(err)
-	}
-	zh, err := lang.ParseOverlay("zh", textZhCN)
-	if err != nil {
-		t.Fatal(err)
-	}
-	testutil.CheckOverlay(t, en, zh, nil)
-	testutil.CheckTextCatalog(t, textEN)
-	testutil.CheckTextCatalog(t, textZhCN)
+	en, zh := testutil.CheckTextFiles(t, textEN, textZhCN)
 	testutil.CheckLines(t, en, zh, texts(lang.ZhCN).Line, nil)
 }
 

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"unicode"
+
+	"github.com/llamactl/llamactl/internal/lang"
 )
 
 var (
@@ -134,4 +136,25 @@ func CheckLines(tb testing.TB, en, tr map[string]string, line func(string) strin
 			tb.Errorf("%s: %q\n  translated to %q\n  want         %q", k, r.Replace(e), got, r.Replace(want))
 		}
 	}
+}
+
+// CheckTextFiles runs the overlay checks every command's text catalog
+// gets (data/text.en.json and its zh-CN translation): both parse, both are
+// well-formed catalogs (CheckTextCatalog), and the translation has the same
+// keys and placeholders and no English left (CheckOverlay). It returns the
+// parsed texts for the caller's own checks (CheckLines...).
+func CheckTextFiles(tb testing.TB, enData, zhData []byte) (en, zh map[string]string) {
+	tb.Helper()
+	en, err := lang.ParseOverlay("en", enData)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	zh, err = lang.ParseOverlay("zh", zhData)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	CheckOverlay(tb, en, zh, nil)
+	CheckTextCatalog(tb, enData)
+	CheckTextCatalog(tb, zhData)
+	return en, zh
 }

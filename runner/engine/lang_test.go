@@ -12,17 +12,7 @@ import (
 // Error()'s, the Chinese one keeps the endpoint, the version, the engine's
 // own line and the commands.
 func TestZhCNTexts(t *testing.T) {
-	en, err := lang.ParseOverlay("en", textEN)
-	if err != nil {
-		t.Fatal(err)
-	}
-	zh, err := lang.ParseOverlay("zh", textZhCN)
-	if err != nil {
-		t.Fatal(err)
-	}
-	testutil.CheckOverlay(t, en, zh, nil)
-	testutil.CheckTextCatalog(t, textEN)
-	testutil.CheckTextCatalog(t, textZhCN)
+	testutil.CheckTextFiles(t, textEN, textZhCN)
 	zc := Texts(lang.ZhCN)
 	for _, e := range []*ListError{
 		{Path: "/e/llama-server", RPC: []string{"10.0.0.2:50052"}},

@@ -8,24 +8,13 @@ import (
 	"testing"
 
 	"github.com/llamactl/llamactl/internal/cmdutil"
-	"github.com/llamactl/llamactl/internal/lang"
 	"github.com/llamactl/llamactl/internal/proc"
 	"github.com/llamactl/llamactl/internal/testutil"
 )
 
 // data/text.zh-CN.json translates every sentence rpc serve prints.
 func TestZhCNTexts(t *testing.T) {
-	en, err := lang.ParseOverlay("en", textEN)
-	if err != nil {
-		t.Fatal(err)
-	}
-	zh, err := lang.ParseOverlay("zh", textZhCN)
-	if err != nil {
-		t.Fatal(err)
-	}
-	testutil.CheckOverlay(t, en, zh, nil)
-	testutil.CheckTextCatalog(t, textEN)
-	testutil.CheckTextCatalog(t, textZhCN)
+	testutil.CheckTextFiles(t, textEN, textZhCN)
 }
 
 // serveCmd runs `llamactl rpc args...` against an engine folder holding a

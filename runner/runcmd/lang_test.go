@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/llamactl/llamactl/internal/cmdutil"
-	"github.com/llamactl/llamactl/internal/lang"
 	"github.com/llamactl/llamactl/internal/proc"
 	"github.com/llamactl/llamactl/internal/testutil"
 	"github.com/llamactl/llamactl/runner/gguf/ggufwrite"
@@ -15,17 +14,7 @@ import (
 
 // data/text.zh-CN.json translates every sentence run and gguf print.
 func TestZhCNTexts(t *testing.T) {
-	en, err := lang.ParseOverlay("en", textEN)
-	if err != nil {
-		t.Fatal(err)
-	}
-	zh, err := lang.ParseOverlay("zh", textZhCN)
-	if err != nil {
-		t.Fatal(err)
-	}
-	testutil.CheckOverlay(t, en, zh, nil)
-	testutil.CheckTextCatalog(t, textEN)
-	testutil.CheckTextCatalog(t, textZhCN)
+	testutil.CheckTextFiles(t, textEN, textZhCN)
 }
 
 // run --dry-run --lang zh-CN: heading, the plan's reasons (filled in
