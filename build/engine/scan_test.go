@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"slices"
 	"testing"
+
+	"github.com/llamactl/llamactl/internal/testutil"
 )
 
 func write(t *testing.T, dir, rel, text string) {
@@ -58,12 +60,13 @@ func TestCheckGlslcRecordsTheFailedFeatureTest(t *testing.T) {
 // The real llama.cpp tree (scripts/deps.d/30-llamacpp-src.sh): it needs
 // VK_EXT_layer_settings and has the web-UI download.
 func TestScanSourceRealTree(t *testing.T) {
-	dir := "/var/cache/llamactl-deps/llama.cpp-src"
+	deps := os.Getenv("LLAMACTL_DEPS_DIR")
+	if deps == "" {
+		deps = "/var/cache/llamactl-deps"
+	}
+	dir := filepath.Join(deps, "llama.cpp-src")
 	if _, err := os.Stat(filepath.Join(dir, "ggml")); err != nil {
-		if os.Getenv("LLAMACTL_REQUIRE_TOOLS") != "" {
-			t.Fatalf("the real llama.cpp tree is missing: %v", err)
-		}
-		t.Skip("no real llama.cpp tree here (scripts/deps.d/30-llamacpp-src.sh)")
+		testutil.Missing(t, "no real llama.cpp tree here (scripts/deps.d/30-llamacpp-src.sh): %v", err)
 	}
 	f := ScanSource(dir)
 	if !slices.Contains(f.VulkanNeeds, "vk-ext-layer-settings") || !slices.Contains(f.Options, "LLAMA_USE_PREBUILT_UI") {
