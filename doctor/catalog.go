@@ -167,7 +167,7 @@ func shellOf(s *machine.Snapshot) string {
 // emit builds a finding from the catalog text id/key with placeholders.
 func emit(s *machine.Snapshot, id, key string, kv ...string) Finding {
 	Catalog()
-	f := Finding{ID: id, Message: id + "/" + key, args: vars(kv)}
+	f := Finding{ID: id, Message: id + "/" + key, Args: kv}
 	c, ok := catByID[id]
 	var m Message
 	if ok {
@@ -200,29 +200,10 @@ func emit(s *machine.Snapshot, id, key string, kv ...string) Finding {
 	return f
 }
 
-// withDetails appends detail lines.
-func (f Finding) with(details ...string) Finding {
-	for _, d := range details {
-		if d != "" {
-			f.Details = append(f.Details, d)
-		}
-	}
-	return f
-}
-
-// withFacts records raw facts for --verbose.
-func (f Finding) fact(k, v string) Finding {
-	if f.Facts == nil {
-		f.Facts = map[string]string{}
-	}
-	f.Facts[k] = v
-	return f
-}
-
 // skip is a skipped finding; why is a key of skip_reasons in the catalog.
 func skip(id, why string, kv ...string) Finding {
 	Catalog()
-	f := Finding{ID: id, Message: "skip/" + why, Status: Skipped, args: vars(kv)}
+	f := Finding{ID: id, Message: "skip/" + why, Status: Skipped, Args: kv}
 	text, ok := catSkip[why]
 	if !ok {
 		f.Status = Error

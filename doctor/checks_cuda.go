@@ -32,7 +32,7 @@ func checkCUDAInventory(s *machine.Snapshot) []Finding {
 		lines = append(lines, toolkitLine(tk))
 	}
 	act, how := activeToolkit(s)
-	return []Finding{emit(s, "cuda.inventory", "ok", "count", strconv.Itoa(len(s.Toolkits)), "version", act.Version, "how", how).with(lines...)}
+	return []Finding{emit(s, "cuda.inventory", "ok", "count", strconv.Itoa(len(s.Toolkits)), "version", act.Version, "how", how).With(lines...)}
 }
 
 func checkCUDAPathConsistency(s *machine.Snapshot) []Finding {
@@ -82,7 +82,7 @@ func checkCUDAPathConsistency(s *machine.Snapshot) []Finding {
 			}
 			for _, l := range tk.Links {
 				return []Finding{emit(s, "cuda.path-consistency", "link-differs", "link", l, "root", tk.Root, "cuda", tk.Version,
-					"nvcc", nv, "version", first.Version).fact("link", l).fact("link_target", tk.Root)}
+					"nvcc", nv, "version", first.Version).WithFact("link", l).WithFact("link_target", tk.Root)}
 			}
 		}
 		for _, tk := range s.Toolkits {
@@ -101,7 +101,7 @@ func checkCUDASelect(s *machine.Snapshot) []Finding {
 	}
 	sel := Select(s)
 	if sel.Toolkit != nil {
-		return []Finding{emit(s, "cuda.select", "ok", "version", sel.Toolkit.Version, "archs", orUnknown(sel.CUDAArchitectures)).with(sel.Reasons...)}
+		return []Finding{emit(s, "cuda.select", "ok", "version", sel.Toolkit.Version, "archs", orUnknown(sel.CUDAArchitectures)).With(sel.Reasons...)}
 	}
 	var blockers []string
 	if sel.Resolution != nil {
@@ -111,14 +111,14 @@ func checkCUDASelect(s *machine.Snapshot) []Finding {
 	}
 	if tk := sel.Installed; tk != nil && sel.CUDA == "" {
 		return []Finding{emit(s, "cuda.select", "blocked-nofit", "version", tk.Version).
-			with(sel.Problems...).with(blockers...)}
+			With(sel.Problems...).With(blockers...)}
 	}
 	if tk := sel.Installed; tk != nil {
 		return []Finding{emit(s, "cuda.select", "blocked", "version", tk.Version, "recommended", orUnknown(sel.CUDA)).
-			with(sel.Problems...).with(blockers...)}
+			With(sel.Problems...).With(blockers...)}
 	}
 	if sel.CUDA == "" {
-		return []Finding{emit(s, "cuda.select", "no-version").with(blockers...)}
+		return []Finding{emit(s, "cuda.select", "no-version").With(blockers...)}
 	}
 	return []Finding{emit(s, "cuda.select", "install", "recommended", sel.CUDA)}
 }
@@ -224,7 +224,7 @@ func checkHostCompiler(s *machine.Snapshot) []Finding {
 	}
 	if c := ch.HostCompiler; c != "" {
 		return append(extra, emit(s, "cuda.host-compiler", "sibling", "gcc", def.Version, "version", tk.Version, "max", strconv.Itoa(row.GCCMax), "cxx", c).
-			fact("default_gxx", def.Path).fact("selected_gxx", c))
+			WithFact("default_gxx", def.Path).WithFact("selected_gxx", c))
 	}
 	return append(extra, emit(s, "cuda.host-compiler", "too-new", "gcc", def.Version, "version", tk.Version, "max", strconv.Itoa(row.GCCMax)))
 }
@@ -322,7 +322,7 @@ func checkRuntimeDLLs(s *machine.Snapshot) []Finding {
 		}
 		win := cands[0]
 		if !under(s, win, root) {
-			out = append(out, emit(s, "cuda.runtime-dlls", "foreign", "dll", dll, "winner", win, "root", root, "dir", dirOf(win)).with(cands...))
+			out = append(out, emit(s, "cuda.runtime-dlls", "foreign", "dll", dll, "winner", win, "root", root, "dir", dirOf(win)).With(cands...))
 			continue
 		}
 		out = append(out, emit(s, "cuda.runtime-dlls", "ok", "dll", dll, "winner", win))
@@ -347,7 +347,7 @@ func checkStubs(s *machine.Snapshot) []Finding {
 		}
 	}
 	if len(bad) > 0 {
-		return []Finding{emit(s, "cuda.stubs", "on-path", "dir", bad[0]).with(bad...)}
+		return []Finding{emit(s, "cuda.stubs", "on-path", "dir", bad[0]).With(bad...)}
 	}
 	return []Finding{emit(s, "cuda.stubs", "ok")}
 }

@@ -56,7 +56,7 @@ func checkICDRegistry(s *machine.Snapshot) []Finding {
 		}
 		return []Finding{emit(s, "ocl.icd-registry", "none-linux")}
 	}
-	return []Finding{emit(s, "ocl.icd-registry", "ok", "count", itoa(len(o.ICDFiles))).with(o.ICDFiles...)}
+	return []Finding{emit(s, "ocl.icd-registry", "ok", "count", itoa(len(o.ICDFiles))).With(o.ICDFiles...)}
 }
 
 func oclGPUs(s *machine.Snapshot) (gpus []machine.OpenCLDevice, cpus []string) {
@@ -96,9 +96,9 @@ func checkOCLPlatforms(s *machine.Snapshot) []Finding {
 	}
 	gpus, _ := oclGPUs(s)
 	if len(gpus) == 0 {
-		return []Finding{emit(s, "ocl.platforms", "cpu-only", "platform", o.Platforms[0].Name).with(lines...)}
+		return []Finding{emit(s, "ocl.platforms", "cpu-only", "platform", o.Platforms[0].Name).With(lines...)}
 	}
-	return []Finding{emit(s, "ocl.platforms", "ok", "count", itoa(len(gpus))).with(lines...)}
+	return []Finding{emit(s, "ocl.platforms", "ok", "count", itoa(len(gpus))).With(lines...)}
 }
 
 // oclPlatformsFailed says why OpenCL listed nothing; a probe that gave no
@@ -182,7 +182,7 @@ func checkVulkanLoader(s *machine.Snapshot) []Finding {
 	}
 	switch {
 	case len(hw) > 0:
-		return []Finding{emit(s, "vk.loader", "ok", "count", itoa(len(hw))).with(hw...)}
+		return []Finding{emit(s, "vk.loader", "ok", "count", itoa(len(hw))).With(hw...)}
 	case len(sw) > 0:
 		return []Finding{emit(s, "vk.loader", "software-only", "devices", strings.Join(sw, ", "))}
 	case v.Status == "no-vulkaninfo":

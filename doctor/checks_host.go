@@ -83,7 +83,7 @@ func checkHostOS(s *machine.Snapshot) []Finding {
 			f = emit(s, "host.os", "old-windows", "os", name, "version", build)
 		}
 	}
-	return []Finding{f.fact("goos", s.OS.GOOS).fact("version", s.OS.Version)}
+	return []Finding{f.WithFact("goos", s.OS.GOOS).WithFact("version", s.OS.Version)}
 }
 
 func checkHostArch(s *machine.Snapshot) []Finding {
@@ -112,7 +112,7 @@ func checkHostCPU(s *machine.Snapshot) []Finding {
 		return []Finding{emit(s, "host.cpu", "no-avx2", "cpu", orUnknown(s.OS.CPUModel))}
 	}
 	return []Finding{emit(s, "host.cpu", "ok", "cpu", orUnknown(s.OS.CPUModel), "cores", strconv.Itoa(s.OS.LogicalCores)).
-		fact("flags", strings.Join(s.OS.CPUFlags, " "))}
+		WithFact("flags", strings.Join(s.OS.CPUFlags, " "))}
 }
 
 func checkHostMem(s *machine.Snapshot) []Finding {
@@ -239,7 +239,7 @@ func checkStalePath(s *machine.Snapshot) []Finding {
 		}
 	}
 	if len(stale) > 0 {
-		return []Finding{emit(s, "env.stale-path", "stale").with(stale...)}
+		return []Finding{emit(s, "env.stale-path", "stale").With(stale...)}
 	}
 	return []Finding{emit(s, "env.stale-path", "ok")}
 }

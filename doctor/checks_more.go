@@ -182,7 +182,7 @@ func checkCUDAInit(s *machine.Snapshot) []Finding {
 		}
 		f := emit(s, "nv.cuda-init", "failed", "stage", p.Stage, "id", orUnknown(p.FailureID), "detail", firstLine(p.Detail))
 		if e, ok := failures.Default().Entry(p.FailureID); ok {
-			f = f.with(e.Cause)
+			f = f.With(e.Cause)
 			f.Fix = &Fix{Text: e.Fix, Commands: e.Commands}
 		}
 		return []Finding{f}

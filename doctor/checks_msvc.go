@@ -71,7 +71,7 @@ func checkMSVCToolset(s *machine.Snapshot) []Finding {
 	if def == "" {
 		def = m.Toolsets[len(m.Toolsets)-1]
 	}
-	return []Finding{emit(s, "msvc.toolset", "ok", "toolset", def, "cl", orUnknown(clVersionOf(m))).with(m.Toolsets...)}
+	return []Finding{emit(s, "msvc.toolset", "ok", "toolset", def, "cl", orUnknown(clVersionOf(m))).With(m.Toolsets...)}
 }
 
 // Windows SDK install folder.
@@ -172,16 +172,16 @@ func checkClVersionFor(s *machine.Snapshot, tk *machine.CUDAToolkit, id string) 
 	if row.MSCVerMaxExcl > 0 && matrix.MSCVer(cl) >= row.MSCVerMaxExcl {
 		need := matrix.Default().MinCUDAForCL(cl)
 		if t := matrix.Default().OlderToolset(m.Toolsets, row.MSCVerMaxExcl, tk.Version); t != "" {
-			return []Finding{emit(s, id, "use-older-toolset", "cl", cl, "vs", vs, "version", tk.Version, "toolset", t, "vcvarsall", vcvarsall(m)).with(details...)}
+			return []Finding{emit(s, id, "use-older-toolset", "cl", cl, "vs", vs, "version", tk.Version, "toolset", t, "vcvarsall", vcvarsall(m)).With(details...)}
 		}
-		return []Finding{emit(s, id, "msvc-too-new", "cl", cl, "vs", vs, "version", tk.Version, "need", orUnknown(need)).with(details...)}
+		return []Finding{emit(s, id, "msvc-too-new", "cl", cl, "vs", vs, "version", tk.Version, "need", orUnknown(need)).With(details...)}
 	}
 	// host_config.h has a floor too: CUDA 13.x rejects VS 2017 (_MSC_VER < 1920).
 	if msc := matrix.MSCVer(cl); row.MSCVerMin > 0 && msc > 0 && msc < row.MSCVerMin {
 		return []Finding{emit(s, id, "msvc-too-old", "cl", cl, "vs", vs, "version", tk.Version, "min", matrix.CLVersion(row.MSCVerMin))}
 	}
 	if len(details) > 0 {
-		return []Finding{emit(s, id, "stl-too-new", "cl", cl, "vs", vs, "version", tk.Version, "need", matrix.Default().STLMinCUDA(cl)).with(details...)}
+		return []Finding{emit(s, id, "stl-too-new", "cl", cl, "vs", vs, "version", tk.Version, "need", matrix.Default().STLMinCUDA(cl)).With(details...)}
 	}
 	return []Finding{emit(s, id, "ok", "cl", cl, "version", tk.Version)}
 }

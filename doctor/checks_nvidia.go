@@ -43,7 +43,7 @@ func checkNVMLLoad(s *machine.Snapshot) []Finding {
 	case strings.HasPrefix(code, "CHILD_") || strings.Contains(code, "TIMEOUT") || strings.Contains(code, "CRASH"):
 		return []Finding{emit(s, "nv.nvml-load", "probe-failed", "code", s.NVIDIA.NVMLStatus)}
 	}
-	return []Finding{emit(s, "nv.nvml-load", "ok", "lib", orUnknown(s.NVIDIA.NVMLLibrary)).fact("nvml_status", s.NVIDIA.NVMLStatus)}
+	return []Finding{emit(s, "nv.nvml-load", "ok", "lib", orUnknown(s.NVIDIA.NVMLLibrary)).WithFact("nvml_status", s.NVIDIA.NVMLStatus)}
 }
 
 func checkNVMLInit(s *machine.Snapshot) []Finding {
@@ -65,7 +65,7 @@ func checkNVMLInit(s *machine.Snapshot) []Finding {
 		}
 		// The library is installed (e.g. by a CUDA toolkit package) but
 		// there is no GPU or kernel module: harmless for CPU builds.
-		return []Finding{emit(s, "nv.nvml-init", "no-gpu", "code", s.NVIDIA.NVMLStatus, "lib", lib).fact("nvml_status", s.NVIDIA.NVMLStatus)}
+		return []Finding{emit(s, "nv.nvml-init", "no-gpu", "code", s.NVIDIA.NVMLStatus, "lib", lib).WithFact("nvml_status", s.NVIDIA.NVMLStatus)}
 	case "ERROR_LIB_RM_VERSION_MISMATCH":
 		return []Finding{emit(s, "nv.nvml-init", "version-mismatch", "code", s.NVIDIA.NVMLStatus)}
 	case "ERROR_NO_PERMISSION":
@@ -104,7 +104,7 @@ func checkDriverVersion(s *machine.Snapshot) []Finding {
 			where = "wsl"
 		}
 		return []Finding{emit(s, "nv.driver-version", "below-floor", "driver", dv, "floor", floor,
-			"major", strconv.Itoa(version.Major(tk.Version)), "version", tk.Version).fact("where", where)}
+			"major", strconv.Itoa(version.Major(tk.Version)), "version", tk.Version).WithFact("where", where)}
 	}
 	return []Finding{emit(s, "nv.driver-version", "ok", "driver", dv)}
 }
@@ -144,9 +144,9 @@ func checkDevices(s *machine.Snapshot) []Finding {
 		default:
 			f := emit(s, "nv.devices", "ok", "index", idx, "name", gpu.Name, "cc", gpu.ComputeCapability, "vram", vram)
 			if gpu.PCIBusID != "" {
-				f = f.fact("pci", gpu.PCIBusID)
+				f = f.WithFact("pci", gpu.PCIBusID)
 			}
-			out = append(out, f.fact("uuid", gpu.UUID))
+			out = append(out, f.WithFact("uuid", gpu.UUID))
 		}
 	}
 	return out

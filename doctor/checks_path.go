@@ -46,7 +46,7 @@ func checkPathTools(s *machine.Snapshot) []Finding {
 		lines = append(lines, l)
 	}
 	if len(out) == 0 {
-		return []Finding{emit(s, "path.tools", "ok", "count", itoa(len(lines))).with(lines...)}
+		return []Finding{emit(s, "path.tools", "ok", "count", itoa(len(lines))).With(lines...)}
 	}
 	return out
 }
@@ -75,7 +75,7 @@ func checkGGMLStray(s *machine.Snapshot) []Finding {
 		}
 	}
 	if len(found) > 0 {
-		return []Finding{emit(s, "path.ggml-stray", "found", "dll", found[0], "dir", dirOf(found[0])).with(found...)}
+		return []Finding{emit(s, "path.ggml-stray", "found", "dll", found[0], "dir", dirOf(found[0])).With(found...)}
 	}
 	return []Finding{emit(s, "path.ggml-stray", "ok")}
 }
@@ -101,7 +101,7 @@ func checkPathDLLs(s *machine.Snapshot) []Finding {
 			continue
 		}
 		if !under(s, c[0], sys) && !(d == "nvml.dll" && strings.Contains(strings.ToLower(c[0]), `nvidia corporation\nvsmi`)) {
-			out = append(out, emit(s, "path.dlls", "driver-dll-shadowed", "dll", d, "winner", c[0], "sys", sys).with(c...))
+			out = append(out, emit(s, "path.dlls", "driver-dll-shadowed", "dll", d, "winner", c[0], "sys", sys).With(c...))
 		}
 	}
 	if len(out) == 0 {
@@ -116,7 +116,7 @@ func checkPathDLLs(s *machine.Snapshot) []Finding {
 		if len(missing) > 0 {
 			lines = append(lines, "not found: "+strings.Join(missing, ", "))
 		}
-		return []Finding{emit(s, "path.dlls", "ok").with(lines...)}
+		return []Finding{emit(s, "path.dlls", "ok").With(lines...)}
 	}
 	return out
 }
@@ -152,10 +152,10 @@ func checkMultiCUDA(s *machine.Snapshot) []Finding {
 		want := strings.TrimRight(act.Root, `\/`)
 		if !under(s, dirs[0], want) {
 			return []Finding{emit(s, "path.multi-cuda", "order", "first", dirs[0], "firstv", versions[0], "version", act.Version,
-				"bin", want+`\bin`).with(dirs...)}
+				"bin", want+`\bin`).With(dirs...)}
 		}
 	}
-	return []Finding{emit(s, "path.multi-cuda", "several", "count", itoa(len(dirs)), "first", dirs[0]).with(dirs...)}
+	return []Finding{emit(s, "path.multi-cuda", "several", "count", itoa(len(dirs)), "first", dirs[0]).With(dirs...)}
 }
 
 func checkPathHygiene(s *machine.Snapshot) []Finding {
@@ -181,17 +181,17 @@ func checkPathHygiene(s *machine.Snapshot) []Finding {
 	}
 	var out []Finding
 	if len(odd) > 0 {
-		out = append(out, emit(s, "path.hygiene", "odd", "count", itoa(len(odd))).with(odd...))
+		out = append(out, emit(s, "path.hygiene", "odd", "count", itoa(len(odd))).With(odd...))
 	}
 	// cmd.exe and vcvarsall choke on very long PATH values.
 	if isWindows(s) && total > g().Thresholds.WindowsPathLong {
 		out = append(out, emit(s, "path.hygiene", "long", "len", itoa(total)))
 	}
 	if len(missing) > 0 {
-		out = append(out, emit(s, "path.hygiene", "missing", "count", itoa(len(missing)), "dirs", shortList(missing)).with(missing...))
+		out = append(out, emit(s, "path.hygiene", "missing", "count", itoa(len(missing)), "dirs", shortList(missing)).With(missing...))
 	}
 	if len(dups) > 0 {
-		out = append(out, emit(s, "path.hygiene", "dups", "count", itoa(len(dups)), "dirs", shortList(dups)).with(dups...))
+		out = append(out, emit(s, "path.hygiene", "dups", "count", itoa(len(dups)), "dirs", shortList(dups)).With(dups...))
 	}
 	if len(out) == 0 {
 		return []Finding{emit(s, "path.hygiene", "ok", "count", itoa(len(s.Path)))}
@@ -212,7 +212,7 @@ func checkLdLib(s *machine.Snapshot) []Finding {
 		}
 	}
 	if len(conda) > 0 {
-		return []Finding{emit(s, "path.ldlib", "conda", "dir", conda[0]).with(conda...)}
+		return []Finding{emit(s, "path.ldlib", "conda", "dir", conda[0]).With(conda...)}
 	}
 	return []Finding{emit(s, "path.ldlib", "ok", "value", ld)}
 }

@@ -35,7 +35,7 @@ func checkWSLLibcuda(s *machine.Snapshot) []Finding {
 		}
 	}
 	if len(bad) > 0 {
-		return []Finding{emit(s, "wsl.libcuda", "shadowed", "lib", bad[0]).with(s.WSL.LibcudaPaths...)}
+		return []Finding{emit(s, "wsl.libcuda", "shadowed", "lib", bad[0]).With(s.WSL.LibcudaPaths...)}
 	}
 	return []Finding{emit(s, "wsl.libcuda", "ok", "lib", s.WSL.LibcudaPaths[0])}
 }
@@ -52,7 +52,7 @@ func checkWSLDriverPkgs(s *machine.Snapshot) []Finding {
 	for _, p := range s.WSL.DriverPackages {
 		names = append(names, strings.Fields(strings.SplitN(p, "=", 2)[0])[0])
 	}
-	return []Finding{emit(s, "wsl.linux-driver-pkgs", "installed", "pkgs", strings.Join(names, " ")).with(s.WSL.DriverPackages...)}
+	return []Finding{emit(s, "wsl.linux-driver-pkgs", "installed", "pkgs", strings.Join(names, " ")).With(s.WSL.DriverPackages...)}
 }
 
 func checkWSLNvidiaSMI(s *machine.Snapshot) []Finding {
@@ -88,10 +88,10 @@ func checkWSLWindowsPath(s *machine.Snapshot) []Finding {
 		}
 	}
 	if first := firstHit(s, "nvcc"); strings.HasPrefix(first, "/mnt/") {
-		return []Finding{emit(s, "wsl.windows-path", "shadowing", "tool", "nvcc", "path", first).with(bad...)}
+		return []Finding{emit(s, "wsl.windows-path", "shadowing", "tool", "nvcc", "path", first).With(bad...)}
 	}
 	if len(bad) > 0 {
-		return []Finding{emit(s, "wsl.windows-path", "visible").with(bad...)}
+		return []Finding{emit(s, "wsl.windows-path", "visible").With(bad...)}
 	}
 	mnt := 0
 	for _, p := range s.Path {

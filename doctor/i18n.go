@@ -128,7 +128,7 @@ func (t *Translator) Finding(f Finding) Finding {
 	if t.ov == nil {
 		return f
 	}
-	r := t.values(f.args).replacerPairs()
+	r := t.values(vars(f.Args)).replacerPairs()
 	cat, key, _ := strings.Cut(f.Message, "/")
 	var om OverlayMessage
 	switch {
@@ -146,7 +146,7 @@ func (t *Translator) Finding(f Finding) Finding {
 		om = t.ov.Checks[cat].Messages[key]
 	}
 	sum, fix := om.Summary, om.Fix
-	if om.One != nil && f.args.pluralOne() {
+	if om.One != nil && vars(f.Args).pluralOne() {
 		sum, fix = pick(om.One.Summary, sum), pick(om.One.Fix, fix)
 	}
 	if sum != "" {

@@ -266,13 +266,13 @@ func TestTranslateRecordedFindings(t *testing.T) {
 				t.Errorf("%s: skip reason %q vs summary %q", f.Message, z.SkippedBecause, z.Summary)
 			}
 			// A translated text carries every value of the English one.
-			for i := 0; i+1 < len(f.args); i += 2 {
-				v := f.args[i+1]
-				if tv := tr.values(vars{f.args[i], v}); tv[1] != v {
+			for i := 0; i+1 < len(f.Args); i += 2 {
+				v := f.Args[i+1]
+				if tv := tr.values(vars{f.Args[i], v}); tv[1] != v {
 					continue // a translated value
 				}
 				if strings.Contains(f.Summary, v) && !strings.Contains(z.Summary, v) {
-					t.Errorf("%s: value %q of {%s} lost: %q", f.Message, v, f.args[i], z.Summary)
+					t.Errorf("%s: value %q of {%s} lost: %q", f.Message, v, f.Args[i], z.Summary)
 				}
 			}
 			if z.Summary != f.Summary {

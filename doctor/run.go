@@ -155,7 +155,7 @@ func platformName(s *machine.Snapshot) string {
 // run_messages), e.g. one that crashed or overran its deadline.
 func runFinding(key string, kv ...string) Finding {
 	Catalog()
-	f := Finding{Message: "meta/" + key, Status: Error, args: vars(kv)}
+	f := Finding{Message: "meta/" + key, Status: Error, Args: kv}
 	m, ok := catRun[key]
 	if !ok {
 		f.Summary = "internal: no text for " + f.Message

@@ -66,7 +66,7 @@ func TestTranslateFindings(t *testing.T) {
 		}
 		t.Logf("%s: %s", f.Message, z.Summary)
 	}
-	f := finding("probe.cuda", "probe.cuda/known", Error, "cuda-toolkit-mixed", map[string]string{"stage": "compile", "kb_title": "headers and nvcc come from different CUDA toolkits"}, nil)
+	f := newFinding("probe.cuda", "probe.cuda/known", Error, "cuda-toolkit-mixed", map[string]string{"stage": "compile", "kb_title": "headers and nvcc come from different CUDA toolkits"}, nil)
 	if got := tr.Finding(f).Summary; got != "CUDA 探测：编译阶段失败：头文件和 nvcc 来自不同的 CUDA 工具包" {
 		t.Errorf("known failure: %q", got)
 	}

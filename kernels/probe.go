@@ -13,8 +13,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/llamactl/llamactl/doctor"
 	"github.com/llamactl/llamactl/failures"
+	"github.com/llamactl/llamactl/internal/finding"
 	"github.com/llamactl/llamactl/internal/proc"
 	"github.com/llamactl/llamactl/kernels/opencl"
 	"github.com/llamactl/llamactl/machine"
@@ -109,35 +109,24 @@ func ToSnapshot(stages []StageResult) []machine.ProbeResult {
 	return out
 }
 
-// Status and Fix are doctor's, so probe findings read (and convert) as
-// doctor's own.
+// Status, Fix and Finding are the shared finding shape (internal/finding),
+// doctor's too, so doctor shows probe results with its own findings:
+// ID is probe.cuda, probe.opencl or probe.opencl.llama, Message the key in
+// data/messages.json, FailureID the knowledge base's ID of what failed.
 type (
-	Status = doctor.Status
-	Fix    = doctor.Fix
+	Status  = finding.Status
+	Fix     = finding.Fix
+	Finding = finding.Finding
 )
 
 const (
-	OK      = doctor.OK
-	Warn    = doctor.Warn
-	Error   = doctor.Error
-	Skipped = doctor.Skipped
+	OK      = finding.OK
+	Warn    = finding.Warn
+	Error   = finding.Error
+	Skipped = finding.Skipped
 )
 
-// Finding mirrors doctor.Finding (id, message id, status, summary, details,
-// fix, facts) plus the failure ID, so doctor can show probe results with its
-// own findings.
-type Finding struct {
-	ID        string            `json:"id"`      // probe.cuda, probe.opencl, probe.opencl.llama
-	Message   string            `json:"message"` // key in data/messages.json
-	Status    Status            `json:"status"`
-	FailureID string            `json:"failure_id,omitempty"`
-	Summary   string            `json:"summary"`
-	Details   []string          `json:"details,omitempty"`
-	Fix       *Fix              `json:"fix,omitempty"`
-	Facts     map[string]string `json:"facts,omitempty"`
-}
-
-func finding(id, key string, st Status, failureID string, facts map[string]string, details []string) Finding {
+func newFinding(id, key string, st Status, failureID string, facts map[string]string, details []string) Finding {
 	m := render(key, facts)
 	f := Finding{ID: id, Message: key, Status: st, FailureID: failureID, Summary: m.Summary, Details: details, Facts: facts}
 	if m.Fix != "" {
@@ -202,7 +191,7 @@ func cudaFinding(ss []StageResult) Finding {
 		if key == "" {
 			key = "skipped-no-nvcc"
 		}
-		return finding("probe.cuda", "probe.cuda/"+key, Skipped, "", facts, nil)
+		return newFinding("probe.cuda", "probe.cuda/"+key, Skipped, "", facts, nil)
 	}
 	var failed *StageResult
 	for i := range ss {
@@ -218,23 +207,23 @@ func cudaFinding(ss []StageResult) Finding {
 	}
 	switch {
 	case failed == nil:
-		return finding("probe.cuda", "probe.cuda/ok", OK, "", facts, details)
+		return newFinding("probe.cuda", "probe.cuda/ok", OK, "", facts, details)
 	case failed.TimedOut:
 		facts["stage"] = failed.Stage
-		return finding("probe.cuda", "probe.cuda/timeout", Error, "", facts, details)
+		return newFinding("probe.cuda", "probe.cuda/timeout", Error, "", facts, details)
 	case failed.Stage == StageLoad && failed.FailureID == "cuda-no-device":
 		// Compile and link passed: the toolchain is proven, only a device is missing.
-		return finding("probe.cuda", "probe.cuda/compiled-no-device", Warn, failed.FailureID, facts, details)
+		return newFinding("probe.cuda", "probe.cuda/compiled-no-device", Warn, failed.FailureID, facts, details)
 	case failed.Stage == StageVerify:
-		return finding("probe.cuda", "probe.cuda/verify-failed", Error, "", facts, details)
+		return newFinding("probe.cuda", "probe.cuda/verify-failed", Error, "", facts, details)
 	case failed.FailureID != "":
 		if _, ok := loadTables().messages["probe.cuda/"+failed.FailureID]; ok {
-			return finding("probe.cuda", "probe.cuda/"+failed.FailureID, Error, failed.FailureID, facts, details)
+			return newFinding("probe.cuda", "probe.cuda/"+failed.FailureID, Error, failed.FailureID, facts, details)
 		}
 		if e, ok := failures.Default().Entry(failed.FailureID); ok {
 			// A failure the knowledge base knows but the probe has no text for.
 			facts["stage"], facts["kb_title"] = failed.Stage, e.Title
-			f := finding("probe.cuda", "probe.cuda/known", Error, failed.FailureID, facts, details)
+			f := newFinding("probe.cuda", "probe.cuda/known", Error, failed.FailureID, facts, details)
 			f.Fix = &Fix{Text: e.Fix, Commands: e.Commands}
 			return f
 		}
@@ -244,7 +233,7 @@ func cudaFinding(ss []StageResult) Finding {
 		if failed.Output != "" {
 			details = append(details, failed.Output)
 		}
-		return finding("probe.cuda", "probe.cuda/failed", Error, failed.FailureID, facts, details)
+		return newFinding("probe.cuda", "probe.cuda/failed", Error, failed.FailureID, facts, details)
 	}
 }
 
@@ -274,12 +263,12 @@ func openCLFindings(stages []StageResult) []Finding {
 			case s.FailureID == "opencl-no-platform":
 				key = "probe.opencl/opencl-no-platform"
 			}
-			out = append(out, finding("probe.opencl", key, Error, s.FailureID, facts, compact([]string{s.Detail, s.Output})))
+			out = append(out, newFinding("probe.opencl", key, Error, s.FailureID, facts, compact([]string{s.Detail, s.Output})))
 		case s.Stage == StageAccept:
 			if s.OK {
-				out = append(out, finding("probe.opencl.llama", "probe.opencl/llama-accepts", OK, "", s.Facts, []string{s.Detail}))
+				out = append(out, newFinding("probe.opencl.llama", "probe.opencl/llama-accepts", OK, "", s.Facts, []string{s.Detail}))
 			} else {
-				out = append(out, finding("probe.opencl.llama", "probe.opencl/opencl-unsupported-gpu", Warn, s.FailureID, s.Facts, nil))
+				out = append(out, newFinding("probe.opencl.llama", "probe.opencl/opencl-unsupported-gpu", Warn, s.FailureID, s.Facts, nil))
 			}
 		default:
 			if _, seen := byDevice[s.Device]; !seen {
@@ -304,7 +293,7 @@ func openCLFindings(stages []StageResult) []Finding {
 				details = append(details, "build log:", s.Output)
 			}
 		}
-		out = append(out, finding("probe.opencl", key, st, "", facts, details))
+		out = append(out, newFinding("probe.opencl", key, st, "", facts, details))
 	}
 	return out
 }

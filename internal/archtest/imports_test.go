@@ -77,7 +77,7 @@ func cliOnly(imp string) bool {
 
 // base packages are the facts everything builds on; they import no other
 // llamactl package but each other.
-var base = []string{module + "machine", module + "internal/version", module + "internal/textenc", module + "internal/safefile"}
+var base = []string{module + "machine", module + "internal/finding", module + "internal/version", module + "internal/textenc", module + "internal/safefile"}
 
 func TestImportRules(t *testing.T) {
 	for _, goos := range []string{"linux", "windows"} {
