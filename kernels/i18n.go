@@ -2,6 +2,8 @@ package kernels
 
 import (
 	_ "embed"
+	"regexp"
+	"slices"
 	"sync"
 
 	"github.com/llamactl/llamactl/failures"
@@ -79,7 +81,11 @@ func (t *Translator) Finding(f Finding) Finding {
 	for k, v := range f.Facts {
 		facts[k] = t.Line(v)
 	}
-	if e, ok := failures.Default().Entry(f.FailureID); ok && facts["kb_title"] == e.Title {
+	id := f.FailureID
+	if id == "" {
+		id = f.Facts["failure_id"] // a probe finding as doctor lists it (DoctorFindings)
+	}
+	if e, ok := failures.Default().Entry(id); ok && facts["kb_title"] == e.Title {
 		facts["kb_title"] = t.ft.Finding(failures.Finding{ID: e.ID, Title: e.Title}).Title
 	}
 	if facts["stage"] != "" {
@@ -103,6 +109,28 @@ func (t *Translator) Stage(name string) string {
 		return t.cat.Template("stage." + name)
 	}
 	return name
+}
+
+// stageLine is one line of a probe finding's details (stageLines): the
+// mark, the stage, its detail and its duration.
+var stageLine = regexp.MustCompile(`^([✓✗-]) ([a-z]+)(?:: (.*?))?( \([0-9.]+[mµn]?s\))?$`)
+
+// Detail translates a line of a probe finding's details: a stage line's
+// stage name and detail (the tool's own words, such as the CUDA runtime's
+// error, stay), or any other line as Line does.
+func (t *Translator) Detail(s string) string {
+	if !t.cat.Translated() {
+		return s
+	}
+	m := stageLine.FindStringSubmatch(s)
+	if m == nil || !slices.Contains(Stages, m[2]) {
+		return t.Line(s)
+	}
+	out := m[1] + " " + t.Stage(m[2])
+	if m[3] != "" {
+		out += ": " + t.Line(m[3])
+	}
+	return out + m[4]
 }
 
 // Line translates a stage detail or a fact filled from one of the texts

@@ -8,13 +8,11 @@ import (
 
 	"github.com/llamactl/llamactl/doctor"
 	"github.com/llamactl/llamactl/internal/cmdutil"
+	"github.com/llamactl/llamactl/internal/finding"
 	"github.com/llamactl/llamactl/internal/ui"
+	"github.com/llamactl/llamactl/kernels"
 	"github.com/llamactl/llamactl/machine"
 )
-
-// mark: doctor's statuses are spelled as the output layer's
-// (TestStatusWordsMatchUI keeps them so).
-func mark(s doctor.Status) ui.Status { return ui.Status(s) }
 
 // render prints the flutter-doctor-like report: findings grouped by
 // catalog section, each problem followed by its fix, then the selection.
@@ -33,14 +31,13 @@ func render(io *ui.IOStreams, d Doc, only bool, tr *doctor.Translator) {
 
 	section := ""
 	hidden := 0
+	opts := ui.FindingOptions{Translator: reportTranslator(tr), Verbose: io.Verbose, Indent: "  ", Facts: true}
 	for _, f := range d.Checks {
 		if f.Status == doctor.Skipped && !io.Verbose && !only {
 			hidden++
 			continue
 		}
 		info, _ := doctor.Info(f.ID)
-		f = tr.Finding(f)
-		title := tr.Title(info)
 		goos := ""
 		if s != nil {
 			goos = s.OS.GOOS
@@ -50,35 +47,7 @@ func render(io *ui.IOStreams, d Doc, only bool, tr *doctor.Translator) {
 			p.Println()
 			p.Println(p.Bold(section))
 		}
-		text := tr.UI("finding", "title", title, "summary", f.Summary)
-		if title == "" {
-			text = f.Summary
-		}
-		var details []string
-		if f.Status == doctor.Skipped {
-			text = tr.UI("skipped", "title", title, "reason", f.SkippedBecause)
-		}
-		if f.Status != doctor.OK || io.Verbose {
-			for _, dl := range f.Details {
-				details = append(details, tr.Reason(dl))
-			}
-		}
-		if f.Fix != nil && (f.Status == doctor.Warn || f.Status == doctor.Error) {
-			if f.Fix.Text != "" {
-				details = append(details, "→ "+f.Fix.Text)
-			}
-			for _, c := range f.Fix.Commands {
-				details = append(details, "    "+c)
-			}
-		}
-		if io.Verbose {
-			line := fmt.Sprintf("[%s, %s]", f.ID, f.Duration.Round(time.Microsecond))
-			for _, k := range sortedKeys(f.Facts) {
-				line += fmt.Sprintf(" %s=%s", k, f.Facts[k])
-			}
-			details = append(details, p.Dim(line))
-		}
-		p.Line(mark(f.Status), text, indent(details)...)
+		p.Finding(f, opts)
 	}
 
 	p.Println()
@@ -152,11 +121,37 @@ func render(io *ui.IOStreams, d Doc, only bool, tr *doctor.Translator) {
 	}
 }
 
-func indent(xs []string) []string {
-	for i := range xs {
-		xs[i] = "  " + xs[i]
-	}
-	return xs
+// reportTranslator puts a finding in the report's language and wording:
+// its texts by message ID (doctor's catalog, or the probe's for probe.*
+// findings), "<check title>: <summary>" (a skipped check: its title and
+// why), and each detail line translated when it is a known reason.
+func reportTranslator(tr *doctor.Translator) finding.Translator {
+	kt := kernels.NewTranslator(tr.Lang)
+	return finding.TranslatorFunc(func(f finding.Finding) finding.Finding {
+		info, _ := doctor.Info(f.ID)
+		probe := strings.HasPrefix(f.ID, "probe.")
+		if probe {
+			f = kt.Finding(f)
+		} else {
+			f = tr.Finding(f)
+		}
+		title := tr.Title(info)
+		switch {
+		case f.Status == doctor.Skipped:
+			f.Summary = tr.UI("skipped", "title", title, "reason", f.SkippedBecause)
+		case title != "":
+			f.Summary = tr.UI("finding", "title", title, "summary", f.Summary)
+		}
+		details := make([]string, len(f.Details))
+		for i, dl := range f.Details {
+			if probe {
+				dl = kt.Detail(dl)
+			}
+			details[i] = tr.Reason(dl)
+		}
+		f.Details = details
+		return f
+	})
 }
 
 func sectionTitle(tr *doctor.Translator, sec, id, goos string) string {

@@ -1,0 +1,90 @@
+package doctorcmd
+
+import (
+	"context"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/llamactl/llamactl/doctor"
+	"github.com/llamactl/llamactl/internal/cmdutil"
+	"github.com/llamactl/llamactl/kernels"
+	"github.com/llamactl/llamactl/machine"
+)
+
+// doctorProbeHuman is `doctor --probe [--lang l]`'s human output on the
+// GPU-less CI machine's snapshot with the stages the real probe gave there
+// (CUDA compiled but found no device; OpenCL on PoCL's CPU device).
+func doctorProbeHuman(t *testing.T, l string) string {
+	t.Helper()
+	s, err := machine.Load("../../testdata/doctor/snapshots/linux-ci-debian-nvcc11.8-gcc12.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, out, _ := cmdutil.NewTest(nil, nil)
+	f.IO.Verbose = true // OK findings show their stage lines
+	const dev = "cpu-skylake-avx512-AMD EPYC"
+	cl := map[string]string{"device": dev, "type": "CPU", "opencl_c": "OpenCL C 1.2 PoCL", "platform": "Portable Computing Language"}
+	o := &Options{F: f, Probe: true, Lang: l,
+		Gather: func(context.Context) *machine.Snapshot { return s },
+		Kernels: func(_ context.Context, _ *machine.Snapshot, sel doctor.Selection) (kernels.Report, error) {
+			st := []kernels.StageResult{
+				{Kind: "cuda", Stage: kernels.StageCompile, OK: true},
+				{Kind: "cuda", Stage: kernels.StageLink, OK: true},
+				{Kind: "cuda", Stage: kernels.StageLoad, FailureID: "cuda-no-device", Detail: "no CUDA-capable device is detected (cudaErrorNoDevice) in cudaGetDeviceCount(&count)",
+					Facts: map[string]string{"nvcc_version": "11.8.89", "host": "/usr/bin/g++-11", "archs": "90-real"}},
+				{Kind: "opencl", Stage: kernels.StageEnumerate, OK: true, Detail: "1 platform, 1 device through libOpenCL.so.1"},
+				{Kind: "opencl", Stage: kernels.StageBuild, Device: dev, OK: true, Facts: cl},
+				{Kind: "opencl", Stage: kernels.StageRun, Device: dev, OK: true, Facts: cl},
+				{Kind: "opencl", Stage: kernels.StageVerify, Device: dev, OK: true, Detail: "1048576 elements correct", Facts: cl},
+				{Kind: "opencl", Stage: kernels.StageAccept, Device: dev, FailureID: "opencl-unsupported-gpu", Detail: "it is not a GPU (CPU)",
+					Facts: map[string]string{"device": dev, "reason": "it is not a GPU (CPU)", "type": "CPU", "opencl_c": "OpenCL C 1.2 PoCL"}},
+			}
+			return kernels.Report{Stages: st, Findings: kernels.Findings(st)}, nil
+		}}
+	if err := run(context.Background(), o); err != nil && !strings.Contains(err.Error(), "exit") {
+		t.Fatalf("run: %v", err)
+	}
+	return out.String()
+}
+
+// probeSection is the report's "Kernel probes" section.
+func probeSection(t *testing.T, out, heading string) string {
+	t.Helper()
+	i := strings.Index(out, "\n"+heading+"\n")
+	if i < 0 {
+		t.Fatalf("no %q section in:\n%s", heading, out)
+	}
+	rest := out[i:]
+	if j := strings.Index(rest, "\n\n"); j > 0 {
+		rest = rest[:j]
+	}
+	return rest
+}
+
+// `doctor --probe --lang zh-CN` prints the probe's findings in Chinese (the
+// kernels overlay, by message ID), its fix too; English keeps English.
+func TestDoctorProbeFindingsInChinese(t *testing.T) {
+	en := probeSection(t, doctorProbeHuman(t, "en"), "Kernel probes")
+	if !strings.Contains(en, "CUDA probe:") {
+		t.Fatalf("English probe section:\n%s", en)
+	}
+	zh := probeSection(t, doctorProbeHuman(t, "zh-CN"), "内核探测")
+	for _, want := range []string{"CUDA 探测", "✓ 编译", "✓ 链接", "✗ 加载: no CUDA-capable device", "→ 如果", "OpenCL 探测", "✓ 验证: 1048576 个元素全部正确", "它不是 GPU（CPU）"} {
+		if !strings.Contains(zh, want) {
+			t.Errorf("zh-CN probe section lacks %q:\n%s", want, zh)
+		}
+	}
+	// No English sentence is left: only commands, IDs, paths, product names
+	// and the tools' own words (the CUDA runtime's error) are Latin; three
+	// English words in a row make a sentence.
+	sentence := regexp.MustCompile(`\b[A-Za-z]{2,} [a-z]{2,} [a-z]{2,}\b`)
+	for _, line := range strings.Split(zh, "\n") {
+		if strings.Contains(line, "cudaErrorNoDevice") || strings.Contains(line, "[probe.") {
+			continue
+		}
+		if m := sentence.FindString(line); m != "" {
+			t.Errorf("English left in %q (%q)", line, m)
+		}
+	}
+}
