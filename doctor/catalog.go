@@ -75,6 +75,10 @@ type catalogFile struct {
 	// UI are the texts of the human report around the findings (labels,
 	// the final summary line); plurals are "key.one" / "key.other".
 	UI map[string]string `json:"ui"`
+	// ValueTexts are the English texts a check fills a placeholder with
+	// when the value is a sentence of its own ("1.3.290.0 at C:\VulkanSDK"),
+	// so a translation can recognise and translate the value (valueText).
+	ValueTexts map[string]string `json:"value_texts"`
 }
 
 var (
@@ -87,6 +91,7 @@ var (
 	catSecLinux map[string]string
 	catRun      map[string]Message
 	catUI       map[string]string
+	catValues   map[string]string
 	catErr      error
 )
 
@@ -103,6 +108,7 @@ func loadCatalog() {
 	catSecLinux = f.SectionsLinux
 	catRun = f.RunMessages
 	catUI = f.UI
+	catValues = f.ValueTexts
 	catByID = map[string]*CheckInfo{}
 	for i := range catList {
 		catByID[catList[i].ID] = &catList[i]
@@ -135,6 +141,17 @@ func CheckIDs() []string {
 		ids = append(ids, c.ID)
 	}
 	return ids
+}
+
+// valueText is the English value text key (checks.json "value_texts")
+// filled with name, value pairs.
+func valueText(key string, kv ...string) string {
+	Catalog()
+	en, ok := catValues[key]
+	if !ok {
+		return "internal: no value text " + key
+	}
+	return vars(kv).replacerPairs().fill(en)
 }
 
 // vars are placeholder values: "name", value, "name", value...

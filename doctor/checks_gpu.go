@@ -267,15 +267,15 @@ func vulkanHeadersText(v machine.Vulkan) string {
 	if len(parts) == 1 {
 		return parts[0]
 	}
-	return parts[0] + ", also " + strings.Join(parts[1:], ", ")
+	return valueText("vk-headers-also", "first", parts[0], "rest", strings.Join(parts[1:], ", "))
 }
 
 func vulkanSDKText(v machine.Vulkan) string {
 	switch {
 	case v.SDK != "" && v.SDKVersion != "":
-		return v.SDKVersion + " at " + v.SDK
+		return valueText("vk-sdk-at", "version", v.SDKVersion, "path", v.SDK)
 	case v.SDKVersion != "":
-		return v.SDKVersion + " (installed; VULKAN_SDK is not set in this shell)"
+		return valueText("vk-sdk-not-set", "version", v.SDKVersion)
 	}
 	return v.SDK
 }

@@ -34,6 +34,7 @@ type Overlay struct {
 	Reasons       map[string]string            `json:"selection_reasons,omitempty"`
 	RunMessages   map[string]OverlayMessage    `json:"run_messages,omitempty"`
 	UI            map[string]string            `json:"ui,omitempty"`
+	ValueTexts    map[string]string            `json:"value_texts,omitempty"`
 	Checks        map[string]OverlayCheck      `json:"checks,omitempty"`
 	Values        map[string]map[string]string `json:"values,omitempty"`
 }
@@ -105,9 +106,10 @@ func pick(tr, en string) string {
 
 // values translates a placeholder value the checks fill with English words
 // ({what} of skip_reasons "not-recorded"; under "*", a value of any
-// placeholder such as "unknown"), else keeps it.
+// placeholder such as "unknown"; a value filled from a value text such as
+// "1.3.290.0 at C:\VulkanSDK"), else keeps it.
 func (t *Translator) values(kv vars) vars {
-	if t.ov == nil || len(t.ov.Values) == 0 {
+	if t.ov == nil || (len(t.ov.Values) == 0 && len(t.ov.ValueTexts) == 0) {
 		return kv
 	}
 	out := append(vars(nil), kv...)
@@ -116,9 +118,48 @@ func (t *Translator) values(kv vars) vars {
 			out[i+1] = v
 		} else if v, ok := t.ov.Values["*"][out[i+1]]; ok {
 			out[i+1] = v // a value of any placeholder ("unknown")
+		} else {
+			out[i+1] = t.valueText(out[i+1])
 		}
 	}
 	return out
+}
+
+var (
+	valueREOnce sync.Once
+	valueREs    []reasonRE
+)
+
+// valueText translates a value filled from one of checks.json's
+// value_texts (recovering its placeholders' values like Reason does); any
+// other value is returned as it is.
+func (t *Translator) valueText(v string) string {
+	if t.ov == nil || len(t.ov.ValueTexts) == 0 {
+		return v
+	}
+	valueREOnce.Do(func() {
+		Catalog()
+		for _, k := range sortedKeys(catValues) {
+			re, names := templateRE(catValues[k])
+			valueREs = append(valueREs, reasonRE{key: k, re: re, names: names})
+		}
+	})
+	for _, r := range valueREs {
+		tr, ok := t.ov.ValueTexts[r.key]
+		if !ok {
+			continue
+		}
+		m := r.re.FindStringSubmatch(v)
+		if m == nil {
+			continue
+		}
+		var kv vars
+		for i, n := range r.names {
+			kv = append(kv, n, m[i+1])
+		}
+		return kv.replacerPairs().fill(tr)
+	}
+	return v
 }
 
 // Finding returns f with its summary, fix text and skip reason in the

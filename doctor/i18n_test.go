@@ -53,6 +53,7 @@ func overlayPairs(t *testing.T) []textPair {
 	pairs("skip_reasons", ov.SkipReasons, catSkip)
 	pairs("selection_reasons", ov.Reasons, catReasons)
 	pairs("ui", ov.UI, catUI)
+	pairs("value_texts", ov.ValueTexts, catValues)
 	msg := func(id string, tr OverlayMessage, en Message) {
 		if tr.Summary != "" {
 			out = append(out, textPair{id + ".summary", en.Summary, tr.Summary})
@@ -195,7 +196,7 @@ func TestOverlayCoversEveryText(t *testing.T) {
 		}
 	}
 	for kind, m := range map[string]map[string]string{"sections": catSections, "sections_linux": catSecLinux,
-		"skip_reasons": catSkip, "selection_reasons": catReasons, "ui": catUI} {
+		"skip_reasons": catSkip, "selection_reasons": catReasons, "ui": catUI, "value_texts": catValues} {
 		for k := range m {
 			if !strings.HasSuffix(k, ".one") {
 				need(kind + "/" + k)

@@ -93,7 +93,8 @@ func render(io *ui.IOStreams, d Doc, only bool, tr *doctor.Translator) {
 		sum = tr.UI("summary.hidden", "counts", sum, "hidden", tr.Count("hidden", hidden))
 	}
 	if io.Verbose {
-		sum += fmt.Sprintf("; gather %.0f ms, checks %.1f ms (sum of checks %.1f ms), total %.0f ms", d.Timing.GatherMS, d.Timing.ChecksMS, d.Timing.ChecksSumMS, d.Timing.TotalMS)
+		sum += tr.UI("summary.timing", "gather", fmt.Sprintf("%.0f", d.Timing.GatherMS), "checks", fmt.Sprintf("%.1f", d.Timing.ChecksMS),
+			"sum", fmt.Sprintf("%.1f", d.Timing.ChecksSumMS), "total", fmt.Sprintf("%.0f", d.Timing.TotalMS))
 	}
 	switch {
 	case d.Summary.Error > 0:
@@ -104,7 +105,7 @@ func render(io *ui.IOStreams, d Doc, only bool, tr *doctor.Translator) {
 		p.Line(ui.OK, tr.UI("end.ok", "summary", sum))
 	}
 	if io.Verbose && s != nil {
-		renderFacts(p, s)
+		renderFacts(p, s, tr)
 	}
 	if io.Verbose && s != nil && s.Timings != nil && len(s.Timings.Gatherers) > 0 {
 		p.Println()
@@ -112,7 +113,7 @@ func render(io *ui.IOStreams, d Doc, only bool, tr *doctor.Translator) {
 		for _, g := range s.Timings.Gatherers {
 			total += g.Duration
 		}
-		p.Println(p.Bold(fmt.Sprintf("Gatherers (wall %s, sum %s)", s.Timings.Wall.Round(time.Millisecond), total.Round(time.Millisecond))))
+		p.Println(p.Bold(tr.UI("facts.gatherers", "wall", fmt.Sprint(s.Timings.Wall.Round(time.Millisecond)), "sum", fmt.Sprint(total.Round(time.Millisecond)))))
 		var rows [][]string
 		for _, g := range s.Timings.Gatherers {
 			rows = append(rows, []string{"  " + g.Name, fmt.Sprint(g.Duration.Round(time.Millisecond))})
@@ -202,37 +203,39 @@ func listChecks(f *cmdutil.Factory, tr *doctor.Translator) error {
 	return nil
 }
 
-// renderFacts prints the raw facts the checks read (--verbose).
-func renderFacts(p *ui.Printer, s *machine.Snapshot) {
+// renderFacts prints the raw facts the checks read (--verbose), its
+// headings and words in the report's language (values stay as recorded).
+func renderFacts(p *ui.Printer, s *machine.Snapshot, tr *doctor.Translator) {
 	p.Println()
-	p.Println(p.Bold("Facts"))
+	p.Println(p.Bold(tr.UI("facts.heading")))
 	var rows [][]string
 	add := func(k, v string) {
 		if v != "" {
 			rows = append(rows, []string{"  " + k, v})
 		}
 	}
-	add("os", strings.TrimSpace(fmt.Sprintf("%s %s %s/%s glibc %s", s.OS.Name, s.OS.Version, s.OS.GOOS, s.OS.Arch, s.OS.Glibc)))
+	add(tr.UI("facts.row.os"), strings.TrimSpace(fmt.Sprintf("%s %s %s/%s glibc %s", s.OS.Name, s.OS.Version, s.OS.GOOS, s.OS.Arch, s.OS.Glibc)))
 	add("nvml", strings.TrimSpace(fmt.Sprintf("%s %s", s.NVIDIA.NVMLStatus, s.NVIDIA.NVMLLibrary)))
 	if s.NVIDIA.DriverVersion != "" || s.NVIDIA.SMIDriverVersion != "" {
 		api := orDash(s.NVIDIA.CUDADriverAPI)
 		if s.NVIDIA.CUDADriverAPI == "" && s.NVIDIA.CUDADriverAPIStatus != "" {
-			api = "unknown: nvidia-smi printed " + map[string]string{"err": "ERR!", "n/a": "N/A"}[s.NVIDIA.CUDADriverAPIStatus]
+			api = tr.UI("facts.driver-api-unknown", "value", map[string]string{"err": "ERR!", "n/a": "N/A"}[s.NVIDIA.CUDADriverAPIStatus])
 		}
-		add("driver", fmt.Sprintf("%s (CUDA %s; nvidia-smi says %s)", orDash(s.NVIDIA.DriverVersion), api, orDash(s.NVIDIA.SMIDriverVersion)))
+		add(tr.UI("facts.row.driver"), tr.UI("facts.driver", "version", orDash(s.NVIDIA.DriverVersion), "api", api, "smi", orDash(s.NVIDIA.SMIDriverVersion)))
 	}
 	add("nvidia-smi", s.NVIDIA.SMIStatus)
 	for _, g := range s.NVIDIA.GPUs {
-		add(fmt.Sprintf("gpu %d", g.Index), fmt.Sprintf("%s cc=%s %d/%d MiB free %s", g.Name, orDash(g.ComputeCapability), g.FreeMiB, g.TotalMiB, g.PCIBusID))
+		add(tr.UI("facts.row.gpu", "index", fmt.Sprint(g.Index)), tr.UI("facts.gpu", "name", g.Name, "cc", orDash(g.ComputeCapability),
+			"free", fmt.Sprint(g.FreeMiB), "total", fmt.Sprint(g.TotalMiB), "bus", g.PCIBusID))
 	}
 	for _, tk := range s.Toolkits {
-		add("cuda "+tk.Version, fmt.Sprintf("%s (found by %s)", tk.NVCC, strings.Join(tk.Found, ", ")))
+		add(tr.UI("facts.row.cuda", "version", tk.Version), tr.UI("facts.cuda", "nvcc", tk.NVCC, "found", strings.Join(tk.Found, ", ")))
 	}
 	for _, c := range s.Compilers {
 		add(c.Kind+" "+c.Version, c.Path)
 	}
 	for _, m := range s.MSVC {
-		add("msvc "+m.ProductVersion, fmt.Sprintf("%s cl=%s toolsets=%s vc-tools=%v", m.Path, orDash(m.ClVersion), strings.Join(m.Toolsets, ","), m.HasVCTools))
+		add("msvc "+m.ProductVersion, tr.UI("facts.msvc", "path", m.Path, "cl", orDash(m.ClVersion), "toolsets", strings.Join(m.Toolsets, ","), "vctools", boolText(tr, m.HasVCTools)))
 	}
 	for _, pl := range s.OpenCL.Platforms {
 		for _, d := range pl.Devices {
@@ -253,22 +256,25 @@ func renderFacts(p *ui.Printer, s *machine.Snapshot) {
 		for _, h := range v.Headers {
 			hs = append(hs, fmt.Sprintf("%d (%s, %s)", h.Version, h.IncludeDir, h.Origin))
 		}
-		add("vulkan toolchain", fmt.Sprintf("VK_HEADER_VERSION %s; glslc %s; SPIRV-Headers %s; loader %s; SDK %s",
-			orDash(strings.Join(hs, ", ")), orDash(v.GlslcVersion), orDash(v.SPIRVHeadersVersion), orDash(v.LoaderVersion), orDash(v.SDKVersion)))
+		add(tr.UI("facts.row.vulkan-toolchain"), tr.UI("facts.vulkan-toolchain", "headers", orDash(strings.Join(hs, ", ")), "glslc", orDash(v.GlslcVersion),
+			"spirv", orDash(v.SPIRVHeadersVersion), "loader", orDash(v.LoaderVersion), "sdk", orDash(v.SDKVersion)))
 	}
 	add("hip", strings.TrimSpace(fmt.Sprintf("%s %s %s", s.HIP.Status, s.HIP.Version, strings.Join(s.HIP.GFX, ","))))
-	add("wsl", fmt.Sprintf("%v (version %d) libcuda=%s", s.WSL.IsWSL, s.WSL.Version, strings.Join(s.WSL.LibcudaPaths, ",")))
+	add("wsl", tr.UI("facts.wsl", "wsl", boolText(tr, s.WSL.IsWSL), "version", fmt.Sprint(s.WSL.Version), "libcuda", strings.Join(s.WSL.LibcudaPaths, ",")))
 	for _, k := range sortedKeys(toolVersions(s)) {
 		add(k, toolVersions(s)[k])
 	}
 	for _, e := range s.ProbeErrors {
-		add("probe error", e.Probe+": "+e.Error)
+		add(tr.UI("facts.row.probe-error"), e.Probe+": "+e.Error)
 	}
 	if len(s.Raw) > 0 {
-		add("recorded outputs", fmt.Sprintf("%d commands (llamactl doctor --report FILE --zip keeps them)", len(s.Raw)))
+		add(tr.UI("facts.row.recorded"), tr.UI("facts.recorded", "count", fmt.Sprint(len(s.Raw))))
 	}
 	p.Table(nil, rows)
 }
+
+// boolText is true or false in the report's language.
+func boolText(tr *doctor.Translator, b bool) string { return tr.UI("facts.bool." + fmt.Sprint(b)) }
 
 func toolVersions(s *machine.Snapshot) map[string]string {
 	m := map[string]string{}
