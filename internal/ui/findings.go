@@ -19,8 +19,8 @@ type FindingOptions struct {
 	Verbose bool
 	// Indent goes before every line under the summary ("  " in doctor).
 	Indent string
-	// FixLabel goes before the fix text; "" means "→ ".
-	FixLabel string
+	// FixLine words the fix text ("fix: {text}"); nil means "→ " and the text.
+	FixLine func(text string) string
 	// CommandPrefix goes before each command; "" means four spaces.
 	CommandPrefix string
 	// SourceLabel, when set, shows a verbose "<label>URL" line for a finding
@@ -39,7 +39,7 @@ func MarkOf(s finding.Status) Status { return Status(s) }
 
 // Finding writes one finding: its status mark and summary, then its details
 // (for a finding that is not OK, or with Verbose), its fix and commands
-// (for a warning or an error), the After lines, and with Verbose its
+// (for a finding that is not OK), the After lines, and with Verbose its
 // source and facts.
 func (p *Printer) Finding(f finding.Finding, o FindingOptions) {
 	if o.Translator != nil {
@@ -49,16 +49,17 @@ func (p *Printer) Finding(f finding.Finding, o FindingOptions) {
 	if f.Status != finding.OK || o.Verbose {
 		lines = append(lines, f.Details...)
 	}
-	if f.Fix != nil && (f.Status == finding.Warn || f.Status == finding.Error) {
-		label, cmd := o.FixLabel, o.CommandPrefix
-		if label == "" {
-			label = "→ "
-		}
+	if f.Fix != nil && f.Status != finding.OK {
+		cmd := o.CommandPrefix
 		if cmd == "" {
 			cmd = "    "
 		}
 		if f.Fix.Text != "" {
-			lines = append(lines, label+f.Fix.Text)
+			if o.FixLine != nil {
+				lines = append(lines, o.FixLine(f.Fix.Text))
+			} else {
+				lines = append(lines, "→ "+f.Fix.Text)
+			}
 		}
 		for _, c := range f.Fix.Commands {
 			lines = append(lines, cmd+c)

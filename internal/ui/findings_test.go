@@ -28,14 +28,15 @@ func TestFindingLayout(t *testing.T) {
 		want string
 	}{
 		{"default", FindingOptions{}, f, "✗ broken\n    why\n    more\n    → do this\n        cmd a\n        cmd b\n"},
-		{"labels", FindingOptions{FixLabel: "Fix: ", CommandPrefix: "  $ ", Indent: "  ", Translator: upper,
+		{"labels", FindingOptions{FixLine: func(s string) string { return "Fix: " + s }, CommandPrefix: "  $ ", Indent: "  ", Translator: upper,
 			After: func(finding.Finding) []string { return []string{"after"} }},
 			f, "✗ BROKEN\n      why\n    more\n      Fix: do this\n        $ cmd a\n        $ cmd b\n      after\n"},
-		{"verbose", FindingOptions{Verbose: true, SourceLabel: "Source: ", Facts: true, FixLabel: "Fix: "},
+		{"verbose", FindingOptions{Verbose: true, SourceLabel: "Source: ", Facts: true},
 			finding.Finding{ID: "x.y", Status: finding.OK, Summary: "fine", Details: []string{"d"}, Fix: &finding.Fix{Text: "no"}, Source: "s", Facts: map[string]string{"b": "2", "a": "1"}},
 			"✓ fine\n    d\n    Source: s\n    [x.y, 0s] a=1 b=2\n"},
 		{"ok hides details and fix", FindingOptions{}, finding.Finding{Status: finding.OK, Summary: "fine", Details: []string{"d"}, Fix: &finding.Fix{Text: "no"}}, "✓ fine\n"},
 		{"warn shows fix", FindingOptions{}, finding.Finding{Status: finding.Warn, Summary: "hm", Fix: &finding.Fix{Commands: []string{"c"}}}, "! hm\n        c\n"},
+		{"skipped shows fix", FindingOptions{}, finding.Finding{Status: finding.Skipped, Summary: "not run", Fix: &finding.Fix{Text: "pass --x"}}, "- not run\n    → pass --x\n"},
 	} {
 		var b bytes.Buffer
 		newPrinter(&b, false).Finding(c.f, c.o)

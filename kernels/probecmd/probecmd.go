@@ -15,6 +15,7 @@ import (
 	"github.com/llamactl/llamactl/doctor"
 	"github.com/llamactl/llamactl/doctor/probe"
 	"github.com/llamactl/llamactl/internal/cmdutil"
+	"github.com/llamactl/llamactl/internal/finding"
 	"github.com/llamactl/llamactl/internal/lang"
 	"github.com/llamactl/llamactl/internal/ui"
 	"github.com/llamactl/llamactl/kernels"
@@ -135,10 +136,6 @@ func run(ctx context.Context, o *Options) error {
 	return nil
 }
 
-// status: kernels.Status is doctor's, spelled as the output layer's
-// (doctorcmd's TestStatusWordsMatchUI keeps them so).
-func status(s kernels.Status) ui.Status { return ui.Status(s) }
-
 func render(f *cmdutil.Factory, t *lang.Catalog, kt *kernels.Translator, rep kernels.Report) {
 	p := ui.NewPrinter(f.IO)
 	if c := rep.CUDA; c != nil {
@@ -176,20 +173,20 @@ func render(f *cmdutil.Factory, t *lang.Catalog, kt *kernels.Translator, rep ker
 		p.Println()
 	}
 	p.Heading(t.T("heading.findings"))
-	for _, fd := range rep.Findings {
-		fd = kt.Finding(fd)
-		var details []string
-		if fd.FailureID != "" {
-			details = append(details, t.T("failure", "id", fd.FailureID))
-		}
-		if fd.Fix != nil {
-			details = append(details, t.T("fix", "text", fd.Fix.Text))
-			for _, c := range fd.Fix.Commands {
-				details = append(details, "  "+c)
+	p.Findings(rep.Findings, ui.FindingOptions{
+		// The stages above already show each stage's detail: a finding
+		// names only its failure ID.
+		Translator: finding.TranslatorFunc(func(fd finding.Finding) finding.Finding {
+			fd = kt.Finding(fd)
+			fd.Details = nil
+			if fd.FailureID != "" {
+				fd.Details = []string{t.T("failure", "id", fd.FailureID)}
 			}
-		}
-		p.Line(status(fd.Status), fd.Summary, details...)
-	}
+			return fd
+		}),
+		FixLine:       func(text string) string { return t.T("fix", "text", text) },
+		CommandPrefix: "  ",
+	}, false)
 }
 
 func hasKind(ss []kernels.StageResult, kind string) bool {
