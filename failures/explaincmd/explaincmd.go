@@ -20,6 +20,7 @@ import (
 	"github.com/llamactl/llamactl/doctor/probe"
 	"github.com/llamactl/llamactl/failures"
 	"github.com/llamactl/llamactl/internal/cmdutil"
+	"github.com/llamactl/llamactl/internal/finding"
 	"github.com/llamactl/llamactl/internal/lang"
 	"github.com/llamactl/llamactl/internal/safefile"
 	"github.com/llamactl/llamactl/internal/ui"
@@ -253,45 +254,57 @@ func render(io *ui.IOStreams, kb *failures.Translator, t *lang.Catalog, name str
 		}
 		return
 	}
+	fs := make([]finding.Finding, len(d.Findings))
 	for i, f := range d.Findings {
-		f = kb.Finding(f)
-		if i > 0 {
-			p.Println()
-		}
-		st := ui.Err
-		if f.Severity == failures.SeverityWarning {
-			st = ui.Warn
-		}
-		var det []string
-		if f.Excerpt != "" {
-			var ex []string
-			for _, l := range strings.Split(f.Excerpt, "\n") {
-				ex = append(ex, "> "+l)
-			}
-			det = append(det, strings.Join(ex, "\n"))
-		}
-		title := f.Title
-		if f.Confidence == failures.ConfidenceProbable {
-			title = kb.Message("probably") + ": " + title
-			det = append(det, kb.Message("probable_note"))
-		}
-		det = append(det, kb.Message("label_why")+": "+f.Cause)
-		if fs := kb.FactSentenceFor(f.ID, f.Facts); fs != "" {
-			det = append(det, fs)
-		}
-		det = append(det, kb.Message("label_fix")+": "+f.Fix)
-		for _, c := range f.Commands {
-			det = append(det, "  $ "+c)
-		}
-		if f.Patch != "" {
-			det = append(det, kb.Message("label_patch")+": llamactl patches show "+f.Patch)
-		}
-		if io.Verbose {
-			det = append(det, kb.Message("label_source")+": "+f.Source)
-		}
-		det = append(det, kb.Message("label_more")+": docs/support.md#"+f.ID)
-		p.Line(st, fmt.Sprintf("%s  %s (%s %s)", p.Bold(f.ID), title, kb.Message("line"), lineList(t, f.Lines)), det...)
+		fs[i] = explained(p, kb, t, kb.Finding(f))
 	}
+	p.Findings(fs, ui.FindingOptions{
+		Verbose:       io.Verbose,
+		FixLine:       func(text string) string { return kb.Message("label_fix") + ": " + text },
+		CommandPrefix: "  $ ",
+		After: func(f finding.Finding) []string {
+			var out []string
+			if patch := f.Facts["patch"]; patch != "" {
+				out = append(out, kb.Message("label_patch")+": llamactl patches show "+patch)
+			}
+			if io.Verbose {
+				out = append(out, kb.Message("label_source")+": "+f.Source)
+			}
+			return append(out, kb.Message("label_more")+": docs/support.md#"+f.ID)
+		},
+	}, true)
+}
+
+// explained is a (translated) finding of the log as explain shows it: the
+// ID, title and lines as the summary; the excerpt, a "probably" note, the
+// cause and the facts that explain it as details; the fix and commands;
+// the patch (Facts["patch"]) and links after them.
+func explained(p *ui.Printer, kb *failures.Translator, t *lang.Catalog, f failures.Finding) finding.Finding {
+	sf := f.Shared()
+	var det []string
+	if f.Excerpt != "" {
+		var ex []string
+		for _, l := range strings.Split(f.Excerpt, "\n") {
+			ex = append(ex, "> "+l)
+		}
+		det = append(det, strings.Join(ex, "\n"))
+	}
+	title := f.Title
+	if f.Confidence == failures.ConfidenceProbable {
+		title = kb.Message("probably") + ": " + title
+		det = append(det, kb.Message("probable_note"))
+	}
+	det = append(det, kb.Message("label_why")+": "+f.Cause)
+	if fs := kb.FactSentenceFor(f.ID, f.Facts); fs != "" {
+		det = append(det, fs)
+	}
+	sf.Details = det
+	sf.Summary = fmt.Sprintf("%s  %s (%s %s)", p.Bold(f.ID), title, kb.Message("line"), lineList(t, f.Lines))
+	sf.Fix = &finding.Fix{Text: f.Fix, Commands: f.Commands}
+	if f.Patch != "" {
+		sf.Facts = map[string]string{"patch": f.Patch}
+	}
+	return sf
 }
 
 func lineList(t *lang.Catalog, ls []int) string {
