@@ -34,21 +34,6 @@ import (
 	"github.com/llamactl/llamactl/patches"
 )
 
-// Diagnosis is one cause the knowledge base found in a failed build's log.
-type Diagnosis struct {
-	ID       string   `json:"id"`
-	Title    string   `json:"title"`
-	Cause    string   `json:"cause"`
-	Fix      string   `json:"fix"`
-	Commands []string `json:"commands,omitempty"`
-	Patch    string   `json:"patch,omitempty"`
-	Lines    []int    `json:"lines,omitempty"`
-	// Advice says what --heal does about it: without --heal the change it
-	// would make (and the user's option it overrides), with --heal why it
-	// could not help.
-	Advice []string `json:"advice,omitempty"`
-}
-
 // Deps is the outside world the executor uses.
 type Deps struct {
 	Runner  proc.Runner

@@ -30,6 +30,7 @@ import (
 	"github.com/llamactl/llamactl/failures"
 	"github.com/llamactl/llamactl/internal/buildinfo"
 	"github.com/llamactl/llamactl/internal/cmdutil"
+	"github.com/llamactl/llamactl/internal/finding"
 	"github.com/llamactl/llamactl/internal/lang"
 	"github.com/llamactl/llamactl/internal/paths"
 	"github.com/llamactl/llamactl/internal/proc"
@@ -672,19 +673,7 @@ func printText(f *cmdutil.Factory, o *Options, doc *Doc) {
 		}
 		pr.Line(ui.Warn, t.T("healed", "id", id))
 	}
-	ft := failures.Default().Translator(t.Lang())
-	for _, d := range r.Diagnoses {
-		d = diagnosisIn(ft, d)
-		details := []string{t.T("cause", "text", d.Cause), t.T("fix", "text", d.Fix)}
-		for _, c := range d.Commands {
-			details = append(details, "  "+c)
-		}
-		details = append(details, d.Advice...)
-		if d.ID == plan.VulkanHeadersFailure && len(r.Healed) == 0 {
-			details = append(details, t.T("knows-vulkan-headers"))
-		}
-		pr.Line(ui.Err, d.ID+": "+d.Title, details...)
-	}
+	printDiagnoses(pr, t, r)
 	if len(r.Diagnoses) == 0 && r.FirstError != nil {
 		pr.Line(ui.Err, t.T("first-error", "error", r.FirstError.String()), t.T("first-error-where", "line", fmt.Sprint(r.FirstError.LogLine), "log", r.LogPath))
 	}
@@ -712,6 +701,31 @@ func printText(f *cmdutil.Factory, o *Options, doc *Doc) {
 		pr.Printf("\n%s\n", t.T("stopped-after.files", "manifest", r.Manifest, "log", r.LogPath))
 	} else if r.LogPath != "" {
 		pr.Printf("\n%s\n", t.T("log", "log", r.LogPath))
+	}
+}
+
+// printDiagnoses prints a failed build's diagnoses (each an error) with
+// the one finding printer: "<id>: <title>", the cause, the fix and its
+// commands, then what --heal does about it.
+func printDiagnoses(pr *ui.Printer, t *lang.Catalog, r *build.Result) {
+	ft := failures.Default().Translator(t.Lang())
+	for _, d := range r.Diagnoses {
+		d = diagnosisIn(ft, d)
+		f := d.Shared()
+		f.Status = finding.Error // it failed the build, whatever its severity
+		f.Summary = d.ID + ": " + d.Title
+		f.Details = []string{t.T("cause", "text", d.Cause)}
+		pr.Finding(f, ui.FindingOptions{
+			FixLine:       func(text string) string { return t.T("fix", "text", text) },
+			CommandPrefix: "  ",
+			After: func(finding.Finding) []string {
+				after := d.Advice
+				if d.ID == plan.VulkanHeadersFailure && len(r.Healed) == 0 {
+					after = append(after[:len(after):len(after)], t.T("knows-vulkan-headers"))
+				}
+				return after
+			},
+		})
 	}
 }
 
