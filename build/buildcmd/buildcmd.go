@@ -640,7 +640,7 @@ func printText(f *cmdutil.Factory, o *Options, doc *Doc) {
 		return
 	}
 	for _, w := range r.Plan.Warnings {
-		pr.Line(ui.Warn, pt.Note(w))
+		pr.Finding(w.Shared(finding.Warn), ui.FindingOptions{Translator: pt})
 	}
 	for _, fx := range r.Fixes {
 		when := t.T("fix-when.before")

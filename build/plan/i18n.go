@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/llamactl/llamactl/internal/finding"
 	"github.com/llamactl/llamactl/internal/lang"
 	"github.com/llamactl/llamactl/patches"
 )
@@ -148,6 +149,21 @@ func (t *Translator) Note(n Note) string {
 		return t.T(n.ID, a...)
 	}
 	return t.Line(n.Text)
+}
+
+// Finding is a note as a finding (Note.Shared) with its summary in the
+// translator's language, like Note; it makes the translator a
+// finding.Translator for the one printer.
+func (t *Translator) Finding(f finding.Finding) finding.Finding {
+	n := Note{ID: f.Message, Text: f.Summary}
+	if f.Args != nil {
+		n.Args = []string{}
+	}
+	for i := 1; i < len(f.Args); i += 2 {
+		n.Args = append(n.Args, f.Args[i])
+	}
+	f.Summary = t.Note(n)
+	return f
 }
 
 // Patch is an applied patch's title and reason in the translator's

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"sync"
+
+	"github.com/llamactl/llamactl/internal/finding"
 )
 
 // Warnings and blockers carry a stable ID; their English text is data
@@ -23,6 +25,26 @@ type Note struct {
 }
 
 func (n Note) String() string { return n.Text }
+
+// Shared is n in the shared finding shape (internal/finding) with status st
+// (warn for a warning, error for a blocker): the message ID is n.ID, the
+// summary n.Text and Args its placeholders' name, value pairs
+// (data/messages.json names them), so Translator.Finding can translate it.
+func (n Note) Shared(st finding.Status) finding.Finding {
+	f := finding.Finding{ID: n.ID, Message: n.ID, Status: st, Summary: n.Text}
+	names := messageTable()[n.ID].Args
+	if n.Args != nil {
+		f.Args = []string{} // filled from a message, even one without values
+	}
+	for i, v := range n.Args {
+		name := fmt.Sprint(i)
+		if i < len(names) {
+			name = names[i]
+		}
+		f.Args = append(f.Args, name, v)
+	}
+	return f
+}
 
 type messageDef struct {
 	Text string   `json:"text"`

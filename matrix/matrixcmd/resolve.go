@@ -7,6 +7,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/llamactl/llamactl/internal/cmdutil"
+	"github.com/llamactl/llamactl/internal/finding"
 	"github.com/llamactl/llamactl/internal/ui"
 	"github.com/llamactl/llamactl/matrix"
 )
@@ -151,18 +152,31 @@ func printResolution(p *ui.Printer, m *matrix.Matrix, res matrix.Resolution, ver
 			p.Line(ui.Info, m.Text("cli.also-fits", "list", strings.Join(also, ", ")))
 		}
 	}
-	for _, b := range res.Blockers {
-		det := []string{m.Text("cli.fix", "fix", b.Fix)}
-		if b.LastResortFix != "" {
-			det = append(det, m.Text("cli.last-resort", "fix", b.LastResortFix))
-		}
-		p.Line(ui.Err, b.Message, det...)
-	}
+	printBlockers(p, m, res.Blockers)
 	// Why newer toolkits were left out is the advice people look for
 	// ("why not CUDA 13?"); the full list is in --verbose and --json.
 	for _, c := range rejectedNewer(res, verbose) {
 		p.Line(ui.Skip, m.Text("cli.does-not-fit", "cuda", c.Version), c.Reasons...)
 	}
+}
+
+// printBlockers prints what stops a working CUDA build with the one
+// finding printer: the blocker, its fix and, marked, an unsupported last
+// resort.
+func printBlockers(p *ui.Printer, m *matrix.Matrix, bs []matrix.Blocker) {
+	fs := make([]finding.Finding, len(bs))
+	for i, b := range bs {
+		fs[i] = b.Shared()
+	}
+	p.Findings(fs, ui.FindingOptions{
+		FixLine: func(fix string) string { return m.Text("cli.fix", "fix", fix) },
+		After: func(f finding.Finding) []string {
+			if lr := f.Facts["last_resort_fix"]; lr != "" {
+				return []string{m.Text("cli.last-resort", "fix", lr)}
+			}
+			return nil
+		},
+	}, false)
 }
 
 // rejectedNewer returns the rejected versions newer than the recommendation,
