@@ -17,6 +17,9 @@ type FindingOptions struct {
 	Translator finding.Translator
 	// Verbose shows details of OK findings, the source and the facts line.
 	Verbose bool
+	// OKDetails shows an OK finding's details without Verbose too (run's
+	// reasons for its plan).
+	OKDetails bool
 	// Indent goes before every line under the summary ("  " in doctor).
 	Indent string
 	// FixLine words the fix text ("fix: {text}"); nil means "→ " and the text.
@@ -46,7 +49,7 @@ func (p *Printer) Finding(f finding.Finding, o FindingOptions) {
 		f = o.Translator.Finding(f)
 	}
 	var lines []string
-	if f.Status != finding.OK || o.Verbose {
+	if f.Status != finding.OK || o.Verbose || o.OKDetails {
 		lines = append(lines, f.Details...)
 	}
 	if f.Fix != nil && f.Status != finding.OK {

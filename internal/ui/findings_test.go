@@ -34,6 +34,7 @@ func TestFindingLayout(t *testing.T) {
 		{"verbose", FindingOptions{Verbose: true, SourceLabel: "Source: ", Facts: true},
 			finding.Finding{ID: "x.y", Status: finding.OK, Summary: "fine", Details: []string{"d"}, Fix: &finding.Fix{Text: "no"}, Source: "s", Facts: map[string]string{"b": "2", "a": "1"}},
 			"✓ fine\n    d\n    Source: s\n    [x.y, 0s] a=1 b=2\n"},
+		{"ok details", FindingOptions{OKDetails: true}, finding.Finding{Status: finding.OK, Summary: "fine", Details: []string{"d"}, Fix: &finding.Fix{Text: "no"}}, "✓ fine\n    d\n"},
 		{"ok hides details and fix", FindingOptions{}, finding.Finding{Status: finding.OK, Summary: "fine", Details: []string{"d"}, Fix: &finding.Fix{Text: "no"}}, "✓ fine\n"},
 		{"warn shows fix", FindingOptions{}, finding.Finding{Status: finding.Warn, Summary: "hm", Fix: &finding.Fix{Commands: []string{"c"}}}, "! hm\n        c\n"},
 		{"skipped shows fix", FindingOptions{}, finding.Finding{Status: finding.Skipped, Summary: "not run", Fix: &finding.Fix{Text: "pass --x"}}, "- not run\n    → pass --x\n"},

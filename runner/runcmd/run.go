@@ -21,6 +21,7 @@ import (
 
 	"github.com/llamactl/llamactl/failures"
 	"github.com/llamactl/llamactl/internal/cmdutil"
+	"github.com/llamactl/llamactl/internal/finding"
 	"github.com/llamactl/llamactl/internal/lang"
 	"github.com/llamactl/llamactl/internal/paths"
 	"github.com/llamactl/llamactl/internal/shellquote"
@@ -738,15 +739,17 @@ func printPlan(f *cmdutil.Factory, o *Options, d Doc) {
 	p := ui.NewPrinter(f.IO)
 	pl := d.Plan
 	p.Heading(ui.Safe(t.T("plan.heading", "file", filepath.Base(d.Model.Path), "arch", d.Model.Architecture, "layers", d.Model.Layers, "size", fmt.Sprintf("%.0f", d.Model.SizeMiB)), true))
-	status := ui.OK
+	status := finding.OK
 	if !d.Fits {
-		status = ui.Err
+		status = finding.Error
 	}
 	reasons := make([]string, len(d.Reasons))
 	for i, r := range d.Reasons {
 		reasons[i] = pt.Line(r)
 	}
-	p.Line(status, fmt.Sprintf("-ngl %d  -c %d  -b %d  -ub %d  -t %d  -fa %s  KV %s/%s", pl.NGL, pl.Ctx, pl.Batch, pl.UBatch, pl.Threads, pl.FlashAttn, pl.CacheK, pl.CacheV), reasons...)
+	// The plan and why: its reasons are its notes, shown whether it fits or not.
+	p.Finding(finding.Finding{ID: "run.plan", Status: status, Summary: fmt.Sprintf("-ngl %d  -c %d  -b %d  -ub %d  -t %d  -fa %s  KV %s/%s", pl.NGL, pl.Ctx, pl.Batch, pl.UBatch, pl.Threads, pl.FlashAttn, pl.CacheK, pl.CacheV),
+		Details: reasons}, ui.FindingOptions{OKDetails: true})
 	rows := [][]string{{t.T("table.host"), f1(d.Predicted.Host.ModelMiB), f1(d.Predicted.Host.ContextMiB), f1(d.Predicted.Host.ComputeMiB), fmt.Sprintf("%d", d.Predicted.HostFreeMiB)}}
 	for _, dv := range d.Predicted.Devices {
 		rows = append(rows, []string{ui.Safe(dv.ID+" "+dv.Name, true), f1(dv.ModelMiB), f1(dv.ContextMiB), f1(dv.ComputeMiB), fmt.Sprintf("%d", dv.FreeMiB)})
@@ -759,11 +762,11 @@ func printPlan(f *cmdutil.Factory, o *Options, d Doc) {
 			for _, dv := range a.Predicted.Devices {
 				tot += dv.Total()
 			}
-			st := ui.Skip
+			st := finding.Skipped
 			if !a.Fits {
-				st = ui.Err
+				st = finding.Error
 			}
-			p.Line(st, fmt.Sprintf("-ngl %d -c %d KV %s: %.0f MiB: %s", a.Plan.NGL, a.Plan.Ctx, a.Plan.CacheK, tot, pt.Line(a.Why)))
+			p.Finding(finding.Finding{ID: "run.runner-up", Status: st, Summary: fmt.Sprintf("-ngl %d -c %d KV %s: %.0f MiB: %s", a.Plan.NGL, a.Plan.Ctx, a.Plan.CacheK, tot, pt.Line(a.Why))}, ui.FindingOptions{})
 		}
 	}
 	p.Println(ui.Safe(t.T("engine", "path", d.Engine.Path, "version", d.Engine.Version), true))
