@@ -1,6 +1,7 @@
 package doctorcmd_test
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"os/exec"
@@ -8,6 +9,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/llamactl/llamactl/internal/cli"
+	"github.com/llamactl/llamactl/internal/cmdutil"
 	"github.com/llamactl/llamactl/internal/proc"
 	"github.com/llamactl/llamactl/internal/testutil"
 )
@@ -64,5 +67,40 @@ func TestRealDoctorProbe(t *testing.T) {
 	b, _ := json.Marshal(d.Checks[ci])
 	if !strings.Contains(string(b), `"failure_id":"cuda-no-device"`) {
 		t.Errorf("--json lacks facts.failure_id: %s", b)
+	}
+}
+
+// `llamactl doctor --probe --lang zh-CN` for real on the CI machine: the
+// probe section is Chinese (findings, stage names, fix); only the tools'
+// own words, names, paths and commands stay Latin.
+func TestRealDoctorProbeInChinese(t *testing.T) {
+	needCI(t)
+	if _, err := exec.LookPath("nvcc"); err != nil {
+		testutil.Missing(t, "nvcc is not on PATH")
+	}
+	f := cmdutil.New()
+	var out, errOut bytes.Buffer
+	f.IO.Out, f.IO.ErrOut = &out, &errOut
+	if code := cli.Execute(f, []string{"doctor", "--probe", "--lang", "zh-CN"}); code > 1 {
+		t.Fatalf("exit %d: %s", code, errOut.String())
+	}
+	s := out.String()
+	i := strings.Index(s, "\n内核探测\n")
+	if i < 0 {
+		t.Fatalf("no Chinese probe section:\n%s", s)
+	}
+	sec := s[i:]
+	if j := strings.Index(sec[1:], "\n\n"); j > 0 {
+		sec = sec[:j+1]
+	}
+	for _, want := range []string{"CUDA 探测：nvcc 11.8", "✓ 编译", "✓ 链接", "→ 如果", "OpenCL 探测在 "} {
+		if !strings.Contains(sec, want) {
+			t.Errorf("probe section lacks %q:\n%s", want, sec)
+		}
+	}
+	for _, english := range []string{"CUDA probe", "compiles and links", "If this machine", "OpenCL probe passed", "No NVIDIA GPU to build for"} {
+		if strings.Contains(sec, english) {
+			t.Errorf("probe section keeps English %q:\n%s", english, sec)
+		}
 	}
 }
