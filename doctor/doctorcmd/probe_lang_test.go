@@ -88,3 +88,27 @@ func TestDoctorProbeFindingsInChinese(t *testing.T) {
 		}
 	}
 }
+
+// A probe that did not run (no nvcc) reads as its own summary in doctor,
+// not as an empty "<title>: skipped, <reason>", in both languages.
+func TestDoctorSkippedProbeFinding(t *testing.T) {
+	s, err := machine.Load("../../testdata/doctor/snapshots/linux-ci-debian-nvcc11.8-gcc12.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for l, want := range map[string]string{"en": "- CUDA probe skipped: no nvcc found\n", "zh-CN": "- 已跳过 CUDA 探测：没有找到 nvcc\n"} {
+		f, out, _ := cmdutil.NewTest(nil, nil)
+		o := &Options{F: f, Probe: true, Lang: l, Checks: []string{"host.os"},
+			Gather: func(context.Context) *machine.Snapshot { return s },
+			Kernels: func(context.Context, *machine.Snapshot, doctor.Selection) (kernels.Report, error) {
+				st := []kernels.StageResult{{Kind: "cuda", Stage: kernels.StageCompile, Skipped: true, Detail: "no nvcc", Facts: map[string]string{"skip": "skipped-no-nvcc"}}}
+				return kernels.Report{Stages: st, Findings: kernels.Findings(st)}, nil
+			}}
+		if err := run(context.Background(), o); err != nil {
+			t.Fatalf("run: %v", err)
+		}
+		if !strings.Contains(out.String(), want) || strings.Contains(out.String(), "--nvcc") {
+			t.Errorf("%s: want %q (and no probe flag in a fix) in:\n%s", l, want, out)
+		}
+	}
+}

@@ -125,7 +125,8 @@ func render(io *ui.IOStreams, d Doc, only bool, tr *doctor.Translator) {
 // reportTranslator puts a finding in the report's language and wording:
 // its texts by message ID (doctor's catalog, or the probe's for probe.*
 // findings), "<check title>: <summary>" (a skipped check: its title and
-// why), and each detail line translated when it is a known reason.
+// why; a skipped probe, which has no title or reason: its summary), and
+// each detail line translated when it is a known reason.
 func reportTranslator(tr *doctor.Translator) finding.Translator {
 	kt := kernels.NewTranslator(tr.Lang)
 	return finding.TranslatorFunc(func(f finding.Finding) finding.Finding {
@@ -137,8 +138,11 @@ func reportTranslator(tr *doctor.Translator) finding.Translator {
 			f = tr.Finding(f)
 		}
 		title := tr.Title(info)
+		if f.Status == doctor.Skipped {
+			f.Fix = nil // a check that did not run has nothing to fix (a skipped probe's fix names probe's flags)
+		}
 		switch {
-		case f.Status == doctor.Skipped:
+		case f.Status == doctor.Skipped && f.SkippedBecause != "":
 			f.Summary = tr.UI("skipped", "title", title, "reason", f.SkippedBecause)
 		case title != "":
 			f.Summary = tr.UI("finding", "title", title, "summary", f.Summary)
