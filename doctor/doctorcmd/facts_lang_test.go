@@ -4,6 +4,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/llamactl/llamactl/failures"
 )
 
 // `doctor --verbose --lang zh-CN`: the raw facts table, the gatherers'
@@ -32,5 +34,30 @@ func TestVerboseFactsInChinese(t *testing.T) {
 		if m := regexp.MustCompile(`\{[a-z_]+\}`).FindString(facts); m != "" {
 			t.Errorf("%s: unfilled %s", snap, m)
 		}
+	}
+}
+
+// A recorded probe failure (nv.cuda-init) names its stage, cause and fix
+// from the probe's and the failure knowledge base's catalogs: with --lang
+// zh-CN all three are Chinese; English keeps the knowledge base's texts.
+func TestRecordedProbeFailureInChinese(t *testing.T) {
+	snap := snaps + "wsl2-probe-cuda-no-device.json"
+	_, en, _ := execute(t, "doctor", "--replay", snap)
+	_, zh, _ := execute(t, "doctor", "--replay", snap, "--lang", "zh-CN")
+	e, ok := failures.Default().Entry("cuda-no-device")
+	if !ok {
+		t.Fatal("no cuda-no-device entry")
+	}
+	tr := failures.Default().Translator("zh-CN").Finding(failures.Finding{ID: e.ID, Cause: e.Cause, Fix: e.Fix})
+	if !strings.Contains(en, e.Cause) || !strings.Contains(en, "→ "+e.Fix) {
+		t.Errorf("English report lacks the knowledge base's cause or fix:\n%s", en)
+	}
+	for _, want := range []string{tr.Cause, "→ " + tr.Fix, "运行 阶段"} {
+		if !strings.Contains(zh, want) {
+			t.Errorf("zh-CN report lacks %q:\n%s", want, zh)
+		}
+	}
+	if strings.Contains(zh, e.Cause) || strings.Contains(zh, " run ") {
+		t.Errorf("zh-CN report keeps English:\n%s", zh)
 	}
 }

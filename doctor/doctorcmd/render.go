@@ -7,8 +7,10 @@ import (
 	"time"
 
 	"github.com/llamactl/llamactl/doctor"
+	"github.com/llamactl/llamactl/failures"
 	"github.com/llamactl/llamactl/internal/cmdutil"
 	"github.com/llamactl/llamactl/internal/finding"
+	"github.com/llamactl/llamactl/internal/lang"
 	"github.com/llamactl/llamactl/internal/ui"
 	"github.com/llamactl/llamactl/kernels"
 	"github.com/llamactl/llamactl/machine"
@@ -129,14 +131,18 @@ func render(io *ui.IOStreams, d Doc, only bool, tr *doctor.Translator) {
 // each detail line translated when it is a known reason.
 func reportTranslator(tr *doctor.Translator) finding.Translator {
 	kt := kernels.NewTranslator(tr.Lang)
+	ft := failures.Default().Translator(tr.Lang)
 	return finding.TranslatorFunc(func(f finding.Finding) finding.Finding {
 		info, _ := doctor.Info(f.ID)
 		probe := strings.HasPrefix(f.ID, "probe.")
+		orig := f
 		if probe {
 			f = kt.Finding(f)
 		} else {
+			f.Args = stageArgs(kt, f.Args)
 			f = tr.Finding(f)
 		}
+		f = kbTexts(ft, orig, f)
 		title := tr.Title(info)
 		if f.Status == doctor.Skipped {
 			f.Fix = nil // a check that did not run has nothing to fix (a skipped probe's fix names probe's flags)
@@ -275,6 +281,50 @@ func renderFacts(p *ui.Printer, s *machine.Snapshot, tr *doctor.Translator) {
 		add(tr.UI("facts.row.recorded"), tr.UI("facts.recorded", "count", fmt.Sprint(len(s.Raw))))
 	}
 	p.Table(nil, rows)
+}
+
+// stageArgs is args with a probe stage's name ({stage} of nv.cuda-init) in
+// kt's language.
+func stageArgs(kt *kernels.Translator, args []string) []string {
+	out := append([]string(nil), args...)
+	for i := 0; i+1 < len(out); i += 2 {
+		if out[i] == "stage" {
+			out[i+1] = kt.Stage(out[i+1])
+		}
+	}
+	return out
+}
+
+// kbTexts puts the failure knowledge base's texts that a check copied into
+// its finding (nv.cuda-init: a recorded probe failure's cause as a detail,
+// its fix) in ft's language; orig is the English finding whose {id} names
+// the failure, f its translation so far.
+func kbTexts(ft *failures.Translator, orig, f finding.Finding) finding.Finding {
+	var id string
+	for i := 0; i+1 < len(orig.Args); i += 2 {
+		if orig.Args[i] == "id" {
+			id = orig.Args[i+1]
+		}
+	}
+	e, ok := failures.Default().Entry(id)
+	if !ok || ft.Lang() == lang.EN {
+		return f
+	}
+	tf := ft.Finding(failures.Finding{ID: e.ID, Title: e.Title, Cause: e.Cause, Fix: e.Fix})
+	details := make([]string, len(f.Details))
+	for i, d := range f.Details {
+		if d == e.Cause {
+			d = tf.Cause
+		}
+		details[i] = d
+	}
+	f.Details = details
+	if orig.Fix != nil && f.Fix != nil && orig.Fix.Text == e.Fix {
+		fx := *f.Fix // the commands slice is shared, never changed
+		fx.Text = tf.Fix
+		f.Fix = &fx
+	}
+	return f
 }
 
 // boolText is true or false in the report's language.
