@@ -36,10 +36,6 @@ type FindingOptions struct {
 	After func(finding.Finding) []string
 }
 
-// Mark is the output mark of a finding status (the vocabularies are one:
-// TestStatusWordsMatchFinding).
-func MarkOf(s finding.Status) Status { return Status(s) }
-
 // Finding writes one finding: its status mark and summary, then its details
 // (for a finding that is not OK, or with Verbose), its fix and commands
 // (for a finding that is not OK), the After lines, and with Verbose its
@@ -89,7 +85,7 @@ func (p *Printer) Finding(f finding.Finding, o FindingOptions) {
 	for i := range lines {
 		lines[i] = o.Indent + lines[i]
 	}
-	p.Line(MarkOf(f.Status), f.Summary, lines...)
+	p.Line(f.Status, f.Summary, lines...)
 }
 
 // Findings writes findings one after another (Finding), with a blank line

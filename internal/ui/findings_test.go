@@ -7,16 +7,6 @@ import (
 	"github.com/llamactl/llamactl/internal/finding"
 )
 
-// MarkOf converts by spelling; this keeps the finding vocabulary and the
-// output layer's the same.
-func TestStatusWordsMatchFinding(t *testing.T) {
-	for f, u := range map[finding.Status]Status{finding.OK: OK, finding.Warn: Warn, finding.Error: Err, finding.Skipped: Skip, finding.Info: Info} {
-		if MarkOf(f) != u {
-			t.Errorf("finding %q renders as %q, want %q", f, MarkOf(f), u)
-		}
-	}
-}
-
 func TestFindingLayout(t *testing.T) {
 	f := finding.Finding{ID: "x.y", Status: finding.Error, Summary: "broken", Details: []string{"why\nmore"},
 		Fix: &finding.Fix{Text: "do this", Commands: []string{"cmd a", "cmd b"}}, Source: "https://example.org/x", Facts: map[string]string{"b": "2", "a": "1"}}

@@ -7,19 +7,21 @@ import (
 
 	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/lipgloss/table"
+	"github.com/llamactl/llamactl/internal/finding"
 	"github.com/llamactl/llamactl/internal/jsonout"
 	"github.com/muesli/termenv"
 )
 
-// Status is the outcome of a check or step, rendered as a mark.
-type Status string
+// Status is the outcome of a check or step, rendered as a mark: the one
+// status vocabulary of internal/finding, under the output layer's names.
+type Status = finding.Status
 
 const (
-	OK   Status = "ok"
-	Warn Status = "warn"
-	Err  Status = "error"
-	Skip Status = "skipped"
-	Info Status = "info"
+	OK   = finding.OK
+	Warn = finding.Warn
+	Err  = finding.Error
+	Skip = finding.Skipped
+	Info = finding.Info
 )
 
 // Printer renders human output with or without styles.
