@@ -28,6 +28,15 @@ var privateNotes = regexp.MustCompile(`(?i)` + strings.Join([]string{
 	`autotune\.md`,
 }, "|"))
 
+// searchIndex matches pointers into the search index the notes were
+// researched with ("find_string id 123"), which nobody else can follow.
+var searchIndex = regexp.MustCompile(`find_string ids? \d`)
+
+// verbatimResearch is the one file allowed to keep such pointers: the
+// converted research kept verbatim as the oracle matrix/data_test.go
+// compares the matrix data with.
+const verbatimResearch = "testdata/matrix/cuda-matrix.reference.json"
+
 // thisFile is skipped: it has to spell the patterns.
 const thisFile = "internal/archtest/provenance_test.go"
 
@@ -126,6 +135,9 @@ func TestNoCitationOfPrivateNotes(t *testing.T) {
 			if m := privateNotes.Find(line); m != nil {
 				t.Errorf("%s:%d cites our private notes (%q): name the public source (issue/PR URL, NVIDIA or Microsoft document, llama.cpp file) and, for a recorded output, its copy under testdata/", f, n+1, bytes.TrimSpace(m))
 			}
+			if m := searchIndex.Find(line); m != nil && f != verbatimResearch {
+				t.Errorf("%s:%d cites the research's search index (%q): name the public page or repository, or say it was not recorded", f, n+1, m)
+			}
 		}
 	}
 }
@@ -151,6 +163,18 @@ func TestPrivateNotesPattern(t *testing.T) {
 		"testdata/doctor/recordings/fixtures/nvcc/nvcc-13.0.88.txt": false,
 	} {
 		if got := privateNotes.MatchString(s); got != want {
+			t.Errorf("%q: matched %v, want %v", s, got, want)
+		}
+	}
+}
+
+func TestSearchIndexPattern(t *testing.T) {
+	for s, want := range map[string]bool{
+		"(quoted in a test file, find_string id 71531184868)":     true,
+		"(find_string ids 54577914223, 70179285156)":              true,
+		"(quoted in a test file, public repository not recorded)": false,
+	} {
+		if got := searchIndex.MatchString(s); got != want {
 			t.Errorf("%q: matched %v, want %v", s, got, want)
 		}
 	}
