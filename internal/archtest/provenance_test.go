@@ -30,7 +30,7 @@ var privateNotes = regexp.MustCompile(`(?i)` + strings.Join([]string{
 
 // searchIndex matches pointers into the search index the notes were
 // researched with ("find_string id 123"), which nobody else can follow.
-var searchIndex = regexp.MustCompile(`find_string ids? \d`)
+var searchIndex = regexp.MustCompile(`find_string ids? \d|\bids? \d{9,12}\b`)
 
 // verbatimResearch is the one file allowed to keep such pointers: the
 // converted research kept verbatim as the oracle matrix/data_test.go
@@ -172,6 +172,8 @@ func TestSearchIndexPattern(t *testing.T) {
 	for s, want := range map[string]bool{
 		"(quoted in a test file, find_string id 71531184868)":     true,
 		"(find_string ids 54577914223, 70179285156)":              true,
+		"write-ups (ids 22555270910, 51865223163)":                true,
+		"pid 12345 and build id 42":                               false,
 		"(quoted in a test file, public repository not recorded)": false,
 	} {
 		if got := searchIndex.MatchString(s); got != want {
