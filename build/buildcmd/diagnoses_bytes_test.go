@@ -57,6 +57,7 @@ func TestDiagnosesBytesUnchanged(t *testing.T) {
 	}
 	seen := build.Diagnosis{Finding: failures.Finding{ID: e.ID, Title: e.Title, Cause: "CMake ignored GGML_VULKAN: " + e.Cause, Fix: e.Fix, Commands: e.Commands}}
 	rs = append(rs, &build.Result{Diagnoses: []build.Diagnosis{seen}}, &build.Result{Diagnoses: []build.Diagnosis{seen}, Healed: []string{"x"}})
+	t.Logf("%d results compared", len(rs))
 	for _, l := range []string{lang.EN, lang.ZhCN} {
 		t1 := texts(l)
 		for i, r := range rs {

@@ -100,4 +100,5 @@ func TestRenderBytesUnchanged(t *testing.T) {
 	if n < 50 {
 		t.Errorf("only %d logs have findings", n)
 	}
+	t.Logf("%d logs with findings compared", n)
 }
