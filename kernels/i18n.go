@@ -4,6 +4,7 @@ import (
 	_ "embed"
 	"regexp"
 	"slices"
+	"strings"
 	"sync"
 
 	"github.com/llamactl/llamactl/failures"
@@ -128,9 +129,27 @@ func (t *Translator) Detail(s string) string {
 	}
 	out := m[1] + " " + t.Stage(m[2])
 	if m[3] != "" {
-		out += ": " + t.Line(m[3])
+		out += ": " + t.StageDetail(m[3])
 	}
 	return out + m[4]
+}
+
+// StageDetail translates a stage's detail like Line, except a tool's words
+// that only look like a count text, which stay.
+func (t *Translator) StageDetail(d string) string {
+	if notACount(d) {
+		return d
+	}
+	return t.Line(d)
+}
+
+var countText = regexp.MustCompile(`^(.+) (?:devices?|platforms?)$`)
+
+// notACount says whether d only looks like a count text: the tool's "no
+// CUDA-capable device" is not "{count} device" (a count is a number).
+func notACount(d string) bool {
+	m := countText.FindStringSubmatch(d)
+	return m != nil && strings.Trim(m[1], "0123456789") != ""
 }
 
 // Line translates a stage detail or a fact filled from one of the texts

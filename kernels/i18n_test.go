@@ -87,3 +87,24 @@ func TestTranslateFindings(t *testing.T) {
 		t.Errorf("missing text: %q, want the English %q", got, f.Summary)
 	}
 }
+
+// Detail translates a probe finding's stage lines (stageLines): the stage
+// name and a detail from the texts; the tool's own words and the duration
+// stay; English keeps the line.
+func TestDetailStageLines(t *testing.T) {
+	zh, en := NewTranslator(lang.ZhCN), NewTranslator(lang.EN)
+	for in, want := range map[string]string{
+		"✓ compile (520ms)":                       "✓ 编译 (520ms)",
+		"✗ load: no CUDA-capable device":          "✗ 加载: no CUDA-capable device",
+		"✓ verify: 1048576 elements correct":      "✓ 验证: 1048576 个元素全部正确",
+		"- run: skipped: an earlier stage failed": "- 运行: 已跳过：之前的阶段失败",
+		"✓ bogus: stays":                          "✓ bogus: stays",
+	} {
+		if got := zh.Detail(in); got != want {
+			t.Errorf("Detail(%q) = %q, want %q", in, got, want)
+		}
+		if got := en.Detail(in); got != in {
+			t.Errorf("English Detail(%q) = %q", in, got)
+		}
+	}
+}

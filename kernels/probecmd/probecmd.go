@@ -217,7 +217,7 @@ func stages(p *ui.Printer, t *lang.Catalog, kt *kernels.Translator, verbose bool
 			text = t.T("stage-on", "stage", text, "device", s.Device)
 		}
 		if s.Detail != "" {
-			text += ": " + kt.Line(s.Detail)
+			text += ": " + kt.StageDetail(s.Detail)
 		}
 		if verbose && s.Duration > 0 {
 			text += fmt.Sprintf(" (%s)", s.Duration.Round(1e7))
