@@ -35,9 +35,9 @@ func (n *noRun) LookPath(name string) (string, error) {
 }
 
 // parse runs `llamactl build ARGS` with runF capturing the validated
-// Options: what it returns, the options (nil when runF was not reached)
-// and the programs started.
-func parse(t *testing.T, args ...string) (error, *Options, []string) {
+// Options: the options (nil when runF was not reached), the programs
+// started and what the command returned.
+func parse(t *testing.T, args ...string) (*Options, []string, error) {
 	t.Helper()
 	r := &noRun{}
 	f, _, _ := cmdutil.NewTest(nil, r)
@@ -47,7 +47,7 @@ func parse(t *testing.T, args ...string) (error, *Options, []string) {
 	cmd.SetOut(&strings.Builder{})
 	cmd.SetErr(&strings.Builder{})
 	err := cmd.Execute()
-	return err, got, r.calls
+	return got, r.calls, err
 }
 
 // The flags land in Options, validated: a lock file's values stand in for
@@ -83,7 +83,7 @@ func TestNewCmdBuildOptions(t *testing.T) {
 		}},
 	}
 	for _, c := range cases {
-		err, got, calls := parse(t, c.args...)
+		got, calls, err := parse(t, c.args...)
 		if err != nil || got == nil || !c.check(got) {
 			t.Errorf("%v: err %v, options %+v", c.args, err, got)
 		}
@@ -114,7 +114,7 @@ func TestNewCmdBuildRefusesBeforeRunning(t *testing.T) {
 		{"--snapshot", linux, "--compiler", "clang-cl"},
 		{"--lang", "xx"},
 	} {
-		err, got, calls := parse(t, args...)
+		got, calls, err := parse(t, args...)
 		if code := cmdutil.ExitCode(err); code != cmdutil.ExitUsage {
 			t.Errorf("%v: exit %d (%v), want %d", args, code, err, cmdutil.ExitUsage)
 		}
