@@ -72,7 +72,7 @@ type Options struct {
 	// --lock's file, snap --snapshot's machine, pin the release to fetch.
 	t    *lang.Catalog
 	pt   *plan.Translator
-	lock *LockFile
+	lock *build.LockFile
 	snap *machine.Snapshot
 	pin  engine.Pin
 }
@@ -87,7 +87,7 @@ type Doc struct {
 	Plan      *plan.Plan        `json:"plan,omitempty"`
 	Scripts   map[string]string `json:"scripts,omitempty"`
 	Result    *build.Result     `json:"result,omitempty"`
-	Lock      *LockCheck        `json:"lock,omitempty"`
+	Lock      *build.LockCheck  `json:"lock,omitempty"`
 	Error     *DocError         `json:"error,omitempty"`
 }
 
@@ -95,13 +95,6 @@ type Doc struct {
 type DocError struct {
 	Code    int    `json:"exit_code"`
 	Message string `json:"message"`
-}
-
-// LockCheck is the outcome of checking the machine against --lock.
-type LockCheck struct {
-	Path      string   `json:"path"`
-	Satisfied bool     `json:"satisfied"`
-	Problems  []string `json:"problems,omitempty"`
 }
 
 // NewCmd is NewCmdBuild for the root command.
@@ -269,7 +262,7 @@ func run(ctx context.Context, o *Options) error {
 	fetcher := newFetcher(o)
 	src, eng := engineTree(ctx, o)
 	if o.lock != nil {
-		lc := checkLock(o, o.lock, snap, sel, fetcher, o.pin)
+		lc := build.CheckLock(o.lock, o.LockPath, snap, sel, o.pin.Ref, fetcher.RecordedHash(o.pin.Ref))
 		doc.Lock = lc
 		if !lc.Satisfied {
 			return finish(o, doc, cmdutil.Errorf(cmdutil.ExitCheck, "%s", o.t.T("err.lock-unsatisfied", "path", o.LockPath, "problems", strings.Join(lc.Problems, "\n  "))))
@@ -528,47 +521,6 @@ func launcher(r proc.Runner) string {
 		}
 	}
 	return ""
-}
-
-func checkLock(o *Options, l *LockFile, s *machine.Snapshot, sel plan.Selection, fetcher *engine.Fetcher, pin engine.Pin) *LockCheck {
-	lc := &LockCheck{Path: o.LockPath}
-	problem := func(format string, a ...any) { lc.Problems = append(lc.Problems, fmt.Sprintf(format, a...)) }
-	switch l.Build.Backend {
-	case "cuda":
-		if sel.Toolkit == nil {
-			problem("the lock builds CUDA but no CUDA toolkit is installed (llamactl doctor says which to install)")
-		} else if l.Build.CUDA != "" {
-			if ok, _ := SatisfiesCUDA(sel.Toolkit.Version, l.Build.CUDA); !ok {
-				problem("CUDA %s (%s) does not satisfy the lock's cuda = %q: install a matching toolkit or update the lock", sel.Toolkit.Version, sel.Toolkit.NVCC, l.Build.CUDA)
-			}
-		}
-		if sel.Toolkit != nil && len(sel.Toolkit.GPUArchs) > 0 {
-			for _, a := range strings.Split(l.Build.Architectures, ";") {
-				num := strings.TrimRight(strings.Split(strings.TrimSpace(a), "-")[0], "af")
-				if num == "" || num == "native" {
-					continue
-				}
-				if !contains(sel.Toolkit.GPUArchs, "compute_"+num) {
-					problem("nvcc %s cannot build architecture %s (nvcc --list-gpu-arch lacks compute_%s)", sel.Toolkit.Version, a, num)
-				}
-			}
-		}
-	case "vulkan":
-		if s.Vulkan.Glslc == "" {
-			problem("the lock builds Vulkan but glslc is missing (install the Vulkan SDK / glslc)")
-		}
-	case "hip":
-		if s.HIP.Root == "" {
-			problem("the lock builds HIP but no HIP SDK / ROCm was found")
-		}
-	}
-	if want := strings.ToLower(l.Engine.SHA256); want != "" {
-		if got := fetcher.RecordedHash(pin.Ref); got != "" && got != want {
-			problem("the cached %s archive has sha256 %s, the lock says %s", pin.Ref, got, want)
-		}
-	}
-	lc.Satisfied = len(lc.Problems) == 0
-	return lc
 }
 
 // finish prints the document (JSON or text) and returns err.

@@ -90,7 +90,7 @@ func applyLock(o *Options) error {
 	if o.LockPath == "" {
 		return nil
 	}
-	l, err := ReadLockFile(o.LockPath)
+	l, err := build.ReadLockFile(o.LockPath)
 	if err != nil {
 		return lockError(o.t, o.LockPath, err)
 	}
