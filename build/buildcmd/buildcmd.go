@@ -15,10 +15,8 @@ import (
 	"path/filepath"
 	"regexp"
 	"runtime"
-	"slices"
 	"strings"
 	"syscall"
-	"time"
 
 	"github.com/spf13/cobra"
 
@@ -32,7 +30,6 @@ import (
 	"github.com/llamactl/llamactl/internal/cmdutil"
 	"github.com/llamactl/llamactl/internal/lang"
 	"github.com/llamactl/llamactl/internal/paths"
-	"github.com/llamactl/llamactl/internal/proc"
 	"github.com/llamactl/llamactl/internal/safefile"
 	"github.com/llamactl/llamactl/internal/ui"
 	"github.com/llamactl/llamactl/machine"
@@ -359,21 +356,12 @@ func buildDir(o *Options, snap *machine.Snapshot, sel plan.Selection, src engine
 }
 
 // input is the planner's input: the machine, the selection, the tree and
-// what its source holds (glslc's features for a Vulkan build), the options.
+// the options; build.Prepare adds what the tree and the tools say.
 func input(ctx context.Context, o *Options, snap *machine.Snapshot, sel plan.Selection, src engine.Source, eng plan.Engine) plan.Input {
-	f := o.F
-	snap = withUserVulkanHeaders(snap, o.CMakeArgs)
 	in := plan.Input{Snapshot: snap, Selection: sel, Engine: eng, Backend: o.Backend, SourceDir: src.Dir, BuildDir: buildDir(o, snap, sel, src),
 		CMakeArgs: o.CMakeArgs, Jobs: o.Jobs, Compiler: o.Compiler, AllowUnsupportedCompiler: o.AllowUnsupported,
-		Launcher: launcher(f.Runner), Portable: portable(o), RPC: o.RPC,
-		Source: engine.ScanSource(src.Dir), Heal: o.Heal, CUDAArchFlag: o.CUDAArch, CacheDir: cacheDir(o), Targets: build.ResolveTargets(src.Dir, o.Targets)}
-	if in.Backend == "vulkan" || in.Backend == "auto" && sel.Backend == "vulkan" {
-		in.Source = engine.CheckGlslc(in.Source, src.Dir, plan.GlslcFor(snap, o.CMakeArgs), func(name string, args ...string) (string, bool) {
-			res, err := f.Runner.Run(ctx, proc.Cmd{Name: name, Args: args, Timeout: 30 * time.Second})
-			return res.Combined(), err == nil && res.ExitCode == 0
-		})
-	}
-	return in
+		Portable: portable(o), RPC: o.RPC, Heal: o.Heal, CUDAArchFlag: o.CUDAArch, CacheDir: cacheDir(o)}
+	return build.Prepare(ctx, o.F.Runner, in, o.Targets)
 }
 
 // dryRun plans once (build.Plan) and puts the plan and its scripts in the
@@ -511,16 +499,6 @@ func contains(list []string, s string) bool {
 		}
 	}
 	return false
-}
-
-// launcher returns ccache or sccache when installed.
-func launcher(r proc.Runner) string {
-	for _, name := range []string{"ccache", "sccache"} {
-		if p, err := r.LookPath(name); err == nil {
-			return p
-		}
-	}
-	return ""
 }
 
 // finish prints the document (JSON or text) and returns err.
@@ -763,33 +741,4 @@ func systemGGML(args []string) bool {
 		}
 	}
 	return false
-}
-
-// withUserVulkanHeaders adds the headers named by --cmake-arg
-// Vulkan_INCLUDE_DIR=DIR to (a copy of) the snapshot, so the plan checks
-// their VK_HEADER_VERSION like the ones doctor found.
-func withUserVulkanHeaders(snap *machine.Snapshot, args []string) *machine.Snapshot {
-	for _, a := range args {
-		c, err := plan.ParseCacheArg(a)
-		if err != nil || c.Name != "Vulkan_INCLUDE_DIR" {
-			continue
-		}
-		for _, h := range snap.Vulkan.Headers {
-			if filepath.Clean(h.IncludeDir) == filepath.Clean(c.Value) {
-				return snap
-			}
-		}
-		b, err := os.ReadFile(filepath.Join(c.Value, "vulkan", "vulkan_core.h"))
-		if err != nil {
-			return snap
-		}
-		n, complete := probe.ParseVulkanHeaderVersion(string(b))
-		if n == 0 {
-			return snap
-		}
-		cp := *snap
-		cp.Vulkan.Headers = append(slices.Clone(snap.Vulkan.Headers), machine.VulkanHeaders{IncludeDir: c.Value, Version: n, Complete: complete, Origin: "cmake-arg"})
-		return &cp
-	}
-	return snap
 }
