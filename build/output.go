@@ -213,7 +213,7 @@ func lastLines(s string, n int) string {
 }
 
 // cudaRuntimeStage puts cudart, cublas and cublasLt beside the binaries
-// of a Windows CUDA build (F36: a non-DL build will not start without them).
+// of a Windows CUDA build: a non-DL build will not start without them.
 type cudaRuntimeStage struct{ *runner }
 
 func (cudaRuntimeStage) Name() string { return "cuda-runtime-dlls" }
