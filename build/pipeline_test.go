@@ -3,11 +3,15 @@ package build
 import (
 	"context"
 	"errors"
+	"os"
+	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/llamactl/llamactl/build/plan"
+	"github.com/llamactl/llamactl/internal/proc"
 )
 
 // fakeStage skips with skip, else runs: it takes 2 s of the fake clock,
@@ -114,5 +118,32 @@ func TestStageNames(t *testing.T) {
 		if got := StageNames(c.p, c.o); !reflect.DeepEqual(got, c.want) {
 			t.Errorf("%s/%s %+v: %v, want %v", c.p.OS, c.p.Backend, c.o, got, c.want)
 		}
+	}
+}
+
+// An --out that cannot be written (here a file in the way) is the user's
+// folder, not a llamactl failure: BadInput (exit 2), the manifest stage
+// failed and named, the folder and the system's reason in the message.
+func TestManifestStageOutNotWritable(t *testing.T) {
+	r, _ := fakeRunner()
+	bin := t.TempDir()
+	if err := os.WriteFile(filepath.Join(bin, "llama-cli"), []byte("x"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(t.TempDir(), "dist")
+	if err := os.WriteFile(out, []byte("a file, not a folder"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r.res.BinDir, r.opts.OutDir = bin, out
+	r.deps.Runner = &proc.Replay{}
+	err := r.runStages(context.Background(), []Stage{manifestStage{r}}, 0)
+	if kindOf(err) != BadInput || r.res.Failed != "manifest" {
+		t.Fatalf("err %v (kind %v), failed stage %q", err, kindOf(err), r.res.Failed)
+	}
+	if msg := err.Error(); !strings.Contains(msg, "--out folder "+out) || !strings.Contains(msg, "llamactl build --out DIR") {
+		t.Errorf("message %q", msg)
+	}
+	if s := r.res.Steps; len(s) != 1 || s[0].Status != "failed" || s[0].Detail != err.Error() {
+		t.Errorf("steps %+v", s)
 	}
 }
