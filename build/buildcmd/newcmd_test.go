@@ -147,13 +147,13 @@ func TestOnePlanPerBuild(t *testing.T) {
 		t.Errorf("the dry run made %d plans, want 1", *n)
 	}
 
-	// CUDA on a machine without a toolkit: blocked before anything runs.
+	// HIP on a machine without the HIP SDK: blocked before anything runs.
 	src := filepath.Join(t.TempDir(), "llama.cpp-b9591")
 	if err := os.CopyFS(src, os.DirFS("../../testdata/engine")); err != nil {
 		t.Fatal(err)
 	}
 	o, _, _ = newOpts(t, nil, &noRun{})
-	o.Source, o.Backend = src, "cuda"
+	o.Source, o.Backend = src, "hip"
 	o.SnapshotPath = filepath.Join(plans, "linux-debian-cpu-local.json")
 	o.F.IO.JSON = true
 	n = countPlans(o)
