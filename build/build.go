@@ -6,32 +6,21 @@
 package build
 
 import (
-	"bufio"
-	"bytes"
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
-	"regexp"
 	"runtime"
 	"slices"
-	"sort"
-	"strconv"
 	"strings"
 	"time"
 
 	"github.com/llamactl/llamactl/build/msvcenv"
 	"github.com/llamactl/llamactl/build/plan"
-	"github.com/llamactl/llamactl/internal/enginefacts"
 	"github.com/llamactl/llamactl/internal/filelock"
-	"github.com/llamactl/llamactl/internal/paths"
 	"github.com/llamactl/llamactl/internal/proc"
-	"github.com/llamactl/llamactl/patches"
 )
 
 // Deps is the outside world the executor uses.
@@ -45,6 +34,8 @@ type Deps struct {
 	Progress func(done, total int, what string)
 	// Stage is told when a stage starts (for a live status line).
 	Stage func(name string)
+	// Plan makes the plan (nil: plan.Make); a test counts the calls.
+	Plan func(plan.Input) (plan.Plan, error)
 	// Waiting is told, once, that another llamactl is building in the same
 	// build directory and this build waits for it to finish.
 	Waiting  func(buildDir string)
@@ -156,6 +147,26 @@ type runner struct {
 	env  []string
 	// logStart is where the current attempt's part of the log begins.
 	logStart int64
+	// cur is the running stage's step (runStage records it).
+	cur *Step
+}
+
+// MakePlan is the plan for in: Deps.Plan, else plan.Make.
+func (d Deps) MakePlan(in plan.Input) (plan.Plan, error) {
+	if d.Plan != nil {
+		return d.Plan(in)
+	}
+	return plan.Make(in)
+}
+
+// Plan is what a build of in would do, as --dry-run shows it: the build
+// folder's facts gathered once (Inspect) when here says the build would
+// run on this machine, then one plan. Run starts the same way.
+func Plan(ctx context.Context, deps Deps, in plan.Input, here bool) (plan.Plan, error) {
+	if here {
+		Inspect(ctx, deps.Runner, deps.Environ, &in)
+	}
+	return deps.MakePlan(in)
 }
 
 // Run plans and executes a build. The returned error is an *Error whose
@@ -192,26 +203,41 @@ func Run(ctx context.Context, deps Deps, in plan.Input, opts Options) (*Result, 
 	return r.res, asError(err)
 }
 
+// stage tells Deps.Stage what starts now (a live status line).
 func (r *runner) stage(name string) {
 	if r.deps.Stage != nil {
 		r.deps.Stage(name)
 	}
 }
 
-func (r *runner) step(s Step, start time.Time) {
-	s.Seconds = roundSeconds(r.deps.Now().Sub(start))
-	r.res.Steps = append(r.res.Steps, s)
-}
-
 func roundSeconds(d time.Duration) float64 {
 	return float64(d.Round(time.Millisecond)) / float64(time.Second)
 }
 
+// run is the pipeline: plan, the build folder, the attempts (healed when
+// asked), then the finishing stages.
 func (r *runner) run(ctx context.Context) error {
+	if err := r.plan(ctx); err != nil {
+		return err
+	}
+	unlock, err := r.openFolder(ctx)
+	if err != nil {
+		return err
+	}
+	defer unlock()
+	if err := r.attempts(ctx); err != nil {
+		return err
+	}
+	_, finish := r.stages(r.res.Plan)
+	return r.runStages(ctx, finish, 0)
+}
+
+// plan makes the build's plan, once; a plan with blockers runs nothing.
+func (r *runner) plan(ctx context.Context) error {
 	if r.in.Snapshot != nil && r.in.Snapshot.OS.GOOS == runtime.GOOS {
 		Inspect(ctx, r.deps.Runner, r.deps.Environ, &r.in)
 	}
-	p, err := plan.Make(r.in)
+	p, err := r.deps.MakePlan(r.in)
 	if err != nil {
 		return errorf(BadInput, "%v", err)
 	}
@@ -225,8 +251,14 @@ func (r *runner) run(ctx context.Context) error {
 		}
 		return errorf(Blocked, "cannot build on this machine yet:\n  %s", strings.Join(texts, "\n  "))
 	}
+	return nil
+}
+
+// openFolder creates and locks the build folder and starts its log.
+func (r *runner) openFolder(ctx context.Context) (unlock func(), err error) {
+	p := r.res.Plan
 	if err := os.MkdirAll(p.BuildDir, 0o755); err != nil {
-		return errorf(Internal, "creating the build directory: %v", err)
+		return nil, errorf(Internal, "creating the build directory: %v", err)
 	}
 	// One build per folder: a second llamactl building here would run ninja
 	// in the same tree and truncate this one's log.
@@ -237,43 +269,50 @@ func (r *runner) run(ctx context.Context) error {
 	})
 	if err != nil {
 		if ctx.Err() != nil {
-			return interrupted(p.BuildDir)
+			return nil, interrupted(p.BuildDir)
 		}
-		return errorf(Internal, "locking the build directory %s: %v", p.BuildDir, err)
+		return nil, errorf(Internal, "locking the build directory %s: %v", p.BuildDir, err)
 	}
-	defer lk.Unlock()
 	r.res.LogPath = filepath.Join(p.BuildDir, "llamactl-build.log")
 	if r.log, err = os.OpenFile(r.res.LogPath, os.O_CREATE|os.O_WRONLY|os.O_TRUNC, 0o644); err != nil {
-		return errorf(Internal, "opening the build log: %v", err)
+		lk.Unlock()
+		return nil, errorf(Internal, "opening the build log: %v", err)
 	}
 	for _, f := range r.res.Fixes {
 		fmt.Fprintf(r.log, "=== llamactl %s\n", f.Text)
 	}
+	return func() { lk.Unlock() }, nil
+}
 
-	for attempt := 1; ; attempt++ {
-		r.res.Attempts = attempt
-		stage, err := r.attempt(ctx, attempt)
+// attempts runs the attempt stages (patch → msvc-environment → configure
+// → compile) until they succeed; a failed configure or compile is
+// diagnosed and, with --heal, re-planned and retried while that adds a fix
+// (at most Options.MaxHeal retries).
+func (r *runner) attempts(ctx context.Context) error {
+	for n := 1; ; n++ {
+		r.res.Attempts = n
+		r.beginAttempt(n)
+		stages, _ := r.stages(r.res.Plan)
+		err := r.runStages(ctx, stages, n)
 		if err == nil {
-			break
+			return nil
 		}
-		r.res.Failed = stage
-		if ctx.Err() != nil {
-			// Interrupted: the killed compile is not a failure to diagnose or heal.
-			return interrupted(r.res.Plan.BuildDir)
+		if be := (*Error)(nil); errors.As(err, &be) && be.Kind == Interrupted {
+			return err // the killed compile is not a failure to diagnose or heal
 		}
-		if stage != "configure" && stage != "compile" {
+		if stage := r.res.Failed; stage != "configure" && stage != "compile" {
 			return err
 		}
 		r.diagnose()
-		err = r.explainFailure(stage, err)
+		err = r.explainFailure(r.res.Failed, err)
 		if !r.opts.Heal {
 			r.res.WouldHeal = r.wouldHeal()
 			return err
 		}
-		if attempt > r.opts.MaxHeal {
+		if n > r.opts.MaxHeal {
 			return err
 		}
-		added, herr := r.heal(attempt)
+		added, herr := r.heal(n)
 		if herr != nil || len(added) == 0 {
 			return err
 		}
@@ -281,351 +320,12 @@ func (r *runner) run(ctx context.Context) error {
 		r.res.Diagnoses = nil
 		r.res.Failed = ""
 	}
-	if r.res.StoppedAfter != "" {
-		return r.finishEarly()
-	}
-	if err := r.finish(ctx); err != nil {
-		if ctx.Err() != nil {
-			return interrupted(r.res.Plan.BuildDir)
-		}
-		return err
-	}
-	return nil
 }
 
 // interrupted is the error of a build stopped by Ctrl-C or SIGTERM; ninja
 // keeps what it compiled, so the same command continues from there.
 func interrupted(buildDir string) error {
 	return errorf(Interrupted, "build interrupted: cmake, ninja and the compilers were stopped. %s keeps what was compiled; run the same llamactl build command again to continue", buildDir)
-}
-
-// attempt runs patch → environment → configure → compile once.
-func (r *runner) attempt(ctx context.Context, n int) (string, error) {
-	p := r.res.Plan
-	// Each attempt is diagnosed on its own part of the log: a cause the
-	// previous attempt showed and --heal fixed must not be found again.
-	if off, err := r.log.Seek(0, io.SeekCurrent); err == nil {
-		r.logStart = off
-	}
-	fmt.Fprintf(r.log, "=== llamactl build attempt %d: %s\n", n, strings.Join(append([]string{p.Configure.Program}, p.Configure.Args...), " "))
-
-	start := r.deps.Now()
-	var applied []string
-	for _, ap := range p.Patches {
-		if ap.Diff == "" {
-			continue
-		}
-		r.stage("patch " + ap.ID)
-		reg := r.in.Registry
-		if reg == nil {
-			reg = patches.Default()
-		}
-		pt, _ := reg.Get(ap.ID)
-		diff, err := reg.Diff(pt)
-		if err != nil {
-			return "patch", errorf(Internal, "patch %s: %v", ap.ID, err)
-		}
-		res, err := patches.ApplyDiff(p.SourceDir, diff)
-		if err != nil {
-			r.step(Step{Name: "patch", Status: "failed", Detail: ap.ID + ": " + err.Error()}, start)
-			return "patch", errorf(Failed, "patch %s does not apply to %s: %v. Nothing was changed; the source may be newer than the patch (llamactl patches show %s)", ap.ID, p.SourceDir, err, ap.ID)
-		}
-		if res.AlreadyApplied {
-			applied = append(applied, ap.ID+" (already applied)")
-		} else {
-			applied = append(applied, ap.ID)
-		}
-	}
-	if len(applied) > 0 {
-		r.step(Step{Name: "patch", Status: "ok", Detail: strings.Join(applied, ", "), Attempt: n}, start)
-	}
-
-	if err := r.environment(ctx); err != nil {
-		return "environment", err
-	}
-
-	if p.FreshCache {
-		// A configuration llamactl did not make, which conflicts with the
-		// plan (fix fresh-cache): what `cmake --fresh` does, on any CMake.
-		os.Remove(filepath.Join(p.BuildDir, "CMakeCache.txt"))
-		os.RemoveAll(filepath.Join(p.BuildDir, "CMakeFiles"))
-		r.in.Folder = nil
-		fmt.Fprintf(r.log, "=== llamactl --heal: removed %s and %s\n", filepath.Join(p.BuildDir, "CMakeCache.txt"), filepath.Join(p.BuildDir, "CMakeFiles"))
-	}
-	stamp := r.stamp()
-	prev := readStamp(p.BuildDir)
-	configured := fileExists(filepath.Join(p.BuildDir, "build.ninja")) && fileExists(filepath.Join(p.BuildDir, "CMakeCache.txt"))
-	if prev.Plan == stamp && configured {
-		r.step(Step{Name: "configure", Status: "skipped", Detail: plan.Message("step-configure-unchanged").Text, Attempt: n}, r.deps.Now())
-		r.res.Toolchain = prev.Toolchain
-	} else {
-		if prev.Plan != "" && prev.Plan != stamp {
-			// Options left in the cache by an earlier plan would survive a
-			// re-configure (a backend switched off stays on): start the cache anew.
-			os.Remove(filepath.Join(p.BuildDir, "CMakeCache.txt"))
-			// So would the earlier plan's outputs: a CPU build after a CUDA one
-			// kept libggml-cuda.so in bin/, listed it, copied it to --out, and
-			// llama-cli loaded it. Ninja relinks from the kept objects.
-			os.RemoveAll(filepath.Join(p.BuildDir, "bin"))
-			// ggml-vulkan's generated shader header is not regenerated when
-			// the shader generator changes (another glslc finds other
-			// extensions): ggml-vulkan.cpp then misses the new variants
-			// (vulkan-shaders-header-stale). Ninja regenerates it.
-			os.Remove(filepath.Join(p.BuildDir, "ggml", "src", "ggml-vulkan", "ggml-vulkan-shaders.hpp"))
-		}
-		// Until this configure succeeds the folder matches no plan: a failed
-		// configure leaves a cache a later run must not mistake for this plan's
-		// (the stamp still says llamactl owns the folder).
-		if err := writeStamp(p.BuildDir, stampFile{Plan: "incomplete"}); err != nil {
-			return "configure", errorf(Internal, "writing the plan stamp: %v", err)
-		}
-		if err := r.configure(ctx, n); err != nil {
-			return "configure", err
-		}
-		if err := writeStamp(p.BuildDir, stampFile{Plan: stamp, Toolchain: r.res.Toolchain}); err != nil {
-			return "configure", errorf(Internal, "writing the plan stamp: %v", err)
-		}
-	}
-	switch r.opts.StopAfter {
-	case "configure":
-		r.res.StoppedAfter = "configure"
-		return "", nil
-	case "cuda-object":
-		if err := r.cudaObject(ctx, n); err != nil {
-			return "compile", err
-		}
-		r.res.StoppedAfter = "cuda-object"
-		return "", nil
-	}
-	if err := r.compile(ctx, n); err != nil {
-		return "compile", err
-	}
-	return "", nil
-}
-
-func (r *runner) environment(ctx context.Context) error {
-	p := r.res.Plan
-	env := slices.Clone(r.deps.Environ)
-	if p.VCVars != nil {
-		r.stage("msvc environment")
-		start := r.deps.Now()
-		e, err := msvcenv.Import(ctx, r.deps.Runner, p.BuildDir, p.VCVars.Path, p.VCVars.Args(), env)
-		if err != nil {
-			r.step(Step{Name: "msvc-environment", Status: "failed", Detail: err.Error()}, start)
-			return errorf(Failed, "%v", err)
-		}
-		env = e.Vars
-		r.res.EnvChanges = e.Changes
-		r.step(Step{Name: "msvc-environment", Status: "ok", Detail: plan.Message("step-msvc-vars", len(e.Changes), strings.Join(p.VCVars.Args(), " ")).Text}, start)
-	}
-	for _, v := range p.Env {
-		env = setEnv(env, v.Name, v.Value)
-	}
-	r.env = env
-	return nil
-}
-
-func setEnv(env []string, name, value string) []string {
-	out := env[:0:0]
-	for _, kv := range env {
-		if k, _, ok := strings.Cut(kv, "="); ok && strings.EqualFold(k, name) {
-			continue
-		}
-		out = append(out, kv)
-	}
-	return append(out, name+"="+value)
-}
-
-// stamp identifies everything that decides the configure step.
-func (r *runner) stamp() string {
-	p := r.res.Plan
-	b, _ := json.Marshal(struct {
-		C plan.Command
-		E []plan.EnvVar
-		V *plan.VCVars
-	}{p.Configure, p.Env, p.VCVars})
-	h := sha256.Sum256(b)
-	return hex.EncodeToString(h[:])
-}
-
-type stampFile struct {
-	Plan      string            `json:"plan"`
-	Toolchain map[string]string `json:"toolchain,omitempty"`
-}
-
-const stampName = ".llamactl-plan.json"
-
-func readStamp(dir string) stampFile {
-	var s stampFile
-	b, err := os.ReadFile(filepath.Join(dir, stampName))
-	if err == nil {
-		_ = json.Unmarshal(b, &s)
-	}
-	return s
-}
-
-func writeStamp(dir string, s stampFile) error {
-	b, _ := json.MarshalIndent(s, "", "  ")
-	return paths.WriteFileAtomicPerm(filepath.Join(dir, stampName), append(b, '\n'), 0o644)
-}
-
-func fileExists(p string) bool {
-	_, err := os.Stat(p)
-	return err == nil
-}
-
-func (r *runner) exec(ctx context.Context, c plan.Command, timeout time.Duration, out io.Writer) (proc.Result, error) {
-	return r.deps.Runner.Run(ctx, proc.Cmd{Name: c.Program, Args: c.Args, Env: r.env, Timeout: timeout, Stdout: out, Stderr: out})
-}
-
-var (
-	compilerIDRE = regexp.MustCompile(`^-- The (C|CXX|CUDA|HIP) compiler identification is (.+)$`)
-	hostCompRE   = regexp.MustCompile(`^-- CUDA host compiler is (.+)$`)
-)
-
-func (r *runner) configure(ctx context.Context, n int) error {
-	r.stage("configure")
-	p := r.res.Plan
-	start := r.deps.Now()
-	var buf bytes.Buffer
-	res, err := r.exec(ctx, p.Configure, r.opts.ConfigureTimeout, io.MultiWriter(r.log, &buf))
-	step := Step{Name: "configure", Attempt: n, Command: commandLine(p.Configure), ExitCode: res.ExitCode}
-	if err != nil {
-		step.Status, step.Detail = "failed", err.Error()
-		r.step(step, start)
-		if errors.Is(err, proc.ErrNotFound) {
-			return errorf(Failed, "cmake was not found: install CMake 3.24 or newer (Windows: winget install Kitware.CMake; Debian/Ubuntu: sudo apt install cmake ninja-build) and rerun")
-		}
-		return errorf(Failed, "configure: %v (log: %s)", err, r.res.LogPath)
-	}
-	r.res.Toolchain = map[string]string{}
-	for _, l := range strings.Split(buf.String(), "\n") {
-		l = strings.TrimRight(l, "\r")
-		if m := compilerIDRE.FindStringSubmatch(l); m != nil {
-			r.res.Toolchain[strings.ToLower(m[1])] = m[2]
-		}
-		if m := hostCompRE.FindStringSubmatch(l); m != nil {
-			r.res.Toolchain["cuda_host"] = m[1]
-		}
-	}
-	if res.ExitCode != 0 {
-		step.Status, step.Detail = "failed", plan.Message("step-cmake-exit", res.ExitCode).Text
-		r.step(step, start)
-		return errorf(Failed, "configure failed (cmake exit %d); the log is %s", res.ExitCode, r.res.LogPath)
-	}
-	if ignored := UnusedVariables(buf.String()); len(ignored) > 0 {
-		var backend []string
-		for _, v := range ignored {
-			if isBackendOption(v) {
-				backend = append(backend, v)
-			}
-		}
-		if len(backend) > 0 {
-			step.Status, step.Detail = "failed", plan.Message("step-backend-ignored", strings.Join(backend, ", ")).Text
-			r.step(step, start)
-			r.res.Diagnoses = append(r.res.Diagnoses, kbEntry("cmake-flag-ignored", "CMake ignored "+strings.Join(backend, ", ")))
-			return errorf(Failed, "configure ignored %s (the build would be CPU-only); see %s", strings.Join(backend, ", "), r.res.LogPath)
-		}
-		step.Detail = plan.Message("step-unused-options", strings.Join(ignored, ", ")).Text
-	}
-	step.Status = "ok"
-	r.step(step, start)
-	return nil
-}
-
-// UnusedVariables returns the names CMake listed under "Manually-specified
-// variables were not used by the project".
-func UnusedVariables(log string) []string {
-	var out []string
-	lines := strings.Split(strings.ReplaceAll(log, "\r\n", "\n"), "\n")
-	for i := 0; i < len(lines); i++ {
-		if !strings.Contains(lines[i], "Manually-specified variables were not used by the project") {
-			continue
-		}
-		for j := i + 1; j < len(lines); j++ {
-			l := lines[j]
-			t := strings.TrimSpace(l)
-			if t == "" {
-				if len(out) > 0 {
-					break
-				}
-				continue
-			}
-			if !strings.HasPrefix(l, " ") && !strings.HasPrefix(l, "\t") {
-				break
-			}
-			out = append(out, t)
-		}
-	}
-	return out
-}
-
-// isBackendOption says whether name is a backend switch in any llama.cpp
-// release (llama.cpp configures with CMAKE_WARN_UNUSED_CLI in its root
-// CMakeLists.txt: such a warning means the option was ignored).
-func isBackendOption(name string) bool {
-	for _, l := range plan.OptionTable().Lineages {
-		if l.Backend == "" && l.ID != "clblast" && l.ID != "kompute" && l.ID != "sycl" && l.ID != "metal" {
-			continue
-		}
-		for _, n := range l.Names {
-			if n.Name == name {
-				return true
-			}
-		}
-	}
-	return false
-}
-
-var ninjaProgressRE = regexp.MustCompile(`^\[(\d+)/(\d+)\]\s*(.*)$`)
-
-func (r *runner) compile(ctx context.Context, n int) error {
-	r.stage("compile")
-	p := r.res.Plan
-	start := r.deps.Now()
-	noWork := false
-	lw := &proc.LineWriter{Fn: func(l string) {
-		if strings.Contains(l, "ninja: no work to do") {
-			noWork = true
-		}
-		if m := ninjaProgressRE.FindStringSubmatch(l); m != nil && r.deps.Progress != nil {
-			done, _ := strconv.Atoi(m[1])
-			total, _ := strconv.Atoi(m[2])
-			r.deps.Progress(done, total, m[3])
-		}
-	}}
-	res, err := r.exec(ctx, p.Build, r.opts.BuildTimeout, io.MultiWriter(r.log, lw))
-	step := Step{Name: "compile", Attempt: n, Command: commandLine(p.Build), ExitCode: res.ExitCode}
-	if err != nil {
-		step.Status, step.Detail = "failed", err.Error()
-		r.step(step, start)
-		return errorf(Failed, "compile: %v (log: %s)", err, r.res.LogPath)
-	}
-	if res.ExitCode != 0 {
-		step.Status, step.Detail = "failed", plan.Message("step-exit", res.ExitCode).Text
-		r.step(step, start)
-		return errorf(Failed, "compile failed (exit %d); the log is %s", res.ExitCode, r.res.LogPath)
-	}
-	step.Status = "ok"
-	if noWork {
-		step.Detail = plan.Message("step-up-to-date").Text
-		r.res.NoOp = noConfigureRan(r.res.Steps)
-	}
-	r.step(step, start)
-	return nil
-}
-
-func noConfigureRan(steps []Step) bool {
-	for _, s := range steps {
-		if s.Name == "configure" && s.Status == "ok" {
-			return false
-		}
-	}
-	return true
-}
-
-func commandLine(c plan.Command) string {
-	return proc.Cmd{Name: c.Program, Args: c.Args}.String()
 }
 
 // explainFailure names the cause of a failed configure or compile in its
@@ -712,7 +412,7 @@ func (r *runner) replan(heal bool) (plan.Plan, plan.Input, []plan.Fix, bool) {
 	in := r.in
 	in.Heal = heal
 	in.Symptoms = append(slices.Clone(r.in.Symptoms), symptoms...)
-	np, err := plan.Make(in)
+	np, err := r.deps.MakePlan(in)
 	if err != nil || len(np.Blockers) > 0 {
 		return np, in, nil, false
 	}
@@ -769,345 +469,5 @@ func (r *runner) addFixes(fixes []plan.Fix, attempt int) {
 		if r.log != nil {
 			fmt.Fprintf(r.log, "=== llamactl %s\n", f.Text)
 		}
-	}
-}
-
-// finish verifies the binaries, collects artifacts and writes the manifest.
-func (r *runner) finish(ctx context.Context) error {
-	p := r.res.Plan
-	bin := filepath.Join(p.BuildDir, "bin")
-	r.res.BinDir = bin
-	if p.OS == "windows" && p.Backend == "cuda" {
-		r.copyCUDARuntime(bin)
-	}
-	r.stage("verify")
-	start := r.deps.Now()
-	v, err := r.verify(ctx, bin)
-	r.res.Verify = v
-	if err != nil {
-		r.step(Step{Name: "verify", Status: "failed", Detail: err.Error()}, start)
-		r.res.Failed = "verify"
-		return errorf(Failed, "%v", err)
-	}
-	r.step(Step{Name: "verify", Status: "ok", Detail: strings.Join(v.Notes, "; ")}, start)
-	r.toolVersions(ctx)
-
-	start = r.deps.Now()
-	arts, err := collect(bin)
-	if err != nil {
-		return errorf(Internal, "listing the built files: %v", err)
-	}
-	r.res.Artifacts = arts
-	dest := p.BuildDir
-	if r.opts.OutDir != "" {
-		if err := copyArtifacts(bin, r.opts.OutDir, arts); err != nil {
-			return errorf(Internal, "copying the binaries to %s: %v", r.opts.OutDir, err)
-		}
-		dest = r.opts.OutDir
-		r.res.OutDir = dest
-	}
-	m := r.manifest()
-	b, _ := json.MarshalIndent(m, "", "  ")
-	r.res.Manifest = filepath.Join(dest, ManifestName)
-	if err := paths.WriteFileAtomicPerm(r.res.Manifest, append(b, '\n'), 0o644); err != nil {
-		return errorf(Internal, "writing the manifest: %v", err)
-	}
-	r.step(Step{Name: "manifest", Status: "ok", Detail: r.res.Manifest}, start)
-	return nil
-}
-
-var (
-	loadedRE = regexp.MustCompile(`(?m)load_backend: loaded (\S+) backend from (.+)$`)
-	deviceRE = regexp.MustCompile(`(?m)^  ([A-Za-z]+)(\d+): (.+)$`)
-)
-
-// ParseVersion reads llama.cpp's "version:" line (both formats);
-// the commit is without "-dirty" so it compares with the lock's.
-func ParseVersion(out string) (line string, build int, commit string, ok bool) {
-	v, ok := enginefacts.ParseVersion(out)
-	return v.Line, v.Build, v.Commit, ok
-}
-
-func exeName(goos, name string) string {
-	if goos == "windows" {
-		return name + ".exe"
-	}
-	return name
-}
-
-func backendLibrary(goos, bin, backend string) string {
-	short := map[string]string{"cuda": "cuda", "vulkan": "vulkan", "hip": "hip", "opencl": "opencl"}[backend]
-	if short == "" {
-		return ""
-	}
-	names := []string{"libggml-" + short + ".so", "ggml-" + short + ".dll", "libggml-" + short + ".dylib"}
-	for _, n := range names {
-		if fileExists(filepath.Join(bin, n)) {
-			return n
-		}
-	}
-	return ""
-}
-
-func (r *runner) verify(ctx context.Context, bin string) (*Verification, error) {
-	p := r.res.Plan
-	v := &Verification{}
-	cli := filepath.Join(bin, exeName(p.OS, "llama-cli"))
-	if !fileExists(cli) {
-		// A --target build may have made only the server.
-		if srv := filepath.Join(bin, exeName(p.OS, "llama-server")); fileExists(srv) {
-			cli = srv
-		} else {
-			return v, errors.New(plan.Message("verify-tool-missing", cli, r.res.LogPath).Text)
-		}
-	}
-	v.Tool = filepath.Base(cli)
-	if p.RPC {
-		w := RPCWorker(p.OS, bin)
-		if w == "" {
-			return v, errors.New(plan.Message("verify-no-rpc-worker", strings.Join(RPCWorkerNames, " or "), bin, r.res.LogPath).Text)
-		}
-		v.RPCWorker = w
-		v.Notes = append(v.Notes, plan.Message("verify-rpc-worker", w).Text)
-	}
-	res, err := r.deps.Runner.Run(ctx, proc.Cmd{Name: cli, Args: []string{"--version"}, Env: r.env, Timeout: time.Minute})
-	if err != nil || res.ExitCode != 0 {
-		return v, fmt.Errorf("%s --version failed (exit %d, %v): %s", cli, res.ExitCode, err, strings.TrimSpace(lastLines(res.Combined(), 5)))
-	}
-	line, build, commit, ok := ParseVersion(res.Combined())
-	if !ok {
-		return v, fmt.Errorf("%s --version printed no version line: %s", cli, strings.TrimSpace(lastLines(res.Combined(), 5)))
-	}
-	v.VersionLine, v.BuildNumber, v.Commit = line, build, commit
-	if p.Engine.BuildNumber > 0 && build != p.Engine.BuildNumber {
-		v.Notes = append(v.Notes, fmt.Sprintf("binary reports build %d, the engine is b%d (build-info-unknown)", build, p.Engine.BuildNumber))
-	}
-	res, err = r.deps.Runner.Run(ctx, proc.Cmd{Name: cli, Args: []string{"--list-devices"}, Env: r.env, Timeout: time.Minute})
-	if err != nil {
-		return v, fmt.Errorf("%s --list-devices: %v", cli, err)
-	}
-	out := res.Combined()
-	for _, m := range loadedRE.FindAllStringSubmatch(out, -1) {
-		v.LoadedBackend = append(v.LoadedBackend, m[1])
-	}
-	for _, m := range deviceRE.FindAllStringSubmatch(out, -1) {
-		v.Devices = append(v.Devices, m[1]+m[2]+": "+m[3])
-	}
-	want := enginefacts.BackendRegName(p.Backend)
-	if p.Backend == "cpu" {
-		v.BackendInBuild, v.DeviceUsable, v.OK = true, true, true
-		return v, nil
-	}
-	v.BackendLib = backendLibrary(p.OS, bin, p.Backend)
-	hasDevice := func() bool {
-		return slices.ContainsFunc(v.Devices, func(d string) bool { return strings.HasPrefix(d, want) })
-	}
-	loaded := slices.Contains(v.LoadedBackend, want)
-	listed := hasDevice()
-	if !listed && p.Backend == "vulkan" && (loaded || v.BackendLib != "") {
-		// ggml-vulkan skips CPU-type devices (Mesa's lavapipe/llvmpipe)
-		// unless they are selected: ask once more with the first selected.
-		env := append(slices.Clone(r.env), "GGML_VK_VISIBLE_DEVICES=0")
-		if res, err := r.deps.Runner.Run(ctx, proc.Cmd{Name: cli, Args: []string{"--list-devices"}, Env: env, Timeout: time.Minute}); err == nil {
-			for _, m := range deviceRE.FindAllStringSubmatch(res.Combined(), -1) {
-				if d := m[1] + m[2] + ": " + m[3]; strings.HasPrefix(d, want) && !slices.Contains(v.Devices, d) {
-					v.Devices = append(v.Devices, d)
-				}
-			}
-			if listed = hasDevice(); listed {
-				v.DeviceEnv = "GGML_VK_VISIBLE_DEVICES=0"
-			}
-		}
-	}
-	// Hardware that should have listed a device (software Vulkan devices do not count).
-	gpus := len(r.in.Snapshot.NVIDIA.GPUs) > 0 || len(r.in.Snapshot.HIP.GFX) > 0
-	v.BackendInBuild = loaded || listed || v.BackendLib != ""
-	v.DeviceUsable = listed
-	switch {
-	case listed && v.DeviceEnv != "":
-		v.Notes = append(v.Notes, plan.Message("verify-device-env", want, v.DeviceEnv).Text)
-	case listed:
-		v.Notes = append(v.Notes, plan.Message("verify-device-listed", want).Text)
-	case loaded && gpus && p.Backend != "vulkan":
-		return v, errors.New(plan.Message("verify-no-device-gpu", want).Text)
-	case loaded:
-		v.Notes = append(v.Notes, plan.Message("verify-loaded-no-device", want).Text)
-	case v.BackendLib != "" && gpus && p.Backend != "vulkan":
-		return v, errors.New(plan.Message("verify-lib-no-device-gpu", v.BackendLib, bin).Text)
-	case v.BackendLib != "":
-		// A non-DL build links the backend library into the binary: that it ran proves it loaded.
-		v.Notes = append(v.Notes, plan.Message("verify-linked-no-device", want, v.BackendLib, v.Tool).Text)
-	default:
-		return v, fmt.Errorf("the %s backend is not in the build (no \"load_backend: loaded %s backend\" line, no %s device, no backend library in %s): the build is CPU-only. Check the configure log %s for \"Manually-specified variables were not used\", and for runtime DLLs run llamactl doctor", want, want, want, bin, r.res.LogPath)
-	}
-	v.OK = true
-	return v, nil
-}
-
-func lastLines(s string, n int) string {
-	ls := strings.Split(strings.TrimRight(s, "\n"), "\n")
-	if len(ls) > n {
-		ls = ls[len(ls)-n:]
-	}
-	return strings.Join(ls, "\n")
-}
-
-// copyCUDARuntime puts cudart, cublas and cublasLt beside the binaries
-// (F36: a non-DL build will not start without them).
-func (r *runner) copyCUDARuntime(bin string) {
-	tk := r.res.Plan.Cache
-	root := ""
-	for _, c := range tk {
-		if c.Name == "CMAKE_CUDA_COMPILER" {
-			root = filepath.Dir(filepath.Dir(c.Value))
-		}
-	}
-	if root == "" {
-		return
-	}
-	var copied []string
-	for _, m := range cudaRuntimeDLLs(root) {
-		if err := copyFile(m, filepath.Join(bin, filepath.Base(m))); err == nil {
-			copied = append(copied, filepath.Base(m))
-		}
-	}
-	r.res.Steps = append(r.res.Steps, Step{Name: "cuda-runtime-dlls", Status: map[bool]string{true: "ok", false: "skipped"}[len(copied) > 0], Detail: strings.Join(copied, ", ")})
-}
-
-// cudaRuntimeDLLs are the toolkit's cudart, cublas and cublasLt DLLs: in
-// <root>\bin up to CUDA 12, in <root>\bin\x64 from CUDA 13 (nvcc stays in
-// bin). A name found in both is taken once, from bin\x64.
-func cudaRuntimeDLLs(root string) []string {
-	var out []string
-	seen := map[string]bool{}
-	for _, dir := range []string{filepath.Join(root, "bin", "x64"), filepath.Join(root, "bin")} {
-		for _, pat := range []string{"cudart64_*.dll", "cublas64_*.dll", "cublasLt64_*.dll"} {
-			ms, _ := filepath.Glob(filepath.Join(dir, pat))
-			for _, m := range ms {
-				if k := strings.ToLower(filepath.Base(m)); !seen[k] {
-					seen[k] = true
-					out = append(out, m)
-				}
-			}
-		}
-	}
-	return out
-}
-
-func collect(bin string) ([]Artifact, error) {
-	entries, err := os.ReadDir(bin)
-	if err != nil {
-		return nil, err
-	}
-	var out []Artifact
-	for _, e := range entries {
-		p := filepath.Join(bin, e.Name())
-		if e.Type()&os.ModeSymlink != 0 {
-			// Only links within bin/ (the SOVERSION chain) travel with the binaries.
-			if target, err := os.Readlink(p); err == nil && localLink(target) && fileExists(p) {
-				out = append(out, Artifact{Path: e.Name(), Link: target})
-			}
-			continue
-		}
-		if !e.Type().IsRegular() {
-			continue
-		}
-		f, err := os.Open(p)
-		if err != nil {
-			return nil, err
-		}
-		h := sha256.New()
-		n, err := io.Copy(h, bufio.NewReader(f))
-		f.Close()
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, Artifact{Path: e.Name(), SHA256: hex.EncodeToString(h.Sum(nil)), Size: n})
-	}
-	sort.Slice(out, func(i, j int) bool { return out[i].Path < out[j].Path })
-	return out, nil
-}
-
-// localLink says whether a link target names a file in the link's own directory.
-func localLink(target string) bool {
-	return target != "" && target != "." && target != ".." && !strings.ContainsAny(target, `/\`)
-}
-
-func copyFile(src, dst string) error {
-	in, err := os.Open(src)
-	if err != nil {
-		return err
-	}
-	defer in.Close()
-	info, err := in.Stat()
-	if err != nil {
-		return err
-	}
-	tmp, err := os.CreateTemp(filepath.Dir(dst), ".copy-*")
-	if err != nil {
-		return err
-	}
-	if _, err := io.Copy(tmp, in); err != nil {
-		tmp.Close()
-		os.Remove(tmp.Name())
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		os.Remove(tmp.Name())
-		return err
-	}
-	if err := os.Chmod(tmp.Name(), info.Mode().Perm()); err != nil {
-		os.Remove(tmp.Name())
-		return err
-	}
-	return os.Rename(tmp.Name(), dst)
-}
-
-func copyArtifacts(bin, out string, arts []Artifact) error {
-	if err := os.MkdirAll(out, 0o755); err != nil {
-		return err
-	}
-	// Files an earlier llamactl build put in out (its manifest lists them) and
-	// this build did not make go; nothing else there is touched.
-	if b, err := os.ReadFile(filepath.Join(out, ManifestName)); err == nil {
-		var old Manifest
-		if json.Unmarshal(b, &old) == nil {
-			for _, a := range old.Artifacts {
-				if localLink(a.Path) && !slices.ContainsFunc(arts, func(n Artifact) bool { return n.Path == a.Path }) {
-					os.Remove(filepath.Join(out, a.Path))
-				}
-			}
-		}
-	}
-	for _, a := range arts {
-		dst := filepath.Join(out, a.Path)
-		if a.Link != "" {
-			if err := os.Remove(dst); err != nil && !errors.Is(err, os.ErrNotExist) {
-				return err
-			}
-			if err := os.Symlink(a.Link, dst); err != nil {
-				return err
-			}
-			continue
-		}
-		if err := copyFile(filepath.Join(bin, a.Path), dst); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// toolVersions adds cmake's and ninja's versions to the toolchain record.
-func (r *runner) toolVersions(ctx context.Context) {
-	if r.res.Toolchain == nil {
-		r.res.Toolchain = map[string]string{}
-	}
-	for _, tool := range []string{"cmake", "ninja"} {
-		res, err := r.deps.Runner.Run(ctx, proc.Cmd{Name: tool, Args: []string{"--version"}, Env: r.env, Timeout: 20 * time.Second})
-		if err != nil || res.ExitCode != 0 {
-			continue
-		}
-		first, _, _ := strings.Cut(strings.TrimSpace(string(res.Stdout)), "\n")
-		r.res.Toolchain[tool] = strings.TrimSpace(strings.TrimPrefix(first, "cmake version "))
 	}
 }

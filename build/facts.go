@@ -3,7 +3,6 @@ package build
 import (
 	"bufio"
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -198,20 +197,45 @@ func FindNinja(environ []string, snap *machine.Snapshot) plan.NinjaFacts {
 // cudaObjectRE finds a CUDA object among Ninja's targets.
 var cudaObjectRE = regexp.MustCompile(`^(\S+\.cu\.o(?:bj)?): `)
 
-// cudaObject compiles the first CUDA object of the configured build: the
-// first call of nvcc with the plan's host compiler and architectures.
-func (r *runner) cudaObject(ctx context.Context, n int) error {
-	r.stage("compile (first CUDA object)")
+// cudaObjectStage compiles the first CUDA object of the configured build
+// (--stop-after cuda-object): the first call of nvcc with the plan's host
+// compiler and architectures. Its step is "compile".
+type cudaObjectStage struct{ *runner }
+
+func (cudaObjectStage) Name() string                { return "compile" }
+func (cudaObjectStage) Skip(context.Context) string { return "" }
+
+func (s cudaObjectStage) Run(ctx context.Context) error {
+	s.stage("compile (first CUDA object)")
+	p := s.res.Plan
+	obj, err := s.firstCUDAObject(ctx)
+	if err != nil {
+		return err
+	}
+	build := plan.Command{Program: p.Build.Program, Args: append(argsBefore(p.Build.Args, "--target"), "--target", obj)}
+	var buf strings.Builder
+	res, err := s.exec(ctx, build, s.opts.BuildTimeout, io.MultiWriter(s.log, &buf))
+	s.cur.Command, s.cur.ExitCode = commandLine(build), res.ExitCode
+	if err != nil || res.ExitCode != 0 {
+		s.cur.Detail = fmt.Sprintf("exit %d %v", res.ExitCode, err)
+		return errorf(Failed, "compiling %s failed (exit %d); the log is %s", obj, res.ExitCode, s.res.LogPath)
+	}
+	s.cur.Detail = "compiled " + obj + " (stopped after the first CUDA object)"
+	s.res.StoppedAfter = "cuda-object"
+	return nil
+}
+
+// firstCUDAObject is the first CUDA object among Ninja's targets.
+func (r *runner) firstCUDAObject(ctx context.Context) (string, error) {
 	p := r.res.Plan
-	start := r.deps.Now()
 	ninja := "ninja"
 	if c, ok := r.cacheValue("CMAKE_MAKE_PROGRAM"); ok {
 		ninja = c
 	}
 	res, err := r.deps.Runner.Run(ctx, proc.Cmd{Name: ninja, Args: []string{"-C", p.BuildDir, "-t", "targets", "all"}, Env: r.env, Timeout: time.Minute})
 	if err != nil || res.ExitCode != 0 {
-		r.step(Step{Name: "compile", Status: "failed", Attempt: n, Detail: fmt.Sprintf("ninja -t targets: %v %s", err, lastLines(res.Combined(), 3))}, start)
-		return errorf(Failed, "listing the build's targets with %s failed: %v", ninja, err)
+		r.cur.Detail = fmt.Sprintf("ninja -t targets: %v %s", err, lastLines(res.Combined(), 3))
+		return "", errorf(Failed, "listing the build's targets with %s failed: %v", ninja, err)
 	}
 	var objs []string
 	for _, l := range strings.Split(string(res.Stdout), "\n") {
@@ -220,22 +244,11 @@ func (r *runner) cudaObject(ctx context.Context, n int) error {
 		}
 	}
 	if len(objs) == 0 {
-		r.step(Step{Name: "compile", Status: "failed", Attempt: n, Detail: "the configured build has no CUDA object"}, start)
-		return errorf(Failed, "the configured build in %s has no CUDA object: is GGML_CUDA on? (--stop-after cuda-object is for --backend cuda)", p.BuildDir)
+		r.cur.Detail = "the configured build has no CUDA object"
+		return "", errorf(Failed, "the configured build in %s has no CUDA object: is GGML_CUDA on? (--stop-after cuda-object is for --backend cuda)", p.BuildDir)
 	}
 	sort.Strings(objs)
-	build := plan.Command{Program: p.Build.Program, Args: append(argsBefore(p.Build.Args, "--target"), "--target", objs[0])}
-	var buf strings.Builder
-	res, err = r.exec(ctx, build, r.opts.BuildTimeout, io.MultiWriter(r.log, &buf))
-	step := Step{Name: "compile", Attempt: n, Command: commandLine(build), ExitCode: res.ExitCode}
-	if err != nil || res.ExitCode != 0 {
-		step.Status, step.Detail = "failed", fmt.Sprintf("exit %d %v", res.ExitCode, err)
-		r.step(step, start)
-		return errorf(Failed, "compiling %s failed (exit %d); the log is %s", objs[0], res.ExitCode, r.res.LogPath)
-	}
-	step.Status, step.Detail = "ok", "compiled "+objs[0]+" (stopped after the first CUDA object)"
-	r.step(step, start)
-	return nil
+	return objs[0], nil
 }
 
 // argsBefore returns args up to (not including) the first marker.
@@ -257,23 +270,29 @@ func (r *runner) cacheValue(name string) (string, bool) {
 	return "", false
 }
 
-// finishEarly writes the manifest of a build stopped by Options.StopAfter.
-func (r *runner) finishEarly() error {
-	p := r.res.Plan
+// earlyManifestStage writes the manifest of a build stopped by
+// Options.StopAfter (nothing verified, no artifacts).
+type earlyManifestStage struct{ *runner }
+
+func (earlyManifestStage) Name() string                { return "manifest" }
+func (earlyManifestStage) Skip(context.Context) string { return "" }
+
+func (s earlyManifestStage) Run(context.Context) error {
+	p := s.res.Plan
+	if s.opts.StopAfter == "configure" {
+		s.res.StoppedAfter = "configure"
+	}
 	dest := p.BuildDir
-	if r.opts.OutDir != "" {
-		if err := os.MkdirAll(r.opts.OutDir, 0o755); err != nil {
-			return errorf(Internal, "creating %s: %v", r.opts.OutDir, err)
+	if s.opts.OutDir != "" {
+		if err := os.MkdirAll(s.opts.OutDir, 0o755); err != nil {
+			return outError(s.opts.OutDir, err)
 		}
-		dest = r.opts.OutDir
-		r.res.OutDir = dest
+		dest = s.opts.OutDir
+		s.res.OutDir = dest
 	}
-	m := r.manifest()
-	b, _ := json.MarshalIndent(m, "", "  ")
-	r.res.Manifest = filepath.Join(dest, ManifestName)
-	if err := os.WriteFile(r.res.Manifest, append(b, '\n'), 0o644); err != nil {
-		return errorf(Internal, "writing the manifest: %v", err)
+	if err := s.writeManifest(dest); err != nil {
+		return err
 	}
-	r.step(Step{Name: "manifest", Status: "ok", Detail: r.res.Manifest + " (stopped after " + r.res.StoppedAfter + ")"}, r.deps.Now())
+	s.cur.Detail = s.res.Manifest + " (stopped after " + s.res.StoppedAfter + ")"
 	return nil
 }

@@ -15,10 +15,8 @@ import (
 	"path/filepath"
 	"regexp"
 	"runtime"
-	"slices"
 	"strings"
 	"syscall"
-	"time"
 
 	"github.com/spf13/cobra"
 
@@ -33,7 +31,6 @@ import (
 	"github.com/llamactl/llamactl/internal/finding"
 	"github.com/llamactl/llamactl/internal/lang"
 	"github.com/llamactl/llamactl/internal/paths"
-	"github.com/llamactl/llamactl/internal/proc"
 	"github.com/llamactl/llamactl/internal/safefile"
 	"github.com/llamactl/llamactl/internal/ui"
 	"github.com/llamactl/llamactl/machine"
@@ -66,9 +63,16 @@ type Options struct {
 	Interrupt func(context.Context) (context.Context, func())
 	// Lang is --lang: the language of the human output (zh-CN, en).
 	Lang string
-	// t and pt render the human output in that language (run).
-	t  *lang.Catalog
-	pt *plan.Translator
+	// MakePlan replaces plan.Make (nil: plan.Make); a test counts the plans.
+	MakePlan func(plan.Input) (plan.Plan, error)
+
+	// Set by validate: t and pt render the human output in --lang; lock is
+	// --lock's file, snap --snapshot's machine, pin the release to fetch.
+	t    *lang.Catalog
+	pt   *plan.Translator
+	lock *build.LockFile
+	snap *machine.Snapshot
+	pin  engine.Pin
 }
 
 // Doc is the --json document of `llamactl build` (schema 1, docs/build.md).
@@ -81,7 +85,7 @@ type Doc struct {
 	Plan      *plan.Plan        `json:"plan,omitempty"`
 	Scripts   map[string]string `json:"scripts,omitempty"`
 	Result    *build.Result     `json:"result,omitempty"`
-	Lock      *LockCheck        `json:"lock,omitempty"`
+	Lock      *build.LockCheck  `json:"lock,omitempty"`
 	Error     *DocError         `json:"error,omitempty"`
 }
 
@@ -91,16 +95,19 @@ type DocError struct {
 	Message string `json:"message"`
 }
 
-// LockCheck is the outcome of checking the machine against --lock.
-type LockCheck struct {
-	Path      string   `json:"path"`
-	Satisfied bool     `json:"satisfied"`
-	Problems  []string `json:"problems,omitempty"`
+// NewCmd is NewCmdBuild for the root command.
+func NewCmd(f *cmdutil.Factory, runF ...func(*Options) error) *cobra.Command {
+	var r func(*Options) error
+	if len(runF) > 0 {
+		r = runF[0]
+	}
+	return NewCmdBuild(f, r)
 }
 
-// NewCmd builds `llamactl build`; runF, when given, replaces the run
-// function (a test captures the parsed Options with it).
-func NewCmd(f *cmdutil.Factory, runF ...func(*Options) error) *cobra.Command {
+// NewCmdBuild builds `llamactl build`: the flags land in Options, RunE
+// validates them all (validate), then runs the build, or runF when given
+// (a test captures the validated Options with it; nothing runs).
+func NewCmdBuild(f *cmdutil.Factory, runF func(*Options) error) *cobra.Command {
 	opts := &Options{F: f}
 	cmd := &cobra.Command{
 		Use:   "build",
@@ -121,8 +128,11 @@ Examples:
   llamactl build --lock llamactl.lock.toml --check   CI: fail if this machine no longer satisfies the lock`,
 		Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, args []string) error {
-			if len(runF) > 0 && runF[0] != nil {
-				return runF[0](opts)
+			if err := validate(opts); err != nil {
+				return err
+			}
+			if runF != nil {
+				return runF(opts)
 			}
 			return run(c.Context(), opts)
 		},
@@ -171,18 +181,16 @@ func cacheDir(o *Options) string {
 	return paths.CacheDir(runtime.GOOS, o.F.Getenv)
 }
 
-func loadSnapshot(ctx context.Context, o *Options) (*machine.Snapshot, error) {
-	if o.SnapshotPath != "" {
-		s, err := machine.Load(o.SnapshotPath)
-		if err != nil {
-			return nil, cmdutil.UsageErrorf("--snapshot: %v", err)
-		}
-		return s, nil
+// machineOf is the machine to build for: the --snapshot validate read, or
+// this one, gathered now.
+func machineOf(ctx context.Context, o *Options) *machine.Snapshot {
+	switch {
+	case o.snap != nil:
+		return o.snap
+	case o.Gather != nil:
+		return o.Gather(ctx)
 	}
-	if o.Gather != nil {
-		return o.Gather(ctx), nil
-	}
-	return probe.Gather(ctx, probe.System(o.F.Env())), nil
+	return probe.Gather(ctx, probe.System(o.F.Env()))
 }
 
 // fileProblem says in words why an input file could not be read.
@@ -213,12 +221,23 @@ func lockError(t *lang.Catalog, path string, err error) error {
 	return cmdutil.UsageErrorf("%s", t.T("err.lock-invalid", "err", err, "path", path))
 }
 
-// selection is doctor's selection, the planner's input. build --json keeps
-// its documented fields: doctor's matrix resolution, per-GPU view and
-// requested backend are doctor --json's.
-func selection(s *machine.Snapshot, backend string) plan.Selection {
-	d := doctor.SelectFor(s, backend)
+// selection is doctor's selection, the planner's input, with --cuda-arch
+// and --msvc-toolset applied. build --json keeps its documented fields:
+// doctor's matrix resolution, per-GPU view and requested backend are
+// doctor --json's.
+func selection(o *Options, s *machine.Snapshot) plan.Selection {
+	req := o.Backend
+	if req == "auto" {
+		req = ""
+	}
+	d := doctor.SelectFor(s, req)
 	d.Resolution, d.GPUs, d.Requested = nil, nil, ""
+	if o.CUDAArch != "" {
+		d.CUDAArchitectures = o.CUDAArch
+	}
+	if o.MSVCToolset != "" {
+		d.MSVCToolset = o.MSVCToolset
+	}
 	return d
 }
 
@@ -227,244 +246,184 @@ var (
 	archRE   = regexp.MustCompile(`^(native|all|all-major|[0-9]{2,3}[af]?(-real|-virtual)?(;[0-9]{2,3}[af]?(-real|-virtual)?)*)$`)
 )
 
+// run sequences the domain calls of a validated build and renders the
+// result: the machine and doctor's selection, the engine's tree (--lock
+// checked, the release fetched), the plan's input, then the dry run's plan
+// or the build's pipeline (package build).
 func run(ctx context.Context, o *Options) error {
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	f := o.F
-	l, err := f.ChooseLang(o.Lang, "llamactl build --dry-run --lang zh-CN")
-	if err != nil {
-		return err
-	}
-	if f.IO.JSON {
-		l = lang.EN // the document's messages stay English
-	}
-	t := texts(l)
-	o.t, o.pt = t, plan.NewTranslator(l)
-	dt := doctor.NewTranslator(l)
-	o.pt.Extra = dt.Reason // doctor's selection reasons
-	if !contains(plan.Backends, o.Backend) {
-		return cmdutil.UsageErrorf("%s", t.T("err.backend", "value", fmt.Sprintf("%q", o.Backend), "list", strings.Join(plan.Backends, ", ")))
-	}
-	for _, tg := range o.Targets {
-		if (tg == "rpc-server" || tg == "ggml-rpc-server") && !o.RPC {
-			return cmdutil.UsageErrorf("%s", t.T("err.target-needs-rpc", "target", tg))
+	snap := machineOf(ctx, o)
+	sel := selection(o, snap)
+	doc := &Doc{Schema: 1, DryRun: o.DryRun, CheckOnly: o.Check, Selection: &sel}
+	fetcher := newFetcher(o)
+	src, eng := engineTree(ctx, o)
+	if o.lock != nil {
+		lc := build.CheckLock(o.lock, o.LockPath, snap, sel, o.pin.Ref, fetcher.RecordedHash(o.pin.Ref))
+		doc.Lock = lc
+		if !lc.Satisfied {
+			return finish(o, doc, cmdutil.Errorf(cmdutil.ExitCheck, "%s", o.t.T("err.lock-unsatisfied", "path", o.LockPath, "problems", strings.Join(lc.Problems, "\n  "))))
+		}
+		if o.Check {
+			return finish(o, doc, nil)
 		}
 	}
-	if o.Check && o.LockPath == "" {
-		return cmdutil.UsageErrorf("%s", t.T("err.check-needs-lock"))
-	}
-	if o.Source != "" && o.Ref != "" {
-		return cmdutil.UsageErrorf("%s", t.T("err.source-and-ref"))
-	}
-	if o.Compiler != "" && o.Compiler != "clang-cl" {
-		return cmdutil.UsageErrorf("%s", t.T("err.compiler", "value", fmt.Sprintf("%q", o.Compiler)))
-	}
-	if o.CUDAArch != "" && !archRE.MatchString(o.CUDAArch) {
-		return cmdutil.UsageErrorf("%s", t.T("err.cuda-arch", "value", fmt.Sprintf("%q", o.CUDAArch)))
-	}
-	if o.StopAfter != "" && !contains(build.StopStages, o.StopAfter) {
-		return cmdutil.UsageErrorf("%s", t.T("err.stop-after", "value", fmt.Sprintf("%q", o.StopAfter), "list", strings.Join(build.StopStages, ", ")))
-	}
-	if o.Jobs < 0 {
-		return cmdutil.UsageErrorf("%s", t.T("err.jobs"))
-	}
-	var lock *LockFile
-	if o.LockPath != "" {
-		l, err := ReadLockFile(o.LockPath)
-		if err != nil {
-			return lockError(t, o.LockPath, err)
+	if !o.DryRun && o.Source == "" {
+		var err error
+		if src, eng, err = fetch(ctx, o, fetcher); err != nil {
+			return finish(o, doc, err)
 		}
-		lock = l
-		if o.Ref == "" && o.Source == "" {
-			o.Ref = l.Engine.Ref
-		}
-		if o.Backend == "auto" {
-			o.Backend = l.Build.Backend
-		}
-		if o.CUDAArch == "" {
-			o.CUDAArch = l.Build.Architectures
-		}
-		o.CMakeArgs = append(append([]string{}, l.Build.CMakeArgs...), o.CMakeArgs...)
 	}
+	doc.Source = &src
+	in := input(ctx, o, snap, sel, src, eng)
+	d, endProgress := deps(o)
+	defer endProgress()
+	if o.DryRun {
+		return finish(o, doc, dryRun(ctx, o, d, in, doc))
+	}
+	return finish(o, doc, buildNow(ctx, o, d, in, doc))
+}
 
-	snap, err := loadSnapshot(ctx, o)
-	if err != nil {
-		return err
-	}
-	// The MSVC flags mean nothing elsewhere; accepting them silently would
-	// let a user believe they changed the build.
-	if snap.OS.GOOS != "windows" {
-		for _, fl := range []struct{ name, val string }{{"--msvc-toolset", o.MSVCToolset}, {"--compiler", o.Compiler}} {
-			if fl.val != "" {
-				return cmdutil.UsageErrorf("%s", t.T("err.windows-only", "flag", fl.name, "value", fl.val, "os", snap.OS.GOOS))
-			}
-		}
-	}
-	req := o.Backend
-	if req == "auto" {
-		req = ""
-	}
-	sel := selection(snap, req)
-	if o.CUDAArch != "" {
-		sel.CUDAArchitectures = o.CUDAArch
-	}
-	if o.MSVCToolset != "" {
-		sel.MSVCToolset = o.MSVCToolset
-	}
-
-	doc := Doc{Schema: 1, DryRun: o.DryRun, CheckOnly: o.Check, Selection: &sel}
+// newFetcher downloads into the cache, saying when another llamactl is
+// downloading the same release.
+func newFetcher(o *Options) *engine.Fetcher {
 	cache := cacheDir(o)
 	fetcher := &engine.Fetcher{HTTP: o.HTTP, CacheDir: cache}
 	if fetcher.HTTP == nil {
 		fetcher.HTTP = &http.Client{Timeout: 0}
 	}
 	fetcher.Waiting = func() {
-		fmt.Fprintf(f.IO.ErrOut, "%s\n", t.T("wait.download", "dir", cache))
+		fmt.Fprintf(o.F.IO.ErrOut, "%s\n", o.t.T("wait.download", "dir", cache))
 	}
+	return fetcher
+}
 
-	// The engine: a tree given with --source, or the pinned (or --ref) release.
-	var src engine.Source
-	var eng plan.Engine
-	pin, perr := engine.DefaultLock().Pin(o.Ref)
-	if perr != nil {
-		return cmdutil.UsageErrorf("--ref: %v", perr)
-	}
-	if lock != nil && lock.Engine.SHA256 != "" {
-		pin.SHA256 = lock.Engine.SHA256
-	}
-	// A mirror for machines that cannot reach GitHub (CI caches, proxies).
-	if m := f.Getenv("LLAMACTL_ENGINE_MIRROR"); m != "" {
-		pin.URL = strings.ReplaceAll(m, "{ref}", pin.Ref)
-	}
+// engineTree is the tree to build before any download: --source as is,
+// or where the pinned (or --ref) release is unpacked.
+func engineTree(ctx context.Context, o *Options) (engine.Source, plan.Engine) {
 	if o.Source != "" {
-		info, err := os.Stat(o.Source)
-		if err != nil || !info.IsDir() {
-			return cmdutil.UsageErrorf("%s", t.T("err.source-not-folder", "dir", o.Source))
-		}
-		if _, err := os.Stat(filepath.Join(o.Source, "CMakeLists.txt")); err != nil {
-			return cmdutil.UsageErrorf("%s", t.T("err.source-no-cmakelists", "dir", o.Source))
-		}
 		abs, _ := filepath.Abs(o.Source)
-		if sub := engine.MissingGGML(abs); sub != "" && !systemGGML(o.CMakeArgs) {
-			return cmdutil.UsageErrorf("%s", t.T("err.source-no-ggml", "dir", o.Source, "sub", sub, "target", filepath.Join(o.Source, strings.SplitN(sub, "/", 2)[0])))
-		}
-		src = engine.Source{Dir: abs}
-		eng = engine.DetectVersion(ctx, f.Runner, abs, engine.DefaultLock())
-	} else {
-		src = engine.Source{Dir: filepath.Join(cache, "engine", pin.Ref), Ref: pin.Ref, URL: pin.URL}
-		eng = plan.Engine{Ref: pin.Ref, BuildNumber: pin.BuildNumber, Commit: pin.Commit, VersionFrom: "lock"}
+		return engine.Source{Dir: abs}, engine.DetectVersion(ctx, o.F.Runner, abs, engine.DefaultLock())
 	}
+	pin := o.pin
+	src := engine.Source{Dir: filepath.Join(cacheDir(o), "engine", pin.Ref), Ref: pin.Ref, URL: pin.URL}
+	return src, plan.Engine{Ref: pin.Ref, BuildNumber: pin.BuildNumber, Commit: pin.Commit, VersionFrom: "lock"}
+}
 
-	if lock != nil {
-		lc := checkLock(o, lock, snap, sel, fetcher, pin)
-		doc.Lock = lc
-		if !lc.Satisfied {
-			return finish(o, &doc, cmdutil.Errorf(cmdutil.ExitCheck, "%s", t.T("err.lock-unsatisfied", "path", o.LockPath, "problems", strings.Join(lc.Problems, "\n  "))))
+// fetch downloads (or finds in the cache) the release and checks its
+// sha256 (engine.Fetcher), with a progress bar.
+func fetch(ctx context.Context, o *Options, fetcher *engine.Fetcher) (engine.Source, plan.Engine, error) {
+	// A live bar (bytes, rate) in a terminal, a line every 2 s in CI.
+	dl := ui.NewProgress(o.F.IO, o.t.T("downloading-label", "ref", o.pin.Ref), ui.Bytes)
+	fetcher.Progress = func(done, total int64) { dl.Update(done, total, "") }
+	s, err := fetcher.Fetch(ctx, o.pin)
+	dl.Done()
+	if err != nil {
+		code := cmdutil.ExitBuild
+		if errors.Is(err, engine.ErrOffline) {
+			code = cmdutil.ExitFindings
 		}
-		if o.Check {
-			return finish(o, &doc, nil)
-		}
+		return s, plan.Engine{}, cmdutil.Errorf(code, "%v", err)
 	}
+	eng := engine.DetectVersion(ctx, o.F.Runner, s.Dir, engine.DefaultLock())
+	eng.SHA256 = s.SHA256
+	return s, eng, nil
+}
 
-	if !o.DryRun && o.Source == "" {
-		// A live bar (bytes, rate) in a terminal, a line every 2 s in CI.
-		dl := ui.NewProgress(f.IO, t.T("downloading-label", "ref", pin.Ref), ui.Bytes)
-		fetcher.Progress = func(done, total int64) { dl.Update(done, total, "") }
-		s, err := fetcher.Fetch(ctx, pin)
-		dl.Done()
-		if err != nil {
-			code := cmdutil.ExitBuild
-			if errors.Is(err, engine.ErrOffline) {
-				code = cmdutil.ExitFindings
-			}
-			return finish(o, &doc, cmdutil.Errorf(code, "%v", err))
-		}
-		src = s
-		eng = engine.DetectVersion(ctx, f.Runner, s.Dir, engine.DefaultLock())
-		eng.SHA256 = s.SHA256
-	}
-	doc.Source = &src
-
-	buildDir := o.BuildDir
-	if buildDir == "" {
+// buildDir is --build-dir, else DIR/build-llamactl for --source, else a
+// folder per release and backend in the cache; absolute on this machine.
+func buildDir(o *Options, snap *machine.Snapshot, sel plan.Selection, src engine.Source) string {
+	dir := o.BuildDir
+	if dir == "" {
 		if o.Source != "" {
-			buildDir = filepath.Join(src.Dir, "build-llamactl")
+			dir = filepath.Join(src.Dir, "build-llamactl")
 		} else {
 			backend := sel.Backend
 			if o.Backend != "auto" {
 				backend = o.Backend
 			}
-			buildDir = filepath.Join(cache, "build", safeName.ReplaceAllString(pin.Ref+"-"+backend, "_"))
+			dir = filepath.Join(cacheDir(o), "build", safeName.ReplaceAllString(o.pin.Ref+"-"+backend, "_"))
 		}
 	}
 	if snap.OS.GOOS == runtime.GOOS {
 		// Absolute, so the log, bin_dir and manifest paths it reports (and
 		// last-build.json) hold from any folder.
-		if abs, err := filepath.Abs(buildDir); err == nil {
-			buildDir = abs
+		if abs, err := filepath.Abs(dir); err == nil {
+			dir = abs
 		}
 	}
-	snap = withUserVulkanHeaders(snap, o.CMakeArgs)
-	in := plan.Input{Snapshot: snap, Selection: sel, Engine: eng, Backend: o.Backend, SourceDir: src.Dir, BuildDir: buildDir,
+	return dir
+}
+
+// input is the planner's input: the machine, the selection, the tree and
+// the options; build.Prepare adds what the tree and the tools say.
+func input(ctx context.Context, o *Options, snap *machine.Snapshot, sel plan.Selection, src engine.Source, eng plan.Engine) plan.Input {
+	in := plan.Input{Snapshot: snap, Selection: sel, Engine: eng, Backend: o.Backend, SourceDir: src.Dir, BuildDir: buildDir(o, snap, sel, src),
 		CMakeArgs: o.CMakeArgs, Jobs: o.Jobs, Compiler: o.Compiler, AllowUnsupportedCompiler: o.AllowUnsupported,
-		Launcher: launcher(f.Runner), Portable: portable(o), RPC: o.RPC,
-		Source: engine.ScanSource(src.Dir), Heal: o.Heal, CUDAArchFlag: o.CUDAArch, CacheDir: cache, Targets: build.ResolveTargets(src.Dir, o.Targets)}
-	if in.Backend == "vulkan" || in.Backend == "auto" && sel.Backend == "vulkan" {
-		in.Source = engine.CheckGlslc(in.Source, src.Dir, plan.GlslcFor(snap, o.CMakeArgs), func(name string, args ...string) (string, bool) {
-			res, err := f.Runner.Run(ctx, proc.Cmd{Name: name, Args: args, Timeout: 30 * time.Second})
-			return res.Combined(), err == nil && res.ExitCode == 0
-		})
-	}
+		Portable: portable(o), RPC: o.RPC, Heal: o.Heal, CUDAArchFlag: o.CUDAArch, CacheDir: cacheDir(o)}
+	return build.Prepare(ctx, o.F.Runner, in, o.Targets)
+}
 
-	if o.DryRun {
-		if snap.OS.GOOS == runtime.GOOS && o.SnapshotPath == "" {
-			build.Inspect(ctx, f.Runner, f.Environ(), &in)
-		}
-		p, err := plan.Make(in)
-		if err != nil {
-			return finish(o, &doc, cmdutil.UsageErrorf("%v", err))
-		}
-		doc.Plan = &p
-		doc.Scripts = map[string]string{}
-		for _, sh := range plan.Shells {
-			doc.Scripts[sh] = p.Script(sh)
-		}
-		var ferr error
-		if len(p.Blockers) > 0 {
-			ferr = cmdutil.Exit(cmdutil.ExitFindings)
-		}
-		return finish(o, &doc, ferr)
+// dryRun plans once (build.Plan) and puts the plan and its scripts in the
+// document; blockers exit 1.
+func dryRun(ctx context.Context, o *Options, d build.Deps, in plan.Input, doc *Doc) error {
+	here := in.Snapshot.OS.GOOS == runtime.GOOS && o.SnapshotPath == ""
+	p, err := build.Plan(ctx, d, in, here)
+	if err != nil {
+		return cmdutil.UsageErrorf("%v", err)
 	}
+	doc.Plan = &p
+	doc.Scripts = map[string]string{}
+	for _, sh := range plan.Shells {
+		doc.Scripts[sh] = p.Script(sh)
+	}
+	if len(p.Blockers) > 0 {
+		return cmdutil.Exit(cmdutil.ExitFindings)
+	}
+	return nil
+}
 
-	d := build.Deps{Runner: f.Runner, Now: f.Now, Environ: f.Environ(), Diagnose: build.KBDiagnose, Llamactl: buildinfo.Get().Version,
+// deps is the build's outside world: the runner, the knowledge base, and
+// (for a person, not --json) a line per stage and Ninja's progress bar,
+// which end ends.
+func deps(o *Options) (d build.Deps, end func()) {
+	f, t := o.F, o.t
+	d = build.Deps{Runner: f.Runner, Now: f.Now, Environ: f.Environ(), Diagnose: build.KBDiagnose, Llamactl: buildinfo.Get().Version,
+		Plan: o.MakePlan,
 		Waiting: func(dir string) {
 			fmt.Fprintf(f.IO.ErrOut, "%s\n", t.T("wait.build", "dir", dir))
 		}}
-	if !f.IO.JSON {
-		ep := ui.NewErrPrinter(f.IO)
-		var comp *ui.Progress
-		d.Stage = func(name string) {
-			if comp != nil { // the compile bar ends before the next stage prints
-				comp.Done()
-				comp = nil
-			}
-			ep.Printf("%s %s\n", ep.Mark(ui.Info), t.Line(name))
-		}
-		// Ninja's [n/m]: a live bar with the time left in a terminal; in
-		// CI a line about every 10 % (every step with --verbose).
-		d.Progress = func(done, total int, what string) {
-			if comp == nil {
-				comp = ui.NewProgress(f.IO, "  "+t.T("stage.compile"), ui.Steps)
-			}
-			comp.Update(int64(done), int64(total), what)
-		}
-		defer func() {
-			if comp != nil {
-				comp.Done()
-			}
-		}()
+	if f.IO.JSON {
+		return d, func() {}
 	}
+	ep := ui.NewErrPrinter(f.IO)
+	var comp *ui.Progress
+	d.Stage = func(name string) {
+		if comp != nil { // the compile bar ends before the next stage prints
+			comp.Done()
+			comp = nil
+		}
+		ep.Printf("%s %s\n", ep.Mark(ui.Info), t.Line(name))
+	}
+	// Ninja's [n/m]: a live bar with the time left in a terminal; in
+	// CI a line about every 10 % (every step with --verbose).
+	d.Progress = func(done, total int, what string) {
+		if comp == nil {
+			comp = ui.NewProgress(f.IO, "  "+t.T("stage.compile"), ui.Steps)
+		}
+		comp.Update(int64(done), int64(total), what)
+	}
+	return d, func() {
+		if comp != nil {
+			comp.Done()
+		}
+	}
+}
+
+// buildNow runs the build (build.Run) until it ends or Ctrl-C, records
+// where its binaries are for `llamactl run`, and fills the document.
+func buildNow(ctx context.Context, o *Options, d build.Deps, in plan.Input, doc *Doc) error {
 	if o.Interrupt == nil {
 		o.Interrupt = func(ctx context.Context) (context.Context, func()) {
 			return signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
@@ -477,29 +436,35 @@ func run(ctx context.Context, o *Options) error {
 	res, err := build.Run(ctx, d, in, build.Options{Heal: o.Heal, OutDir: o.OutDir, StopAfter: o.StopAfter})
 	err = exitError(err, o.pt)
 	doc.Result = res
-	if err == nil && res != nil {
-		// Leave a record so `llamactl run` finds these binaries next.
-		bin := res.BinDir
-		if res.OutDir != "" {
-			bin = res.OutDir
-		}
-		if abs, aerr := filepath.Abs(bin); aerr == nil {
-			bin = abs
-		}
-		if werr := paths.WriteLastBuild(cacheDir(o), paths.LastBuild{BinDir: bin, Manifest: res.Manifest}); werr != nil {
-			fmt.Fprintf(f.IO.ErrOut, "%s\n", t.T("warn.last-build", "err", werr))
-		}
+	if res == nil {
+		return err
 	}
-	if res != nil && res.Plan.Backend != "" {
+	if err == nil {
+		recordLastBuild(o, res)
+	}
+	if res.Plan.Backend != "" {
 		p := res.Plan
 		doc.Plan = &p
 	}
-	if res != nil {
-		for i, dg := range res.Diagnoses {
-			res.Diagnoses[i].Advice = healAdvice(o.t, res, dg.ID)
-		}
+	for i, dg := range res.Diagnoses {
+		res.Diagnoses[i].Advice = healAdvice(o.t, res, dg.ID)
 	}
-	return finish(o, &doc, err)
+	return err
+}
+
+// recordLastBuild leaves a record so `llamactl run` finds these binaries
+// next (the --out copy when there is one).
+func recordLastBuild(o *Options, res *build.Result) {
+	bin := res.BinDir
+	if res.OutDir != "" {
+		bin = res.OutDir
+	}
+	if abs, aerr := filepath.Abs(bin); aerr == nil {
+		bin = abs
+	}
+	if werr := paths.WriteLastBuild(cacheDir(o), paths.LastBuild{BinDir: bin, Manifest: res.Manifest}); werr != nil {
+		fmt.Fprintf(o.F.IO.ErrOut, "%s\n", o.t.T("warn.last-build", "err", werr))
+	}
 }
 
 // exitError maps build's error kinds to exit codes (docs/exit-codes.md).
@@ -535,57 +500,6 @@ func contains(list []string, s string) bool {
 		}
 	}
 	return false
-}
-
-// launcher returns ccache or sccache when installed.
-func launcher(r proc.Runner) string {
-	for _, name := range []string{"ccache", "sccache"} {
-		if p, err := r.LookPath(name); err == nil {
-			return p
-		}
-	}
-	return ""
-}
-
-func checkLock(o *Options, l *LockFile, s *machine.Snapshot, sel plan.Selection, fetcher *engine.Fetcher, pin engine.Pin) *LockCheck {
-	lc := &LockCheck{Path: o.LockPath}
-	problem := func(format string, a ...any) { lc.Problems = append(lc.Problems, fmt.Sprintf(format, a...)) }
-	switch l.Build.Backend {
-	case "cuda":
-		if sel.Toolkit == nil {
-			problem("the lock builds CUDA but no CUDA toolkit is installed (llamactl doctor says which to install)")
-		} else if l.Build.CUDA != "" {
-			if ok, _ := SatisfiesCUDA(sel.Toolkit.Version, l.Build.CUDA); !ok {
-				problem("CUDA %s (%s) does not satisfy the lock's cuda = %q: install a matching toolkit or update the lock", sel.Toolkit.Version, sel.Toolkit.NVCC, l.Build.CUDA)
-			}
-		}
-		if sel.Toolkit != nil && len(sel.Toolkit.GPUArchs) > 0 {
-			for _, a := range strings.Split(l.Build.Architectures, ";") {
-				num := strings.TrimRight(strings.Split(strings.TrimSpace(a), "-")[0], "af")
-				if num == "" || num == "native" {
-					continue
-				}
-				if !contains(sel.Toolkit.GPUArchs, "compute_"+num) {
-					problem("nvcc %s cannot build architecture %s (nvcc --list-gpu-arch lacks compute_%s)", sel.Toolkit.Version, a, num)
-				}
-			}
-		}
-	case "vulkan":
-		if s.Vulkan.Glslc == "" {
-			problem("the lock builds Vulkan but glslc is missing (install the Vulkan SDK / glslc)")
-		}
-	case "hip":
-		if s.HIP.Root == "" {
-			problem("the lock builds HIP but no HIP SDK / ROCm was found")
-		}
-	}
-	if want := strings.ToLower(l.Engine.SHA256); want != "" {
-		if got := fetcher.RecordedHash(pin.Ref); got != "" && got != want {
-			problem("the cached %s archive has sha256 %s, the lock says %s", pin.Ref, got, want)
-		}
-	}
-	lc.Satisfied = len(lc.Problems) == 0
-	return lc
 }
 
 // finish prints the document (JSON or text) and returns err.
@@ -841,33 +755,4 @@ func systemGGML(args []string) bool {
 		}
 	}
 	return false
-}
-
-// withUserVulkanHeaders adds the headers named by --cmake-arg
-// Vulkan_INCLUDE_DIR=DIR to (a copy of) the snapshot, so the plan checks
-// their VK_HEADER_VERSION like the ones doctor found.
-func withUserVulkanHeaders(snap *machine.Snapshot, args []string) *machine.Snapshot {
-	for _, a := range args {
-		c, err := plan.ParseCacheArg(a)
-		if err != nil || c.Name != "Vulkan_INCLUDE_DIR" {
-			continue
-		}
-		for _, h := range snap.Vulkan.Headers {
-			if filepath.Clean(h.IncludeDir) == filepath.Clean(c.Value) {
-				return snap
-			}
-		}
-		b, err := os.ReadFile(filepath.Join(c.Value, "vulkan", "vulkan_core.h"))
-		if err != nil {
-			return snap
-		}
-		n, complete := probe.ParseVulkanHeaderVersion(string(b))
-		if n == 0 {
-			return snap
-		}
-		cp := *snap
-		cp.Vulkan.Headers = append(slices.Clone(snap.Vulkan.Headers), machine.VulkanHeaders{IncludeDir: c.Value, Version: n, Complete: complete, Origin: "cmake-arg"})
-		return &cp
-	}
-	return snap
 }

@@ -155,7 +155,7 @@ func (h *healEnv) runBuild(t *testing.T, c healCase, dir string, heal bool) (*Do
 	}
 	o.F.IO.JSON = true
 	start := time.Now()
-	err := run(context.Background(), o)
+	err := execute(context.Background(), o)
 	took := time.Since(start)
 	var doc Doc
 	if jerr := json.Unmarshal([]byte(out.String()), &doc); jerr != nil {

@@ -84,18 +84,18 @@ func TestJSONStaysEnglish(t *testing.T) {
 func TestUsageErrorsInChinese(t *testing.T) {
 	o, _, _ := newOpts(t, nil, nil)
 	o.Lang, o.Check = "zh-CN", true
-	err := run(context.Background(), o)
+	err := execute(context.Background(), o)
 	if cmdutil.ExitCode(err) != cmdutil.ExitUsage || err.Error() != "--check 需要 --lock FILE（用来检查本机的锁文件）" {
 		t.Errorf("--check without --lock: %v", err)
 	}
 	o, _, _ = newOpts(t, nil, nil)
 	o.Lang, o.LockPath = "zh-CN", filepath.Join(t.TempDir(), "missing.toml")
-	if err := run(context.Background(), o); err == nil || !strings.Contains(err.Error(), "文件不存在") || !strings.Contains(err.Error(), "llamactl build --lock "+o.LockPath+" --check") {
+	if err := execute(context.Background(), o); err == nil || !strings.Contains(err.Error(), "文件不存在") || !strings.Contains(err.Error(), "llamactl build --lock "+o.LockPath+" --check") {
 		t.Errorf("missing lock: %v", err)
 	}
 	o, _, _ = newOpts(t, nil, nil)
 	o.Lang = "klingon"
-	if err := run(context.Background(), o); cmdutil.ExitCode(err) != cmdutil.ExitUsage || !strings.Contains(err.Error(), "llamactl build --dry-run --lang zh-CN") {
+	if err := execute(context.Background(), o); cmdutil.ExitCode(err) != cmdutil.ExitUsage || !strings.Contains(err.Error(), "llamactl build --dry-run --lang zh-CN") {
 		t.Errorf("bad --lang: %v", err)
 	}
 }
