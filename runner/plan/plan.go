@@ -6,32 +6,15 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/llamactl/llamactl/runner/engine"
 	"github.com/llamactl/llamactl/runner/gguf"
 )
-
-// Device is a GPU (or other accelerator) as the engine reports it.
-type Device struct {
-	ID       string `json:"id"`
-	Name     string `json:"name"`
-	TotalMiB uint64 `json:"total_mib"`
-	FreeMiB  uint64 `json:"free_mib"`
-}
 
 // Host is the machine's RAM and cores.
 type Host struct {
 	AvailableMiB  uint64 `json:"available_mib"`
 	PhysicalCores int    `json:"physical_cores"`
 	LogicalCores  int    `json:"logical_cores"`
-}
-
-// Caps are the engine features the planner may use.
-type Caps struct {
-	FlashAttn  bool // the engine takes -fa
-	CacheTypes bool // -ctk/-ctv
-	CPUMoE     bool // --n-cpu-moe
-	// NoOpOffload: the engine takes --no-op-offload (keep the compute of
-	// CPU-resident layers on the host, nothing on the GPU at -ngl 0).
-	NoOpOffload bool
 }
 
 // Request is what the user pinned; zero values mean "choose".
@@ -116,10 +99,10 @@ type eval struct {
 
 type planner struct {
 	m     *gguf.Model
-	devs  []Device
+	devs  []engine.Device
 	host  Host
 	req   Request
-	caps  Caps
+	caps  engine.Caps
 	coef  Coefficients
 	split []float64
 	tried []eval
@@ -129,7 +112,10 @@ type planner struct {
 // on the GPU (largest context first, f16 then q8_0 KV), then MoE experts on
 // the CPU, then fewer layers; the context is reduced before layers are
 // dropped unless the user pinned it.
-func Make(m *gguf.Model, devs []Device, host Host, req Request, caps Caps) (Result, error) {
+// Devices and caps are what the engine reported (runner/engine): the
+// engine's flags say which features (flash attention, KV cache types,
+// --n-cpu-moe, --no-op-offload) a plan may use.
+func Make(m *gguf.Model, devs []engine.Device, host Host, req Request, caps engine.Caps) (Result, error) {
 	if m.Layers == 0 {
 		return Result{}, fmt.Errorf("the model has no layers: is it a %q file rather than a model?", m.Type)
 	}
@@ -139,18 +125,23 @@ func Make(m *gguf.Model, devs []Device, host Host, req Request, caps Caps) (Resu
 	if req.NGL > m.Layers+1 {
 		req.NGL = m.Layers + 1
 	}
+	return newPlanner(m, devs, host, req, caps).run()
+}
+
+// newPlanner splits layers over the devices by their free memory.
+func newPlanner(m *gguf.Model, devs []engine.Device, host Host, req Request, caps engine.Caps) *planner {
 	pl := &planner{m: m, devs: devs, host: host, req: req, caps: caps, coef: Coef()}
 	for _, d := range devs {
 		pl.split = append(pl.split, math.Max(float64(d.FreeMiB)-pl.devOverhead(d), 1))
 	}
-	return pl.run()
+	return pl
 }
 
-func (pl *planner) devOverhead(d Device) float64 {
+func (pl *planner) devOverhead(d engine.Device) float64 {
 	return pl.coef.Backend(d.ID).OverheadMiB
 }
 
-func (pl *planner) devMargin(d Device) float64 {
+func (pl *planner) devMargin(d engine.Device) float64 {
 	b := pl.coef.Backend(d.ID)
 	return math.Max(b.MarginMiB, b.MarginFraction*float64(d.TotalMiB))
 }
@@ -522,4 +513,25 @@ func (pl *planner) alternatives(chosen *eval) []Alternative {
 
 func key(p Params) string {
 	return fmt.Sprintf("%d/%d/%s/%d/%d", p.NGL, p.Ctx, p.CacheK, p.NCPUMoE, p.Only)
+}
+
+// Check predicts plan p (a remembered one) as it is for these devices and
+// host, and says whether it still fits: nothing in it is chosen again. A
+// tensor split in p places the layers as the engine will (-ts).
+func Check(m *gguf.Model, devs []engine.Device, host Host, req Request, caps engine.Caps, p Plan) (Prediction, bool) {
+	pl := newPlanner(m, devs, host, req, caps)
+	if len(p.TensorSplit) == len(devs) && len(devs) > 1 {
+		pl.split = make([]float64, len(devs))
+		for i, n := range p.TensorSplit {
+			pl.split[i] = float64(n)
+		}
+	}
+	pr := Params{NGL: p.NGL, Ctx: p.Ctx, UBatch: p.UBatch, Parallel: max(p.Parallel, 1), FlashAttn: p.FlashAttn == "on",
+		CacheK: p.CacheK, CacheV: p.CacheV, NCPUMoE: p.NCPUMoE,
+		OpOffload: len(devs) > 0 && pl.coef.Backend(devs[0].ID).OpOffload && !p.NoOpOffload}
+	if p.SplitMode == "none" {
+		pr.Only = p.MainGPU + 1
+	}
+	e := pl.evaluate(pr)
+	return e.pred, e.fits
 }
