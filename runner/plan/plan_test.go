@@ -3,6 +3,7 @@ package plan
 import (
 	"bytes"
 	"math"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -160,7 +161,44 @@ func TestPlanTable(t *testing.T) {
 				t.Fatal(err)
 			}
 			c.check(t, r)
+			// The chosen plan, checked as it is (a remembered plan), has
+			// the same prediction and fits the same.
+			if pred, fits := Check(c.model, c.devs, host, c.req, gpuCaps, r.Plan); fits != r.Fits || !reflect.DeepEqual(pred, r.Predicted) {
+				t.Errorf("Check = %v %+v, Make predicted %v %+v", fits, pred, r.Fits, r.Predicted)
+			}
 		})
+	}
+}
+
+// A remembered plan is checked as it is: its experts on the CPU and its
+// tensor split count, and less free memory than when it was made makes it
+// stale.
+func TestCheckRememberedPlan(t *testing.T) {
+	moe := moeModel()
+	dev := []engine.Device{{ID: "CUDA0", TotalMiB: 12288, FreeMiB: 11500}}
+	r, err := Make(moe, dev, bigHost, Request{NGL: -1}, gpuCaps)
+	if err != nil || !r.Fits || r.Plan.NCPUMoE == 0 {
+		t.Fatalf("MoE plan = %+v, %v", r.Plan, err)
+	}
+	if _, fits := Check(moe, dev, bigHost, Request{NGL: -1}, gpuCaps, r.Plan); !fits {
+		t.Error("the MoE plan with its experts on the CPU does not fit as it is")
+	}
+	all := r.Plan
+	all.NCPUMoE = 0 // every expert on the GPU: what re-planning with only -ngl pinned weighed
+	if _, fits := Check(moe, dev, bigHost, Request{NGL: -1}, gpuCaps, all); fits {
+		t.Error("all experts on the 11.5 GiB GPU fit: the MoE case proves nothing")
+	}
+	less := []engine.Device{{ID: "CUDA0", TotalMiB: 12288, FreeMiB: 2000}}
+	if _, fits := Check(moe, less, bigHost, Request{NGL: -1}, gpuCaps, r.Plan); fits {
+		t.Error("a plan made for 11.5 GiB free still fits in 2 GiB")
+	}
+	two := []engine.Device{{ID: "CUDA0", TotalMiB: 6144, FreeMiB: 5000}, {ID: "CUDA1", TotalMiB: 4096, FreeMiB: 4000}}
+	p := Plan{NGL: 33, Ctx: 4096, Batch: 2048, UBatch: 512, Threads: 8, FlashAttn: "on", CacheK: "f16", CacheV: "f16", Parallel: 1, TensorSplit: []int{30, 3}}
+	pred, _ := Check(llama3_8B(), two, bigHost, Request{NGL: -1}, gpuCaps, p)
+	p.TensorSplit = []int{3, 30}
+	swapped, _ := Check(llama3_8B(), two, bigHost, Request{NGL: -1}, gpuCaps, p)
+	if len(pred.Devices) != 2 || pred.Devices[0].ModelMiB <= 5*pred.Devices[1].ModelMiB || swapped.Devices[1].ModelMiB <= 5*swapped.Devices[0].ModelMiB {
+		t.Errorf("-ts 30,3 predicted %+v, -ts 3,30 %+v", pred.Devices, swapped.Devices)
 	}
 }
 
