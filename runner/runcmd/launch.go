@@ -51,7 +51,6 @@ func (s *session) start(ctx context.Context) (*launch.Server, error) {
 		logw = f.IO.ErrOut
 	}
 	p := s.doc.Plan
-	var learned map[string]uint64
 	for attempt := 0; ; attempt++ {
 		argv := s.argv(p)
 		s.doc.Argv, s.doc.Plan = argv, p
@@ -67,7 +66,7 @@ func (s *session) start(ctx context.Context) (*launch.Server, error) {
 		}
 		rep := srv.Report()
 		if rep.OOM != nil && attempt < maxOOMRetries {
-			if np, change, ok := s.recoverOOM(p, rep, &learned); ok {
+			if np, change, ok := s.recoverOOM(p, rep); ok {
 				last := &s.doc.Attempts[len(s.doc.Attempts)-1]
 				last.OOM, last.Change = rep.OOM, change
 				if !f.IO.JSON {
@@ -82,17 +81,17 @@ func (s *session) start(ctx context.Context) (*launch.Server, error) {
 }
 
 // recoverOOM is the plan to launch after out-of-memory failure rep: a new
-// plan for what the failing device really held (learned, margin
+// plan for what the failing devices really held (s.learned, margin
 // included) when that fits, else plan p reduced by what the failure
 // needed (plan.Reduce). It says what changed, or false when nothing is
 // left to give.
-func (s *session) recoverOOM(p plan.Plan, rep launch.Report, learned *map[string]uint64) (plan.Plan, string, bool) {
+func (s *session) recoverOOM(p plan.Plan, rep launch.Report) (plan.Plan, string, bool) {
 	if dev, got, lim, ok := learnedFree(&s.doc, rep); ok {
-		if *learned == nil {
-			*learned = map[string]uint64{}
+		if s.learned == nil {
+			s.learned = map[string]uint64{}
 		}
-		(*learned)[dev] = lim
-		if r, fits := s.replan(*learned); fits {
+		s.learned[dev] = lim
+		if r, fits := s.replan(); fits {
 			change := plan.T("reduce.replan", "device", dev, "got", fmt.Sprintf("%.0f", got),
 				"free", reportedFree(&s.doc, dev), "ngl", r.Plan.NGL, "ctx", r.Plan.Ctx, "kv", r.Plan.CacheK, "ub", r.Plan.UBatch)
 			s.doc.Predicted = r.Predicted

@@ -166,6 +166,9 @@ type session struct {
 	key  string // the plan cache's key
 	port int    // 0 in a dry run without --port
 	doc  Doc
+	// learned is each device's free memory as out-of-memory failures
+	// proved it (recoverOOM), in MiB, margin added back.
+	learned map[string]uint64
 }
 
 // request is what the user pinned, as the planner reads it.
@@ -271,12 +274,12 @@ func (s *session) show() (done bool, err error) {
 }
 
 // replan plans again with some devices' free memory lowered to what the
-// engine could really allocate there (an out-of-memory failure proved the
-// reported figure wrong); what the user pinned stays.
-func (s *session) replan(learned map[string]uint64) (plan.Result, bool) {
+// engine could really allocate there (s.learned: an out-of-memory failure
+// proved the reported figure wrong); what the user pinned stays.
+func (s *session) replan() (plan.Result, bool) {
 	ds := slices.Clone(s.rig.devs)
 	for i := range ds {
-		if v, ok := learned[ds[i].ID]; ok {
+		if v, ok := s.learned[ds[i].ID]; ok {
 			ds[i].FreeMiB = v
 		}
 	}
