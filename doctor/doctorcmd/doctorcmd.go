@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -57,6 +58,9 @@ type Options struct {
 	Gather func(ctx context.Context) *machine.Snapshot
 	// Kernels runs the --probe kernels (kernels.Run by default).
 	Kernels func(ctx context.Context, s *machine.Snapshot, sel doctor.Selection) (kernels.Report, error)
+
+	// lang is the language validate chose from --lang and the environment.
+	lang string
 }
 
 // Doc is the --json document.
@@ -122,6 +126,9 @@ Exit status: 0 when no check found an error (warnings allowed), 1 otherwise.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.CheckGiven = cmd.Flags().Changed("check")
+			if err := opts.validate(); err != nil {
+				return err
+			}
 			if len(runF) > 0 && runF[0] != nil {
 				return runF[0](opts)
 			}
@@ -146,28 +153,22 @@ Exit status: 0 when no check found an error (warnings allowed), 1 otherwise.`,
 
 var backends = []string{"", "auto", "cuda", "vulkan", "hip", "opencl", "cpu"}
 
-func run(ctx context.Context, o *Options) error {
-	if ctx == nil {
-		ctx = context.Background()
-	}
-	f := o.F
-	lang, err := chooseLang(o.Lang, f.Getenv)
+// validate checks the flags and their combinations before anything runs
+// (NewCmd calls it in RunE, before runF or run): --lang, --backend (made
+// lower case), --probe with --replay, --zip/--no-redact without --report,
+// --check IDs (trimmed), --force without --snapshot, and a --snapshot
+// FILE that exists. --list-checks ignores the other flags.
+func (o *Options) validate() error {
+	l, err := chooseLang(o.Lang, o.F.Getenv)
 	if err != nil {
 		return err
 	}
-	if !f.IO.JSON {
-		lang = shownLang(lang, f.IO)
-	}
-	tr := doctor.NewTranslator(lang)
+	o.lang = l
 	if o.ListChecks {
-		return listChecks(f, tr)
+		return nil
 	}
 	o.Backend = strings.ToLower(strings.TrimSpace(o.Backend))
-	valid := false
-	for _, b := range backends {
-		valid = valid || b == o.Backend
-	}
-	if !valid {
+	if !slices.Contains(backends, o.Backend) {
 		return cmdutil.UsageErrorf("unknown backend %q: choose cuda, vulkan, hip, opencl or cpu", o.Backend)
 	}
 	if o.Probe && o.Replay != "" {
@@ -189,39 +190,36 @@ func run(ctx context.Context, o *Options) error {
 			return cmdutil.UsageErrorf("%s already exists and --snapshot does not overwrite it (to read it: llamactl doctor --replay %s). Replace it with: llamactl doctor --snapshot %s --force, or choose another name", o.SnapshotOut, o.SnapshotOut, o.SnapshotOut)
 		}
 	}
-	ropts := doctor.Options{Only: o.Checks, Backend: o.Backend}
+	return nil
+}
 
-	t0 := time.Now()
-	var s *machine.Snapshot
-	if o.Replay != "" {
-		var err error
-		if s, err = machine.Load(o.Replay); err != nil {
-			return cmdutil.UsageError(err)
-		}
-	} else {
-		gather := o.Gather
-		if gather == nil {
-			gather = func(ctx context.Context) *machine.Snapshot {
-				d := probe.System(f.Env())
-				d.Version = buildinfo.Get().Version
-				return probe.Gather(ctx, d)
-			}
-		}
-		s = gather(ctx)
+// run is doctor in named steps: take the snapshot (gather or --replay),
+// run the checks and select the build, probe kernels (--probe), save the
+// snapshot (--snapshot), check RPC workers (--rpc), write the support
+// bundle (--report), then print. The flags were checked by validate.
+func run(ctx context.Context, o *Options) error {
+	if ctx == nil {
+		ctx = context.Background()
 	}
-	// No secret leaves this command, whatever the variables' names promise:
-	// the snapshot (and so --snapshot, --json and --report) is scrubbed once,
-	// by the report's own redaction (support/redact).
-	if err := scrubSecrets(s, environ(f)); err != nil {
-		return cmdutil.Errorf(cmdutil.ExitInternal, "redacting the snapshot: %v", err)
+	f := o.F
+	l := o.lang
+	if !f.IO.JSON {
+		l = shownLang(l, f.IO)
+	}
+	tr := doctor.NewTranslator(l)
+	if o.ListChecks {
+		return listChecks(f, tr)
+	}
+	t0 := time.Now()
+	s, err := o.snapshot(ctx)
+	if err != nil {
+		return err
 	}
 	tGather := time.Since(t0)
-
 	t1 := time.Now()
-	findings := doctor.Run(ctx, s, ropts)
+	findings := doctor.Run(ctx, s, doctor.Options{Only: o.Checks, Backend: o.Backend})
 	sel := doctor.SelectFor(s, o.Backend)
 	tChecks := time.Since(t1)
-
 	if o.Probe {
 		pf, err := runKernels(ctx, o, s, sel)
 		if err != nil {
@@ -229,13 +227,56 @@ func run(ctx context.Context, o *Options) error {
 		}
 		findings = append(findings, pf...)
 	}
-
 	if o.SnapshotOut != "" {
 		if err := writeJSONFile(o.SnapshotOut, s); err != nil {
 			return unwritable("snapshot", o.SnapshotOut, err, "llamactl doctor --snapshot "+suggestName(o.SnapshotOut, "machine.json"))
 		}
 	}
+	doc := o.newDoc(s, findings, sel)
+	doc.Timing = Timing{GatherMS: ms(tGather), ChecksMS: ms(tChecks), ChecksSumMS: ms(checksSum(findings)), TotalMS: ms(time.Since(t0))}
+	rpcBad := o.checkRPC(ctx, &doc)
+	if err := o.writeReport(s, &doc); err != nil {
+		return err
+	}
+	if err := o.print(doc, tr); err != nil {
+		return err
+	}
+	if doctor.HasErrors(findings) || rpcBad {
+		return cmdutil.Exit(cmdutil.ExitFindings)
+	}
+	return nil
+}
 
+// snapshot is the machine's facts: --replay's file, else a gather of this
+// machine; either way with every secret scrubbed, once, by the report's
+// own redaction (support/redact): no secret leaves this command, whatever
+// the variables' names promise (--snapshot, --json, --report).
+func (o *Options) snapshot(ctx context.Context) (*machine.Snapshot, error) {
+	var s *machine.Snapshot
+	if o.Replay != "" {
+		var err error
+		if s, err = machine.Load(o.Replay); err != nil {
+			return nil, cmdutil.UsageError(err)
+		}
+	} else {
+		gather := o.Gather
+		if gather == nil {
+			gather = func(ctx context.Context) *machine.Snapshot {
+				d := probe.System(o.F.Env())
+				d.Version = buildinfo.Get().Version
+				return probe.Gather(ctx, d)
+			}
+		}
+		s = gather(ctx)
+	}
+	if err := scrubSecrets(s, environ(o.F)); err != nil {
+		return nil, cmdutil.Errorf(cmdutil.ExitInternal, "redacting the snapshot: %v", err)
+	}
+	return s, nil
+}
+
+// newDoc is the --json document of the findings, with their summary.
+func (o *Options) newDoc(s *machine.Snapshot, findings []doctor.Finding, sel doctor.Selection) Doc {
 	doc := Doc{Schema: Schema, Checks: findings, Selection: sel, Snapshot: s, Replayed: o.Replay}
 	if o.SnapshotOut != "" {
 		doc.SnapshotFile = absPath(o.SnapshotOut)
@@ -243,7 +284,6 @@ func run(ctx context.Context, o *Options) error {
 	if doc.Checks == nil {
 		doc.Checks = []doctor.Finding{}
 	}
-	var sum time.Duration
 	for _, fd := range findings {
 		switch fd.Status {
 		case doctor.OK:
@@ -256,73 +296,89 @@ func run(ctx context.Context, o *Options) error {
 			doc.Summary.Skipped++
 		}
 	}
+	return doc
+}
+
+// checksSum is the sum of the checks' own durations (the findings of one
+// check share its duration).
+func checksSum(findings []doctor.Finding) time.Duration {
+	var sum time.Duration
 	seen := map[string]bool{}
 	for _, fd := range findings {
-		if !seen[fd.ID] { // findings of one check share its duration
+		if !seen[fd.ID] {
 			seen[fd.ID] = true
 			sum += fd.Duration
 		}
 	}
-	doc.Timing = Timing{GatherMS: ms(tGather), ChecksMS: ms(tChecks), ChecksSumMS: ms(sum), TotalMS: ms(time.Since(t0))}
-	rpcBad := false
-	if len(o.RPC) > 0 {
-		doc.RPC = probeRPC(ctx, o)
-		for _, w := range doc.RPC {
-			if !w.Compatible {
-				rpcBad = true
-				doc.Summary.Error++
-			}
+	return sum
+}
+
+// checkRPC checks the --rpc workers into doc; an incompatible one counts
+// as an error and makes it true.
+func (o *Options) checkRPC(ctx context.Context, doc *Doc) (bad bool) {
+	if len(o.RPC) == 0 {
+		return false
+	}
+	doc.RPC = probeRPC(ctx, o)
+	for _, w := range doc.RPC {
+		if !w.Compatible {
+			bad = true
+			doc.Summary.Error++
 		}
 	}
+	return bad
+}
 
-	var rep *report.Result
-	if o.Report != "" {
-		r, err := report.Write(report.Options{Path: o.Report, Zip: o.Zip, Redact: !o.NoRedact, Snapshot: s, Doctor: doc,
-			Llamactl: buildinfo.Get(), Env: environ(f), Stderr: f.IO.ErrOut, Now: f.Now})
-		if err != nil {
-			var leak *report.LeakError
-			if errors.As(err, &leak) {
-				return cmdutil.Errorf(cmdutil.ExitInternal, "%v", err)
-			}
-			var werr *report.WriteError
-			if errors.As(err, &werr) {
-				next := "llamactl doctor --report " + suggestName(o.Report, "llamactl-report")
-				if o.Zip {
-					next = "llamactl doctor --report " + suggestName(o.Report, "llamactl-report.zip") + " --zip"
-				}
-				return unwritable("support report", o.Report, werr.Err, next)
-			}
-			return cmdutil.Errorf(cmdutil.ExitInternal, "could not write the report to %s: %v", o.Report, err)
-		}
-		r.Path = absPath(r.Path)
-		rep = &r
-		doc.Report = rep
+// writeReport writes the --report bundle and records it in doc.
+func (o *Options) writeReport(s *machine.Snapshot, doc *Doc) error {
+	if o.Report == "" {
+		return nil
 	}
+	f := o.F
+	r, err := report.Write(report.Options{Path: o.Report, Zip: o.Zip, Redact: !o.NoRedact, Snapshot: s, Doctor: *doc,
+		Llamactl: buildinfo.Get(), Env: environ(f), Stderr: f.IO.ErrOut, Now: f.Now})
+	if err != nil {
+		var leak *report.LeakError
+		if errors.As(err, &leak) {
+			return cmdutil.Errorf(cmdutil.ExitInternal, "%v", err)
+		}
+		var werr *report.WriteError
+		if errors.As(err, &werr) {
+			next := "llamactl doctor --report " + suggestName(o.Report, "llamactl-report")
+			if o.Zip {
+				next = "llamactl doctor --report " + suggestName(o.Report, "llamactl-report.zip") + " --zip"
+			}
+			return unwritable("support report", o.Report, werr.Err, next)
+		}
+		return cmdutil.Errorf(cmdutil.ExitInternal, "could not write the report to %s: %v", o.Report, err)
+	}
+	r.Path = absPath(r.Path)
+	doc.Report = &r
+	return nil
+}
 
+// print writes the --json document, or the human report (render.go) with
+// where --snapshot and --report wrote.
+func (o *Options) print(doc Doc, tr *doctor.Translator) error {
+	f := o.F
 	if f.IO.JSON {
-		if err := ui.WriteJSON(f.IO.Out, doc); err != nil {
-			return err
-		}
-	} else {
-		render(f.IO, doc, len(o.Checks) > 0, tr)
-		renderRPC(f.IO, doc.RPC, tr)
-		if o.SnapshotOut != "" {
-			fmt.Fprintf(f.IO.Out, "\n%s\n", tr.UI("snapshot-written", "path", doc.SnapshotFile, "arg", o.SnapshotOut))
-		}
-		if rep != nil {
-			how := tr.UI("report.redacted")
-			if !rep.Redacted {
-				how = tr.UI("report.not-redacted")
-			}
-			files := rep.Files
-			if len(files) > 3 {
-				files = append(files[:2:2], tr.UI("report.more", "count", fmt.Sprint(len(rep.Files)-2)))
-			}
-			fmt.Fprintf(f.IO.Out, "\n%s\n", tr.UI("report-written", "path", rep.Path, "files", strings.Join(files, ", "), "how", how))
-		}
+		return ui.WriteJSON(f.IO.Out, doc)
 	}
-	if doctor.HasErrors(findings) || rpcBad {
-		return cmdutil.Exit(cmdutil.ExitFindings)
+	render(f.IO, doc, len(o.Checks) > 0, tr)
+	renderRPC(f.IO, doc.RPC, tr)
+	if o.SnapshotOut != "" {
+		fmt.Fprintf(f.IO.Out, "\n%s\n", tr.UI("snapshot-written", "path", doc.SnapshotFile, "arg", o.SnapshotOut))
+	}
+	if rep := doc.Report; rep != nil {
+		how := tr.UI("report.redacted")
+		if !rep.Redacted {
+			how = tr.UI("report.not-redacted")
+		}
+		files := rep.Files
+		if len(files) > 3 {
+			files = append(files[:2:2], tr.UI("report.more", "count", fmt.Sprint(len(rep.Files)-2)))
+		}
+		fmt.Fprintf(f.IO.Out, "\n%s\n", tr.UI("report-written", "path", rep.Path, "files", strings.Join(files, ", "), "how", how))
 	}
 	return nil
 }

@@ -41,7 +41,7 @@ func TestHangingAndGarbageTools(t *testing.T) {
 		return probe.Gather(ctx, d)
 	}}
 	start := time.Now()
-	err := run(context.Background(), o)
+	err := validateAndRun(context.Background(), o)
 	// The hanging tool sleeps 30s; finishing well before that proves it was
 	// cut off. The bound is loose on purpose: on a loaded 2-core machine
 	// the 2s probe budget plus process start-up took 5.5s, and a tight

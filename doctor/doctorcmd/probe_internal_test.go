@@ -35,7 +35,7 @@ func TestProbeFindingsKeepFailureID(t *testing.T) {
 			}
 			return kernels.Report{Stages: st, Findings: kernels.Findings(st)}, nil
 		}}
-	if err := run(context.Background(), o); err != nil {
+	if err := validateAndRun(context.Background(), o); err != nil {
 		t.Fatalf("run: %v", err)
 	}
 	if gotSel.Toolkit == nil || gotSel.HostCompiler != "/usr/bin/g++-11" {
@@ -85,4 +85,12 @@ func TestFallbackArch(t *testing.T) {
 			t.Errorf("fallbackArch(%s %v) = %q, want %q", c.tk.Version, c.tk.GPUArchs, got, c.want)
 		}
 	}
+}
+
+// validateAndRun is what NewCmd's RunE does after parsing: validate, then run.
+func validateAndRun(ctx context.Context, o *Options) error {
+	if err := o.validate(); err != nil {
+		return err
+	}
+	return run(ctx, o)
 }

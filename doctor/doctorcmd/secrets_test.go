@@ -42,7 +42,7 @@ func TestSnapshotAndJSONCarryNoSecrets(t *testing.T) {
 		d.Timeout = 2 * time.Second
 		return probe.Gather(ctx, d)
 	}}
-	if err := run(context.Background(), o); cmdutil.ExitCode(err) > cmdutil.ExitFindings {
+	if err := validateAndRun(context.Background(), o); cmdutil.ExitCode(err) > cmdutil.ExitFindings {
 		t.Fatalf("%v\n%s", err, errOut)
 	}
 	b, err := os.ReadFile(snap)

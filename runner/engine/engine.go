@@ -141,10 +141,12 @@ func ParseVersion(out string) (version string, build int, commit string) {
 }
 
 // Caps are the flags this engine accepts. Unknown builds get what their
-// --help lists, so generated command lines always parse.
+// --help lists, so generated command lines always parse. The planner
+// (runner/plan) reads them as they are: this is the one capability type.
 type Caps struct {
 	Flags map[string]bool `json:"-"`
 
+	FlashAttn    bool `json:"flash_attn"`     // -fa/--flash-attn in any form
 	Fit          bool `json:"fit"`            // -fit on|off
 	FitPrint     bool `json:"fit_print"`      // -fitp: memory estimate oracle
 	FlashAttnArg bool `json:"flash_attn_arg"` // -fa on|off|auto (else bare -fa)
@@ -158,6 +160,9 @@ type Caps struct {
 	Embedding    bool `json:"embedding"`
 	DraftModel   bool `json:"draft_model"`
 	CacheTypes   bool `json:"cache_types"` // -ctk/-ctv
+	// NoOpOffload: --no-op-offload (keep the compute of CPU-resident
+	// layers on the host, nothing on the GPU at -ngl 0).
+	NoOpOffload bool `json:"no_op_offload"`
 }
 
 // descGapRE is the gap before the description: two or more spaces not
@@ -203,6 +208,7 @@ func ParseHelp(help string) Caps {
 		}
 		return false
 	}
+	c.FlashAttn = has("-fa", "--flash-attn")
 	c.Fit = has("--fit")
 	c.FitPrint = has("--fit-print", "-fitp")
 	c.FlashAttnArg = strings.Contains(faLine, "on|off")
@@ -216,10 +222,13 @@ func ParseHelp(help string) Caps {
 	c.Embedding = has("--embedding", "--embeddings")
 	c.DraftModel = has("--model-draft", "-md", "--spec-draft-model")
 	c.CacheTypes = has("--cache-type-k", "-ctk")
+	c.NoOpOffload = has("--no-op-offload")
 	return c
 }
 
-// Device is one backend device as ggml reports it.
+// Device is one backend device as ggml reports it (--list-devices), with
+// NVML's free memory merged in where it is better; the planner
+// (runner/plan) sizes models to these: this is the one device type.
 type Device struct {
 	ID       string `json:"id"` // CUDA0, Vulkan0, ROCm0, MTL0...
 	Name     string `json:"name"`

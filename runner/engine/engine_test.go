@@ -34,7 +34,8 @@ func TestParseHelpB11669(t *testing.T) {
 	c := ParseHelp(testutil.Fixture(t, "runner", "llama-server-b11669-help.txt"))
 	checks := map[string]bool{"fit": c.Fit, "fa arg": c.FlashAttnArg, "spec-type": c.SpecType, "spec-draft-n": c.SpecDraftN,
 		"load-mode": c.LoadMode, "ngl auto": c.NGLAuto, "list-devices": c.ListDevices, "n-cpu-moe": c.CPUMoE,
-		"verbosity": c.Verbosity, "embedding": c.Embedding, "draft model": c.DraftModel, "cache types": c.CacheTypes}
+		"verbosity": c.Verbosity, "embedding": c.Embedding, "draft model": c.DraftModel, "cache types": c.CacheTypes,
+		"flash attention": c.FlashAttn, "no-op-offload": c.NoOpOffload}
 	for name, ok := range checks {
 		if !ok {
 			t.Errorf("build 11669 knows %s", name)
@@ -65,6 +66,9 @@ func TestParseHelpOld(t *testing.T) {
 	c := ParseHelp(old)
 	if c.Fit || c.FlashAttnArg || c.SpecType || c.SpecDraftN || c.LoadMode || c.NGLAuto || c.ListDevices {
 		t.Errorf("old build caps = %+v", c)
+	}
+	if !c.FlashAttn || c.NoOpOffload { // bare -fa is still flash attention
+		t.Errorf("old build: flash attention %v, --no-op-offload %v", c.FlashAttn, c.NoOpOffload)
 	}
 	if !c.Flags["--no-mmap"] || !c.Flags["--draft-max"] || !c.DraftModel {
 		t.Errorf("old flags missing: %v", c.Flags)

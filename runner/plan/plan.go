@@ -6,32 +6,15 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/llamactl/llamactl/runner/engine"
 	"github.com/llamactl/llamactl/runner/gguf"
 )
-
-// Device is a GPU (or other accelerator) as the engine reports it.
-type Device struct {
-	ID       string `json:"id"`
-	Name     string `json:"name"`
-	TotalMiB uint64 `json:"total_mib"`
-	FreeMiB  uint64 `json:"free_mib"`
-}
 
 // Host is the machine's RAM and cores.
 type Host struct {
 	AvailableMiB  uint64 `json:"available_mib"`
 	PhysicalCores int    `json:"physical_cores"`
 	LogicalCores  int    `json:"logical_cores"`
-}
-
-// Caps are the engine features the planner may use.
-type Caps struct {
-	FlashAttn  bool // the engine takes -fa
-	CacheTypes bool // -ctk/-ctv
-	CPUMoE     bool // --n-cpu-moe
-	// NoOpOffload: the engine takes --no-op-offload (keep the compute of
-	// CPU-resident layers on the host, nothing on the GPU at -ngl 0).
-	NoOpOffload bool
 }
 
 // Request is what the user pinned; zero values mean "choose".
@@ -116,10 +99,10 @@ type eval struct {
 
 type planner struct {
 	m     *gguf.Model
-	devs  []Device
+	devs  []engine.Device
 	host  Host
 	req   Request
-	caps  Caps
+	caps  engine.Caps
 	coef  Coefficients
 	split []float64
 	tried []eval
@@ -129,7 +112,10 @@ type planner struct {
 // on the GPU (largest context first, f16 then q8_0 KV), then MoE experts on
 // the CPU, then fewer layers; the context is reduced before layers are
 // dropped unless the user pinned it.
-func Make(m *gguf.Model, devs []Device, host Host, req Request, caps Caps) (Result, error) {
+// Devices and caps are what the engine reported (runner/engine): the
+// engine's flags say which features (flash attention, KV cache types,
+// --n-cpu-moe, --no-op-offload) a plan may use.
+func Make(m *gguf.Model, devs []engine.Device, host Host, req Request, caps engine.Caps) (Result, error) {
 	if m.Layers == 0 {
 		return Result{}, fmt.Errorf("the model has no layers: is it a %q file rather than a model?", m.Type)
 	}
@@ -139,18 +125,23 @@ func Make(m *gguf.Model, devs []Device, host Host, req Request, caps Caps) (Resu
 	if req.NGL > m.Layers+1 {
 		req.NGL = m.Layers + 1
 	}
+	return newPlanner(m, devs, host, req, caps).run()
+}
+
+// newPlanner splits layers over the devices by their free memory.
+func newPlanner(m *gguf.Model, devs []engine.Device, host Host, req Request, caps engine.Caps) *planner {
 	pl := &planner{m: m, devs: devs, host: host, req: req, caps: caps, coef: Coef()}
 	for _, d := range devs {
 		pl.split = append(pl.split, math.Max(float64(d.FreeMiB)-pl.devOverhead(d), 1))
 	}
-	return pl.run()
+	return pl
 }
 
-func (pl *planner) devOverhead(d Device) float64 {
+func (pl *planner) devOverhead(d engine.Device) float64 {
 	return pl.coef.Backend(d.ID).OverheadMiB
 }
 
-func (pl *planner) devMargin(d Device) float64 {
+func (pl *planner) devMargin(d engine.Device) float64 {
 	b := pl.coef.Backend(d.ID)
 	return math.Max(b.MarginMiB, b.MarginFraction*float64(d.TotalMiB))
 }
@@ -282,134 +273,158 @@ func (pl *planner) evaluate(p Params) eval {
 	return e
 }
 
+// run tries, in order of preference, until a candidate fits: every layer
+// on the GPUs (fullOffload), MoE experts on the CPU (expertsOnCPU), fewer
+// layers (fewerLayers), the compute on the host too (hostCompute). When
+// none fits, the smallest candidate shows by how much.
 func (pl *planner) run() (Result, error) {
-	m := pl.m
-	full := m.Layers + 1
 	ctxs := pl.ctxCandidates()
-	fa := pl.flashAttn()
-	var reasons []string
 	var chosen *eval
-
-	nglOptions := []int{full}
-	if len(pl.devs) == 0 {
-		nglOptions = []int{0}
-	}
-	if pl.req.NGL >= 0 {
-		nglOptions = []int{pl.req.NGL}
-	}
-	// With several GPUs, one GPU that holds everything is tried first at
-	// each context: no inter-device copies (multi-GPU).
-	var layouts []int
-	if len(pl.devs) > 1 {
-		for _, i := range pl.byFree() {
-			layouts = append(layouts, i+1)
-		}
-	}
-	layouts = append(layouts, 0)
-	// 1. The pinned or full offload, largest context first.
-	for _, ngl := range nglOptions {
-		for _, ctx := range ctxs {
-			for _, kv := range pl.kvTypes(fa) {
-				for _, only := range layouts {
-					p := pl.params(ngl, ctx, kv, 0)
-					p.Only = only
-					if e := pl.evaluate(p); e.fits {
-						chosen = &e
-						break
-					}
-				}
-				if chosen != nil {
-					break
-				}
-			}
-			if chosen != nil {
-				break
-			}
-		}
-	}
-	if chosen != nil && chosen.p.Only > 0 {
-		d := pl.devs[chosen.p.Only-1]
-		reasons = append(reasons, T("reason.single-gpu", "device", d.ID, "name", d.Name))
-	}
-	floorCtx := ctxs[len(ctxs)-1]
-	// 2. MoE: experts of the first N layers on the CPU before dropping layers.
-	if chosen == nil && len(pl.devs) > 0 && pl.req.NGL < 0 && m.ExpertCount > 0 && pl.caps.CPUMoE {
-		for n := 1; n <= m.Layers && chosen == nil; n++ {
-			for _, kv := range pl.kvTypes(fa) {
-				if e := pl.evaluate(pl.params(full, floorCtx, kv, n)); e.fits {
-					chosen = &e
-					reasons = append(reasons, T("reason.moe-cpu", "n", n))
-					break
-				}
-			}
-		}
-	}
-	// 3. Fewer layers at the smallest context, then grow the context back.
-	if chosen == nil && len(pl.devs) > 0 && pl.req.NGL < 0 {
-		for ngl := full - 1; ngl >= 0 && chosen == nil; ngl-- {
-			for _, kv := range pl.kvTypes(fa) {
-				if e := pl.evaluate(pl.params(ngl, floorCtx, kv, 0)); e.fits {
-					chosen = &e
-					break
-				}
-			}
-		}
-		if chosen != nil {
-			for _, ctx := range ctxs {
-				if ctx <= chosen.p.Ctx {
-					break
-				}
-				if e := pl.evaluate(pl.params(chosen.p.NGL, ctx, chosen.p.CacheK, 0)); e.fits {
-					chosen = &e
-					break
-				}
-			}
-			reasons = append(reasons, T("reason.partial", "ngl", chosen.p.NGL, "n", full))
-		}
-	}
-	// 4. A GPU too small even for the compute buffer at -ngl 0: keep the
-	// graph on the host as well (--no-op-offload), the largest context first.
-	if chosen == nil && len(pl.devs) > 0 && pl.req.NGL <= 0 && pl.caps.NoOpOffload && pl.params(0, floorCtx, "f16", 0).OpOffload {
-		for _, ctx := range ctxs {
-			for _, kv := range pl.kvTypes(fa) {
-				p := pl.params(0, ctx, kv, 0)
-				p.OpOffload = false
-				if e := pl.evaluate(p); e.fits {
-					chosen = &e
-					reasons = append(reasons, T("reason.no-op-offload", "device", pl.devs[0].ID))
-					break
-				}
-			}
-			if chosen != nil {
-				break
-			}
+	var reasons []string
+	for _, step := range []func([]uint64) (*eval, []string){pl.fullOffload, pl.expertsOnCPU, pl.fewerLayers, pl.hostCompute} {
+		if chosen, reasons = step(ctxs); chosen != nil {
+			break
 		}
 	}
 	res := Result{Fits: chosen != nil}
 	if chosen == nil {
 		// Nothing fits: report the smallest configuration so the user sees
 		// by how much, and let the caller refuse or override.
-		e := pl.evaluate(pl.params(nglOptions[0], floorCtx, pl.kvTypes(fa)[len(pl.kvTypes(fa))-1], 0))
+		kvs := pl.kvTypes(pl.flashAttn())
+		e := pl.evaluate(pl.params(pl.nglOptions()[0], ctxs[len(ctxs)-1], kvs[len(kvs)-1], 0))
 		chosen = &e
-		reasons = append(reasons, T("reason.does-not-fit", "why", e.why))
-	}
-	if res.Fits {
-		// Runner-ups for the human output: the next smaller context and a
-		// quantized KV cache, when they were not weighed already.
-		for i, c := range ctxs {
-			if c == chosen.p.Ctx && i+1 < len(ctxs) {
-				pl.evaluate(pl.params(chosen.p.NGL, ctxs[i+1], chosen.p.CacheK, chosen.p.NCPUMoE))
-			}
-		}
-		if kvs := pl.kvTypes(fa); chosen.p.CacheK != kvs[len(kvs)-1] {
-			pl.evaluate(pl.params(chosen.p.NGL, chosen.p.Ctx, kvs[len(kvs)-1], chosen.p.NCPUMoE))
-		}
+		reasons = []string{T("reason.does-not-fit", "why", e.why)}
+	} else {
+		pl.runnerUps(chosen, ctxs)
 	}
 	res.Plan = pl.toPlan(chosen.p)
 	res.Predicted = chosen.pred
 	res.Reasons = append(pl.baseReasons(chosen.p), reasons...)
 	res.Alternatives = pl.alternatives(chosen)
 	return res, nil
+}
+
+// nglOptions are the -ngl values to try first: the pinned one, else all
+// layers (none without devices).
+func (pl *planner) nglOptions() []int {
+	switch {
+	case pl.req.NGL >= 0:
+		return []int{pl.req.NGL}
+	case len(pl.devs) == 0:
+		return []int{0}
+	}
+	return []int{pl.m.Layers + 1}
+}
+
+// fullOffload is step 1: the pinned or full offload, largest context
+// first, f16 then quantized KV; with several GPUs, one GPU that holds
+// everything is tried first at each context (no inter-device copies).
+func (pl *planner) fullOffload(ctxs []uint64) (*eval, []string) {
+	layouts := []int{}
+	if len(pl.devs) > 1 {
+		for _, i := range pl.byFree() {
+			layouts = append(layouts, i+1)
+		}
+	}
+	layouts = append(layouts, 0)
+	for _, ngl := range pl.nglOptions() {
+		for _, ctx := range ctxs {
+			for _, kv := range pl.kvTypes(pl.flashAttn()) {
+				for _, only := range layouts {
+					p := pl.params(ngl, ctx, kv, 0)
+					p.Only = only
+					if e := pl.evaluate(p); e.fits {
+						if only == 0 {
+							return &e, nil
+						}
+						d := pl.devs[only-1]
+						return &e, []string{T("reason.single-gpu", "device", d.ID, "name", d.Name)}
+					}
+				}
+			}
+		}
+	}
+	return nil, nil
+}
+
+// expertsOnCPU is step 2 for MoE models: the experts of the first N layers
+// on the CPU before dropping layers, at the smallest context.
+func (pl *planner) expertsOnCPU(ctxs []uint64) (*eval, []string) {
+	m := pl.m
+	if len(pl.devs) == 0 || pl.req.NGL >= 0 || m.ExpertCount == 0 || !pl.caps.CPUMoE {
+		return nil, nil
+	}
+	for n := 1; n <= m.Layers; n++ {
+		for _, kv := range pl.kvTypes(pl.flashAttn()) {
+			if e := pl.evaluate(pl.params(m.Layers+1, ctxs[len(ctxs)-1], kv, n)); e.fits {
+				return &e, []string{T("reason.moe-cpu", "n", n)}
+			}
+		}
+	}
+	return nil, nil
+}
+
+// fewerLayers is step 3: fewer layers at the smallest context, then the
+// context grown back as far as it fits.
+func (pl *planner) fewerLayers(ctxs []uint64) (*eval, []string) {
+	if len(pl.devs) == 0 || pl.req.NGL >= 0 {
+		return nil, nil
+	}
+	full := pl.m.Layers + 1
+	var chosen *eval
+	for ngl := full - 1; ngl >= 0 && chosen == nil; ngl-- {
+		for _, kv := range pl.kvTypes(pl.flashAttn()) {
+			if e := pl.evaluate(pl.params(ngl, ctxs[len(ctxs)-1], kv, 0)); e.fits {
+				chosen = &e
+				break
+			}
+		}
+	}
+	if chosen == nil {
+		return nil, nil
+	}
+	for _, ctx := range ctxs {
+		if ctx <= chosen.p.Ctx {
+			break
+		}
+		if e := pl.evaluate(pl.params(chosen.p.NGL, ctx, chosen.p.CacheK, 0)); e.fits {
+			chosen = &e
+			break
+		}
+	}
+	return chosen, []string{T("reason.partial", "ngl", chosen.p.NGL, "n", full)}
+}
+
+// hostCompute is step 4: a GPU too small even for the compute buffer at
+// -ngl 0 keeps the graph on the host as well (--no-op-offload), the
+// largest context first.
+func (pl *planner) hostCompute(ctxs []uint64) (*eval, []string) {
+	if len(pl.devs) == 0 || pl.req.NGL > 0 || !pl.caps.NoOpOffload || !pl.params(0, ctxs[len(ctxs)-1], "f16", 0).OpOffload {
+		return nil, nil
+	}
+	for _, ctx := range ctxs {
+		for _, kv := range pl.kvTypes(pl.flashAttn()) {
+			p := pl.params(0, ctx, kv, 0)
+			p.OpOffload = false
+			if e := pl.evaluate(p); e.fits {
+				return &e, []string{T("reason.no-op-offload", "device", pl.devs[0].ID)}
+			}
+		}
+	}
+	return nil, nil
+}
+
+// runnerUps weighs, for the human output, the next smaller context and a
+// quantized KV cache when they were not weighed already.
+func (pl *planner) runnerUps(chosen *eval, ctxs []uint64) {
+	for i, c := range ctxs {
+		if c == chosen.p.Ctx && i+1 < len(ctxs) {
+			pl.evaluate(pl.params(chosen.p.NGL, ctxs[i+1], chosen.p.CacheK, chosen.p.NCPUMoE))
+		}
+	}
+	if kvs := pl.kvTypes(pl.flashAttn()); chosen.p.CacheK != kvs[len(kvs)-1] {
+		pl.evaluate(pl.params(chosen.p.NGL, chosen.p.Ctx, kvs[len(kvs)-1], chosen.p.NCPUMoE))
+	}
 }
 
 // byFree lists device indexes, most free memory first.
@@ -522,4 +537,25 @@ func (pl *planner) alternatives(chosen *eval) []Alternative {
 
 func key(p Params) string {
 	return fmt.Sprintf("%d/%d/%s/%d/%d", p.NGL, p.Ctx, p.CacheK, p.NCPUMoE, p.Only)
+}
+
+// Check predicts plan p (a remembered one) as it is for these devices and
+// host, and says whether it still fits: nothing in it is chosen again. A
+// tensor split in p places the layers as the engine will (-ts).
+func Check(m *gguf.Model, devs []engine.Device, host Host, req Request, caps engine.Caps, p Plan) (Prediction, bool) {
+	pl := newPlanner(m, devs, host, req, caps)
+	if len(p.TensorSplit) == len(devs) && len(devs) > 1 {
+		pl.split = make([]float64, len(devs))
+		for i, n := range p.TensorSplit {
+			pl.split[i] = float64(n)
+		}
+	}
+	pr := Params{NGL: p.NGL, Ctx: p.Ctx, UBatch: p.UBatch, Parallel: max(p.Parallel, 1), FlashAttn: p.FlashAttn == "on",
+		CacheK: p.CacheK, CacheV: p.CacheV, NCPUMoE: p.NCPUMoE,
+		OpOffload: len(devs) > 0 && pl.coef.Backend(devs[0].ID).OpOffload && !p.NoOpOffload}
+	if p.SplitMode == "none" {
+		pr.Only = p.MainGPU + 1
+	}
+	e := pl.evaluate(pr)
+	return e.pred, e.fits
 }

@@ -3,6 +3,7 @@ package plan
 import (
 	"bytes"
 	"math"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -40,7 +41,7 @@ func moeModel() *gguf.Model {
 	return m
 }
 
-var gpuCaps = Caps{FlashAttn: true, CacheTypes: true, CPUMoE: true}
+var gpuCaps = engine.Caps{FlashAttn: true, CacheTypes: true, CPUMoE: true}
 var bigHost = Host{AvailableMiB: 64000, PhysicalCores: 8, LogicalCores: 16}
 
 func TestKVWorkedExample(t *testing.T) {
@@ -67,17 +68,17 @@ func TestPlanTable(t *testing.T) {
 	cases := []struct {
 		name  string
 		model *gguf.Model
-		devs  []Device
+		devs  []engine.Device
 		req   Request
 		check func(t *testing.T, r Result)
 	}{
-		{"24GB full offload at the trained context", llama3_8B(), []Device{{ID: "CUDA0", TotalMiB: 24564, FreeMiB: 24000}}, Request{NGL: -1},
+		{"24GB full offload at the trained context", llama3_8B(), []engine.Device{{ID: "CUDA0", TotalMiB: 24564, FreeMiB: 24000}}, Request{NGL: -1},
 			func(t *testing.T, r Result) {
 				if r.Plan.NGL != 33 || r.Plan.Ctx != 131072 || r.Plan.CacheK != "f16" || !r.Fits {
 					t.Errorf("plan = %+v", r.Plan)
 				}
 			}},
-		{"8GB: all layers, context reduced (speed over context)", llama3_8B(), []Device{{ID: "CUDA0", TotalMiB: 8192, FreeMiB: 7600}}, Request{NGL: -1},
+		{"8GB: all layers, context reduced (speed over context)", llama3_8B(), []engine.Device{{ID: "CUDA0", TotalMiB: 8192, FreeMiB: 7600}}, Request{NGL: -1},
 			func(t *testing.T, r Result) {
 				if r.Plan.NGL != 33 || r.Plan.Ctx >= 131072 || r.Plan.Ctx < 4096 {
 					t.Errorf("plan = %+v", r.Plan)
@@ -90,14 +91,14 @@ func TestPlanTable(t *testing.T) {
 					t.Errorf("prediction %+v exceeds free memory", d)
 				}
 			}},
-		{"pinned context: q8_0 KV before dropping layers", llama3_8B(), []Device{{ID: "CUDA0", TotalMiB: 10240, FreeMiB: 9000}}, Request{NGL: -1, Ctx: 32768},
+		{"pinned context: q8_0 KV before dropping layers", llama3_8B(), []engine.Device{{ID: "CUDA0", TotalMiB: 10240, FreeMiB: 9000}}, Request{NGL: -1, Ctx: 32768},
 			func(t *testing.T, r Result) {
 				// f16 at 32k is 4 GiB of KV + 4.8 GiB weights: too much; q8_0 is 2.1 GiB.
 				if r.Plan.NGL != 33 || r.Plan.Ctx != 32768 || r.Plan.CacheK != "q8_0" {
 					t.Errorf("plan = %+v", r.Plan)
 				}
 			}},
-		{"4GB: partial offload", llama3_8B(), []Device{{ID: "CUDA0", TotalMiB: 4096, FreeMiB: 3800}}, Request{NGL: -1},
+		{"4GB: partial offload", llama3_8B(), []engine.Device{{ID: "CUDA0", TotalMiB: 4096, FreeMiB: 3800}}, Request{NGL: -1},
 			func(t *testing.T, r Result) {
 				if r.Plan.NGL <= 0 || r.Plan.NGL >= 33 || !r.Fits {
 					t.Errorf("plan = %+v", r.Plan)
@@ -106,13 +107,13 @@ func TestPlanTable(t *testing.T) {
 					t.Errorf("CPU layers not on the host: %+v", r.Predicted.Host)
 				}
 			}},
-		{"MoE: experts on the CPU before dropping layers", moeModel(), []Device{{ID: "CUDA0", TotalMiB: 12288, FreeMiB: 11500}}, Request{NGL: -1},
+		{"MoE: experts on the CPU before dropping layers", moeModel(), []engine.Device{{ID: "CUDA0", TotalMiB: 12288, FreeMiB: 11500}}, Request{NGL: -1},
 			func(t *testing.T, r Result) {
 				if r.Plan.NGL != 33 || r.Plan.NCPUMoE == 0 || r.Plan.NCPUMoE > 32 {
 					t.Errorf("plan = %+v", r.Plan)
 				}
 			}},
-		{"two GPUs: one holds it all", llama3_8B(), []Device{{ID: "CUDA0", TotalMiB: 4096, FreeMiB: 4000}, {ID: "CUDA1", TotalMiB: 8192, FreeMiB: 8000}}, Request{NGL: -1, Ctx: 8192},
+		{"two GPUs: one holds it all", llama3_8B(), []engine.Device{{ID: "CUDA0", TotalMiB: 4096, FreeMiB: 4000}, {ID: "CUDA1", TotalMiB: 8192, FreeMiB: 8000}}, Request{NGL: -1, Ctx: 8192},
 			func(t *testing.T, r Result) {
 				if r.Plan.SplitMode != "none" || r.Plan.MainGPU != 1 || r.Plan.TensorSplit != nil || r.Predicted.Devices[0].ModelMiB != 0 {
 					t.Errorf("plan = %+v devices %+v", r.Plan, r.Predicted.Devices)
@@ -121,7 +122,7 @@ func TestPlanTable(t *testing.T) {
 					t.Errorf("argv = %s", s)
 				}
 			}},
-		{"two GPUs: split by free memory", llama3_8B(), []Device{{ID: "CUDA0", TotalMiB: 6144, FreeMiB: 5000}, {ID: "CUDA1", TotalMiB: 4096, FreeMiB: 4000}}, Request{NGL: -1, Ctx: 8192},
+		{"two GPUs: split by free memory", llama3_8B(), []engine.Device{{ID: "CUDA0", TotalMiB: 6144, FreeMiB: 5000}, {ID: "CUDA1", TotalMiB: 4096, FreeMiB: 4000}}, Request{NGL: -1, Ctx: 8192},
 			func(t *testing.T, r Result) {
 				if len(r.Plan.TensorSplit) != 2 || r.Plan.TensorSplit[0]+r.Plan.TensorSplit[1] != 33 || r.Plan.TensorSplit[0] <= r.Plan.TensorSplit[1] {
 					t.Errorf("split = %v", r.Plan.TensorSplit)
@@ -142,7 +143,7 @@ func TestPlanTable(t *testing.T) {
 					t.Errorf("result = %+v", r)
 				}
 			}},
-		{"pinned -ngl is kept", llama3_8B(), []Device{{ID: "CUDA0", TotalMiB: 24564, FreeMiB: 24000}}, Request{NGL: 10, Ctx: 4096},
+		{"pinned -ngl is kept", llama3_8B(), []engine.Device{{ID: "CUDA0", TotalMiB: 24564, FreeMiB: 24000}}, Request{NGL: 10, Ctx: 4096},
 			func(t *testing.T, r Result) {
 				if r.Plan.NGL != 10 {
 					t.Errorf("plan = %+v", r.Plan)
@@ -160,7 +161,44 @@ func TestPlanTable(t *testing.T) {
 				t.Fatal(err)
 			}
 			c.check(t, r)
+			// The chosen plan, checked as it is (a remembered plan), has
+			// the same prediction and fits the same.
+			if pred, fits := Check(c.model, c.devs, host, c.req, gpuCaps, r.Plan); fits != r.Fits || !reflect.DeepEqual(pred, r.Predicted) {
+				t.Errorf("Check = %v %+v, Make predicted %v %+v", fits, pred, r.Fits, r.Predicted)
+			}
 		})
+	}
+}
+
+// A remembered plan is checked as it is: its experts on the CPU and its
+// tensor split count, and less free memory than when it was made makes it
+// stale.
+func TestCheckRememberedPlan(t *testing.T) {
+	moe := moeModel()
+	dev := []engine.Device{{ID: "CUDA0", TotalMiB: 12288, FreeMiB: 11500}}
+	r, err := Make(moe, dev, bigHost, Request{NGL: -1}, gpuCaps)
+	if err != nil || !r.Fits || r.Plan.NCPUMoE == 0 {
+		t.Fatalf("MoE plan = %+v, %v", r.Plan, err)
+	}
+	if _, fits := Check(moe, dev, bigHost, Request{NGL: -1}, gpuCaps, r.Plan); !fits {
+		t.Error("the MoE plan with its experts on the CPU does not fit as it is")
+	}
+	all := r.Plan
+	all.NCPUMoE = 0 // every expert on the GPU: what re-planning with only -ngl pinned weighed
+	if _, fits := Check(moe, dev, bigHost, Request{NGL: -1}, gpuCaps, all); fits {
+		t.Error("all experts on the 11.5 GiB GPU fit: the MoE case proves nothing")
+	}
+	less := []engine.Device{{ID: "CUDA0", TotalMiB: 12288, FreeMiB: 2000}}
+	if _, fits := Check(moe, less, bigHost, Request{NGL: -1}, gpuCaps, r.Plan); fits {
+		t.Error("a plan made for 11.5 GiB free still fits in 2 GiB")
+	}
+	two := []engine.Device{{ID: "CUDA0", TotalMiB: 6144, FreeMiB: 5000}, {ID: "CUDA1", TotalMiB: 4096, FreeMiB: 4000}}
+	p := Plan{NGL: 33, Ctx: 4096, Batch: 2048, UBatch: 512, Threads: 8, FlashAttn: "on", CacheK: "f16", CacheV: "f16", Parallel: 1, TensorSplit: []int{30, 3}}
+	pred, _ := Check(llama3_8B(), two, bigHost, Request{NGL: -1}, gpuCaps, p)
+	p.TensorSplit = []int{3, 30}
+	swapped, _ := Check(llama3_8B(), two, bigHost, Request{NGL: -1}, gpuCaps, p)
+	if len(pred.Devices) != 2 || pred.Devices[0].ModelMiB <= 5*pred.Devices[1].ModelMiB || swapped.Devices[1].ModelMiB <= 5*swapped.Devices[0].ModelMiB {
+		t.Errorf("-ts 30,3 predicted %+v, -ts 3,30 %+v", pred.Devices, swapped.Devices)
 	}
 }
 

@@ -13,6 +13,7 @@ import (
 
 	"github.com/llamactl/llamactl/internal/proc"
 	"github.com/llamactl/llamactl/internal/testutil"
+	"github.com/llamactl/llamactl/runner/engine"
 	"github.com/llamactl/llamactl/runner/gguf"
 	"github.com/llamactl/llamactl/runner/gguf/ggufwrite"
 	"github.com/llamactl/llamactl/runner/plan"
@@ -42,7 +43,7 @@ func BenchmarkChosenVsSweep(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	res, err := plan.Make(&m, nil, host, plan.Request{NGL: -1}, plan.Caps{FlashAttn: true, CacheTypes: true})
+	res, err := plan.Make(&m, nil, host, plan.Request{NGL: -1}, engine.Caps{FlashAttn: true, CacheTypes: true})
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/llamactl/llamactl/internal/paths"
+	"github.com/llamactl/llamactl/runner/engine"
 	"github.com/llamactl/llamactl/runner/gguf"
 	"github.com/llamactl/llamactl/runner/plan"
 )
@@ -32,7 +33,7 @@ type CachedPlan struct {
 
 // CacheKey identifies the model (its header hash and size: the header
 // holds every tensor's shape and type), the device set and engine build.
-func CacheKey(gf *gguf.File, m gguf.Model, devs []plan.Device, build int, userFlags string) string {
+func CacheKey(gf *gguf.File, m gguf.Model, devs []engine.Device, build int, userFlags string) string {
 	h := sha256.New()
 	fmt.Fprintf(h, "size=%d header=%d tensors=%d arch=%s vocab=%s\n", gf.FileSize, gf.HeaderSize, len(gf.Tensors), m.Architecture, m.Tokenizer.TokensHash)
 	for _, t := range gf.Tensors {

@@ -67,12 +67,14 @@ func TestDryRunInChinese(t *testing.T) {
 // Chinese; a bad --lang is a usage error.
 func TestErrorsInChinese(t *testing.T) {
 	model := genModel(t, t.TempDir(), ggufwrite.Config{Arch: "llama"})
-	o, _, _ := testOptions(t, &proc.Replay{})
-	o.Model, o.Lang, o.NGL = model, "zh-CN", -5
-	if err := Run(context.Background(), o); cmdutil.ExitCode(err) != cmdutil.ExitUsage || !strings.Contains(err.Error(), "--ngl -5 不是有效的层数") {
+	f, _, _ := cmdutil.NewTest(nil, nil)
+	cmd := NewCmd(f, func(*Options) error { t.Error("runF ran"); return nil })
+	cmd.SetArgs([]string{model, "--lang", "zh-CN", "--ngl", "-5"})
+	cmd.SilenceUsage, cmd.SilenceErrors = true, true
+	if err := cmd.Execute(); cmdutil.ExitCode(err) != cmdutil.ExitUsage || !strings.Contains(err.Error(), "--ngl -5 不是有效的层数") {
 		t.Errorf("--ngl -5: %v", err)
 	}
-	o, _, _ = testOptions(t, &proc.Replay{})
+	o, _, _ := testOptions(t, &proc.Replay{})
 	o.Model, o.Lang = "/nonexistent/model.gguf", "zh-CN"
 	if err := Run(context.Background(), o); cmdutil.ExitCode(err) != cmdutil.ExitUsage || !strings.Contains(err.Error(), "/nonexistent/model.gguf 不存在") {
 		t.Errorf("missing model: %v", err)

@@ -3,16 +3,12 @@ package runcmd
 import (
 	"context"
 	_ "embed"
-	"errors"
 	"fmt"
-	"io"
 	"math"
-	"net"
 	"os"
 	"os/signal"
 	"path/filepath"
 	"runtime"
-	"slices"
 	"strings"
 	"syscall"
 	"time"
@@ -111,6 +107,9 @@ See docs/run.md.`,
 				o.Extra = args[1:]
 			} else if len(args) > 1 {
 				return cmdutil.UsageErrorf("%s", o.t.T("err.one-model-n", "n", len(args)))
+			}
+			if err := o.validate(); err != nil {
+				return err
 			}
 			if len(runF) > 0 && runF[0] != nil {
 				return runF[0](o)
@@ -249,204 +248,39 @@ func (o *Options) defaults() {
 	}
 }
 
-// Run plans and (unless --dry-run) launches.
+// Run plans and (unless --dry-run) launches, in named steps: read the
+// model (and the draft), gather the engine, its devices and the host, plan
+// (or reuse the remembered plan), show the plan, then launch and verify.
+// The flags were checked by NewCmd (Options.validate) before Run.
 func Run(ctx context.Context, o *Options) error {
 	if ctx == nil {
 		ctx = context.Background()
 	}
 	o.defaults()
-	f := o.F
 	if o.t == nil {
 		if err := o.chooseLang(); err != nil {
 			return err
 		}
 	}
-	t, pt := o.t, o.pt
-	if o.FlashAttn != "" && o.FlashAttn != "on" && o.FlashAttn != "off" {
-		return cmdutil.UsageErrorf("%s", t.T("err.flash-attn", "value", fmt.Sprintf("%q", o.FlashAttn)))
-	}
-	if o.CacheType != "" && !plan.KnownCacheType(o.CacheType) {
-		return cmdutil.UsageErrorf("%s", t.T("err.cache-type", "value", fmt.Sprintf("%q", o.CacheType)))
-	}
-	if o.Ctx > plan.MaxCtx {
-		return cmdutil.UsageErrorf("%s", t.T("err.ctx", "ctx", o.Ctx, "max", plan.MaxCtx))
-	}
-	if o.Port < 0 || o.Port > 65535 {
-		return cmdutil.UsageErrorf("%s", t.T("err.port", "port", o.Port))
-	}
-	for _, n := range []struct {
-		flag string
-		v    int
-	}{{"--batch", o.Batch}, {"--ubatch", o.UBatch}, {"--threads", o.Threads}} {
-		if n.v < 0 {
-			return cmdutil.UsageErrorf("%s", t.T("err.negative", "flag", n.flag, "value", n.v))
-		}
-	}
-	if o.NGL < -1 {
-		return cmdutil.UsageErrorf("%s", t.T("err.ngl", "ngl", o.NGL))
-	}
-	if o.Batch > 0 && o.UBatch > o.Batch {
-		return cmdutil.UsageErrorf("%s", t.T("err.ubatch", "ubatch", o.UBatch, "batch", o.Batch))
-	}
-	gf, m, err := openModel(t, o.Model)
+	mods, err := o.readModels()
 	if err != nil {
 		return err
 	}
-	var draft *gguf.Model
-	if o.Draft != "" {
-		_, dm, err := openModel(t, o.Draft)
-		if err != nil {
-			return err
-		}
-		if msg := tokenizerMismatch(t, m.Tokenizer, dm.Tokenizer); msg != "" {
-			return cmdutil.UsageErrorf("%s", t.T("err.draft", "draft", o.Draft, "model", o.Model, "why", msg))
-		}
-		draft = &dm
-	}
-
-	loc := engine.Locator{Flag: o.EnginePath, Getenv: f.Getenv, ReadFile: o.ReadFile, Stat: o.Stat, CacheDir: o.CacheDir, Runner: f.Runner}
-	path, source, err := loc.Find()
+	rg, err := o.gatherRig(ctx)
 	if err != nil {
-		return cmdutil.Errorf(cmdutil.ExitEngine, "%v", err)
+		return err
 	}
-	eng, err := engine.Probe(ctx, f.Runner, path, source)
-	if err != nil {
-		return cmdutil.Errorf(cmdutil.ExitEngine, "%s", t.T("err.engine-probe", "path", path, "source", source, "err", err))
+	s := &session{o: o, mods: mods, rig: rg}
+	if err := s.makePlan(); err != nil {
+		return err
 	}
-	for _, w := range o.RPC {
-		if _, port, err := net.SplitHostPort(w); err != nil || port == "" {
-			return cmdutil.UsageErrorf("%s", t.T("err.rpc-not-hostport", "value", w))
-		}
+	if err := s.choosePort(); err != nil {
+		return err
 	}
-	edevs, err := eng.ListDevicesRPC(ctx, f.Runner, o.RPC)
-	if te := engine.Texter(nil); errors.As(err, &te) {
-		return cmdutil.Errorf(cmdutil.ExitEngine, "%s", te.In(engine.Texts(t.Lang())))
+	if done, err := s.show(); done {
+		return err
 	}
-	if err != nil {
-		return cmdutil.Errorf(cmdutil.ExitEngine, "%v", err)
-	}
-	var nvmlNote string
-	var env []string // nil: the engine inherits llamactl's environment
-	if hasCUDA(edevs) {
-		if self, err := f.Executable(); err == nil {
-			if rep, err := engine.NVML(ctx, f.Runner, self); err == nil {
-				var mg engine.NVMLMerge
-				edevs, mg = engine.MergeNVML(edevs, rep)
-				switch {
-				case mg.Used:
-					nvmlNote = plan.T("reason.nvml")
-					env = append(f.Environ(), "CUDA_DEVICE_ORDER=PCI_BUS_ID")
-				case mg.NVMLGPUs > 0:
-					nvmlNote = plan.T("reason.nvml-mismatch", "nvml", mg.NVMLGPUs, "engine", mg.EngineCUDA)
-				}
-			}
-		}
-	}
-	var devs []plan.Device
-	for _, d := range edevs {
-		devs = append(devs, plan.Device{ID: d.ID, Name: d.Name, TotalMiB: d.TotalMiB, FreeMiB: d.FreeMiB})
-	}
-	host, err := o.HostInfo(ctx)
-	if err != nil {
-		return cmdutil.Errorf(cmdutil.ExitInternal, "%s", t.T("err.host-memory", "err", err))
-	}
-	caps := plan.Caps{FlashAttn: eng.Caps.Flags["-fa"] || eng.Caps.Flags["--flash-attn"], CacheTypes: eng.Caps.CacheTypes, CPUMoE: eng.Caps.CPUMoE,
-		NoOpOffload: eng.Caps.Flags["--no-op-offload"]}
-	req := plan.Request{Ctx: o.Ctx, NGL: o.NGL, Batch: o.Batch, UBatch: o.UBatch, Threads: o.Threads, CacheType: o.CacheType,
-		FlashAttn: o.FlashAttn, Parallel: 1, Draft: draft}
-
-	userFlags := fmt.Sprintf("ctx=%d ngl=%d b=%d ub=%d t=%d ct=%s fa=%s draft=%s mmap=%v rpc=%s", o.Ctx, o.NGL, o.Batch, o.UBatch, o.Threads, o.CacheType, o.FlashAttn, o.Draft, !o.NoMmap, strings.Join(o.RPC, ","))
-	key := CacheKey(gf, m, devs, eng.Build, userFlags)
-	if o.Retune {
-		o.Cache.Forget(key)
-	}
-	cached, haveCache := o.Cache.Load(key)
-	if haveCache {
-		req.Calibration = cached.Calibration
-	}
-	res, err := plan.Make(&m, devs, host, req, caps)
-	if err != nil {
-		return cmdutil.UsageErrorf("%v", err)
-	}
-	var cacheNote string
-	if haveCache {
-		// The remembered plan, checked against the memory free now.
-		pinned := req
-		cp := cached.Plan
-		pinned.NGL, pinned.Ctx, pinned.Batch, pinned.UBatch = cp.NGL, cp.Ctx, cp.Batch, cp.UBatch
-		pinned.Threads, pinned.CacheType, pinned.FlashAttn = cp.Threads, cp.CacheK, cp.FlashAttn
-		if r, err := plan.Make(&m, devs, host, pinned, caps); err == nil && r.Fits {
-			r.Plan.NCPUMoE, r.Plan.TensorSplit, r.Plan.ThreadsBatch = cp.NCPUMoE, cp.TensorSplit, cp.ThreadsBatch
-			res.Plan, res.Predicted = r.Plan, r.Predicted
-			cacheNote = plan.T("reason.cache-used")
-		} else {
-			haveCache = false
-			cacheNote = plan.T("reason.cache-stale")
-		}
-	}
-	doc := Doc{Schema: 1, Engine: EngineDoc{Path: eng.Path, Version: eng.Version, Build: eng.Build, Source: eng.Source},
-		Model: modelDoc(o.Model, m), Plan: res.Plan, Predicted: res.Predicted, Reasons: res.Reasons, Alternatives: res.Alternatives, Fits: res.Fits,
-		FromCache: haveCache}
-	if cacheNote != "" {
-		doc.Reasons = append([]string{cacheNote}, doc.Reasons...)
-	}
-	if nvmlNote != "" {
-		doc.Reasons = append(doc.Reasons, nvmlNote)
-	}
-	port := o.Port
-	if port == 0 && !o.DryRun {
-		if port, err = o.FreePort(); err != nil {
-			return cmdutil.Errorf(cmdutil.ExitInternal, "%s", t.T("err.no-port", "err", err))
-		}
-	}
-	argvFor := func(p plan.Plan) []string {
-		ao := plan.ArgvOptions{Model: o.Model, Host: o.Host, Port: port, Draft: o.Draft, DraftMax: o.DraftMax, Extra: o.Extra, NoMmap: o.NoMmap, RPC: o.RPC}
-		if p.Embedding {
-			ao.Pooling = m.Pooling
-		}
-		return plan.Argv(p, eng.Caps, ao)
-	}
-	doc.Argv = argvFor(doc.Plan)
-
-	// A plan that does not fit even at the smallest context is exit 1, a
-	// dry run's as a launch's, unless --ngl/--ctx force it.
-	notFit := !doc.Fits && o.NGL < 0 && o.Ctx == 0
-	if o.DryRun {
-		if f.IO.JSON {
-			if err := ui.WriteJSON(f.IO.Out, doc); err != nil || !notFit {
-				return err
-			}
-			return cmdutil.Exit(cmdutil.ExitFindings)
-		}
-		printPlan(f, o, doc)
-		if notFit {
-			return cmdutil.Errorf(cmdutil.ExitFindings, "%s", pt.T("run.not-fit", "model", o.Model))
-		}
-		return nil
-	}
-	if notFit {
-		if !f.IO.JSON {
-			printPlan(f, o, doc)
-		}
-		return cmdutil.Errorf(cmdutil.ExitFindings, "%s", pt.T("run.not-fit", "model", o.Model))
-	}
-	if !f.IO.JSON {
-		printPlan(f, o, doc)
-	}
-	// replan plans again with some devices' free memory lowered to what
-	// the engine could really allocate there (an out-of-memory failure
-	// proved the reported figure wrong); what the user pinned stays.
-	replan := func(learned map[string]uint64) (plan.Result, bool) {
-		ds := slices.Clone(devs)
-		for i := range ds {
-			if v, ok := learned[ds[i].ID]; ok {
-				ds[i].FreeMiB = v
-			}
-		}
-		r, err := plan.Make(&m, ds, host, req, caps)
-		return r, err == nil && r.Fits
-	}
-	return launchAndVerify(ctx, o, eng, &m, &doc, argvFor, key, req.Calibration, env, replan)
+	return s.launchAndVerify(ctx)
 }
 
 // learnedFree reads a failed launch's report: the device that ran out of
@@ -523,131 +357,6 @@ func tokenizerMismatch(t *lang.Catalog, a, b gguf.Tokenizer) string {
 	return ""
 }
 
-func launchAndVerify(ctx context.Context, o *Options, eng *engine.Engine, m *gguf.Model, doc *Doc, argvFor func(plan.Plan) []string, key string, cal plan.Calibration, env []string,
-	replan func(map[string]uint64) (plan.Result, bool)) error {
-	f := o.F
-	t, pt := o.t, o.pt
-	errp := ui.NewErrPrinter(f.IO)
-	ctx, stop := o.Interrupt(ctx)
-	defer stop()
-	var logw io.Writer
-	if f.IO.Verbose && !f.IO.JSON {
-		logw = f.IO.ErrOut
-	}
-	baseURL := fmt.Sprintf("http://%s:%d", urlHost(o.Host), portOf(doc.Argv))
-	p := doc.Plan
-	var srv *launch.Server
-	var learned map[string]uint64
-	for attempt := 0; ; attempt++ {
-		argv := argvFor(p)
-		doc.Argv = argv
-		doc.Plan = p
-		doc.Attempts = append(doc.Attempts, Attempt{Argv: argv})
-		srv = launch.Start(ctx, launch.Options{Runner: f.Runner, Path: eng.Path, Args: argv, Env: env, Log: logw, BaseURL: baseURL, HTTP: o.HTTP})
-		err := srv.WaitReady(ctx, o.ReadyTimeout)
-		if err == nil {
-			break
-		}
-		res := srv.Stop()
-		if ctx.Err() != nil {
-			return cmdutil.Exit(cmdutil.ExitSignal)
-		}
-		rep := srv.Report()
-		if rep.OOM != nil && attempt < maxOOMRetries {
-			np, change, ok := p, "", false
-			if dev, got, lim, okDev := learnedFree(doc, rep); okDev && replan != nil {
-				// The device held what the engine allocated before the
-				// failure: plan again for that much, margin included.
-				if learned == nil {
-					learned = map[string]uint64{}
-				}
-				learned[dev] = lim
-				if r, fits := replan(learned); fits {
-					np, ok = r.Plan, true
-					change = plan.T("reduce.replan", "device", dev, "got", fmt.Sprintf("%.0f", got),
-						"free", reportedFree(doc, dev), "ngl", r.Plan.NGL, "ctx", r.Plan.Ctx, "kv", r.Plan.CacheK, "ub", r.Plan.UBatch)
-					doc.Predicted = r.Predicted
-				}
-			}
-			if !ok {
-				np, change, ok = plan.Reduce(p, m, rep.OOM.Stage, rep.OOM.NeedMiB, eng.Caps.CacheTypes)
-			}
-			if ok {
-				doc.Attempts[len(doc.Attempts)-1].OOM = rep.OOM
-				doc.Attempts[len(doc.Attempts)-1].Change = change
-				if !f.IO.JSON {
-					errp.Line(ui.Warn, pt.T("run.oom", "line", rep.OOM.Line), pt.T("run.retry", "change", pt.Line(change)))
-				}
-				p = np
-				continue
-			}
-		}
-		return engineFailure(t, srv.Tail(), res, err)
-	}
-	defer srv.Stop()
-	rep := srv.Report()
-	doc.Actual = &rep
-	doc.URL = baseURL
-	compareAndRecord(o, doc, rep, key, cal)
-
-	if o.Prompt != "" && doc.Plan.Embedding {
-		e, err := srv.Embed(ctx, o.Prompt)
-		if err != nil {
-			if ctx.Err() != nil {
-				return cmdutil.Exit(cmdutil.ExitSignal)
-			}
-			return cmdutil.Errorf(cmdutil.ExitEngine, "%v", err)
-		}
-		doc.Embedding = &e
-		srv.Stop()
-		if f.IO.JSON {
-			return ui.WriteJSON(f.IO.Out, doc)
-		}
-		ui.NewPrinter(f.IO).Line(ui.OK, pt.T("run.embedding", "dims", e.Dimensions, "head", fmt.Sprint(e.Head)))
-		return nil
-	}
-	if o.Prompt != "" {
-		c, err := srv.Complete(ctx, o.Prompt, o.NPredict)
-		if err != nil {
-			if ctx.Err() != nil {
-				return cmdutil.Exit(cmdutil.ExitSignal)
-			}
-			return cmdutil.Errorf(cmdutil.ExitEngine, "%v", err)
-		}
-		doc.Completion = &c
-		srv.Stop()
-		if f.IO.JSON {
-			return ui.WriteJSON(f.IO.Out, doc)
-		}
-		fmt.Fprintf(f.IO.Out, "%s%s\n", o.Prompt, c.Content)
-		ui.NewPrinter(f.IO).Line(ui.OK, pt.T("run.tokens", "n", c.TokensPredicted, "tps", fmt.Sprintf("%.1f", c.TokensPerSecond), "pps", fmt.Sprintf("%.1f", c.PromptPerSecond)))
-		return nil
-	}
-	if f.IO.JSON {
-		if err := ui.WriteJSON(f.IO.Out, doc); err != nil {
-			return err
-		}
-	} else {
-		ui.NewPrinter(f.IO).Line(ui.OK, pt.T("run.ready", "url", baseURL))
-	}
-	res, err := srv.Wait(ctx)
-	if err != nil && ctx.Err() != nil {
-		return cmdutil.Exit(cmdutil.ExitSignal)
-	}
-	if res.ExitCode != 0 {
-		why := errors.New(t.T("err.server-exit", "code", res.ExitCode))
-		if len(o.RPC) > 0 {
-			why = errors.New(t.T("err.server-exit-rpc", "code", res.ExitCode, "workers", strings.Join(o.RPC, ", ")))
-		}
-		err := engineFailure(t, srv.Tail(), res, why)
-		if ee, ok := err.(*cmdutil.ExitError); ok && res.ExitCode > 0 && res.ExitCode < 126 {
-			ee.Code = res.ExitCode // a server that ran and then stopped: its own exit code
-		}
-		return err
-	}
-	return nil
-}
-
 // engineFailure explains a failed engine with the failure knowledge base.
 func engineFailure(t *lang.Catalog, tail string, res interface{ Combined() string }, err error) error {
 	log := tail
@@ -720,17 +429,6 @@ func urlHost(h string) string {
 		return "[" + h + "]"
 	}
 	return h
-}
-
-func portOf(argv []string) int {
-	for i := 0; i+1 < len(argv); i++ {
-		if argv[i] == "--port" {
-			var p int
-			fmt.Sscan(argv[i+1], &p)
-			return p
-		}
-	}
-	return 0
 }
 
 // printPlan is the human plan: the choice, why, and the runner-ups.

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"math"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -153,6 +152,7 @@ func TestDryRunHuman(t *testing.T) {
 	}
 }
 
+// Bad model files and engines (bad flags: TestNewCmdRejectsBadFlags).
 func TestBadInput(t *testing.T) {
 	dir := t.TempDir()
 	model := genModel(t, dir, ggufwrite.Config{Arch: "llama", Layers: 1})
@@ -171,16 +171,9 @@ func TestBadInput(t *testing.T) {
 		{"missing", func(o *Options) { o.Model = filepath.Join(dir, "nope.gguf") }, cmdutil.ExitUsage, "does not exist"},
 		{"not gguf", func(o *Options) { o.Model = text }, cmdutil.ExitUsage, "not a GGUF file"},
 		{"truncated", func(o *Options) { o.Model = trunc }, cmdutil.ExitUsage, "truncated"},
-		{"bad fa", func(o *Options) { o.FlashAttn = "maybe" }, cmdutil.ExitUsage, "--flash-attn"},
-		{"bad cache type", func(o *Options) { o.CacheType = "q3" }, cmdutil.ExitUsage, "--cache-type"},
 		{"draft vocab mismatch", func(o *Options) { o.Draft = other }, cmdutil.ExitUsage, "vocabulary of 1024 vs 600"},
 		{"no engine", func(o *Options) { o.EnginePath = filepath.Join(dir, "none") }, cmdutil.ExitEngine, "no llama.cpp engine"},
 		{"engine is not llama-server", func(o *Options) { o.EnginePath = text }, cmdutil.ExitEngine, "llamactl build"},
-		{"negative threads", func(o *Options) { o.Threads = -3 }, cmdutil.ExitUsage, "--threads -3 is negative"},
-		{"negative batch", func(o *Options) { o.Batch = -1 }, cmdutil.ExitUsage, "--batch -1 is negative"},
-		{"ngl below -1", func(o *Options) { o.NGL = -2 }, cmdutil.ExitUsage, "--ngl -2"},
-		{"ubatch above batch", func(o *Options) { o.Batch, o.UBatch = 256, 512 }, cmdutil.ExitUsage, "--ubatch 512 is larger than --batch 256"},
-		{"ctx overflow", func(o *Options) { o.Ctx = math.MaxUint64 }, cmdutil.ExitUsage, "--ctx 18446744073709551615 is larger than llama.cpp accepts"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
