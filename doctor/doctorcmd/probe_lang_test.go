@@ -42,7 +42,7 @@ func doctorProbeHuman(t *testing.T, l string) string {
 			}
 			return kernels.Report{Stages: st, Findings: kernels.Findings(st)}, nil
 		}}
-	if err := run(context.Background(), o); err != nil && !strings.Contains(err.Error(), "exit") {
+	if err := validateAndRun(context.Background(), o); err != nil && !strings.Contains(err.Error(), "exit") {
 		t.Fatalf("run: %v", err)
 	}
 	return out.String()
@@ -104,7 +104,7 @@ func TestDoctorSkippedProbeFinding(t *testing.T) {
 				st := []kernels.StageResult{{Kind: "cuda", Stage: kernels.StageCompile, Skipped: true, Detail: "no nvcc", Facts: map[string]string{"skip": "skipped-no-nvcc"}}}
 				return kernels.Report{Stages: st, Findings: kernels.Findings(st)}, nil
 			}}
-		if err := run(context.Background(), o); err != nil {
+		if err := validateAndRun(context.Background(), o); err != nil {
 			t.Fatalf("run: %v", err)
 		}
 		if !strings.Contains(out.String(), want) || strings.Contains(out.String(), "--nvcc") {
