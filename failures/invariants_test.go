@@ -10,7 +10,7 @@ import (
 // expected confidence.
 func TestInvariantSignatures(t *testing.T) {
 	for _, c := range []struct {
-		log, id string
+		log, id  string
 		probable bool
 	}{
 		// error codes and status names
