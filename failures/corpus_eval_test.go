@@ -198,8 +198,8 @@ func TestCorpusManifest(t *testing.T) {
 		}
 		seeds[b.Seed] = true
 	}
-	if len(m.Batches) < 2 || !known["test"] || !known["test2"] {
-		t.Errorf("batches %+v: expected batch 1 (test) and batch 2 (test2)", m.Batches)
+	if len(m.Batches) < 3 || !known["test"] || !known["test2"] || !known["test3"] {
+		t.Errorf("batches %+v: expected batches 1 (test), 2 (test2) and 3 (test3)", m.Batches)
 	}
 	urls := map[string]string{}
 	ids := map[string]bool{}
@@ -267,15 +267,26 @@ var acceptedDevMisses = map[string]string{
 
 // TestCorpusDev: every dev log is diagnosed as its thread established.
 func TestCorpusDev(t *testing.T) {
-	for _, batch := range []int{1, 2} {
+	for _, batch := range []int{1, 2, 3} {
 		fig, _ := evaluate(t, Default(), []string{"dev"}, batch, false)
 		t.Logf("dev batch %d: %s", batch, fig)
 	}
 	fig, bad := evaluate(t, Default(), []string{"dev"}, 0, true)
 	t.Logf("dev: %s", fig)
+	// Batch 3's dev logs are measured, not yet asserted (before its matcher work).
+	untuned := map[string]bool{}
+	for _, l := range readManifest(t).Logs {
+		if l.Batch == 3 {
+			untuned[l.File] = true
+		}
+	}
 	for _, b := range bad {
 		file, _, _ := strings.Cut(b, ":")
 		if _, ok := acceptedDevMisses[file]; ok && strings.HasSuffix(b, "got []") {
+			continue
+		}
+		if untuned[file] {
+			t.Log("not yet tuned: " + b)
 			continue
 		}
 		t.Error(b)
@@ -295,8 +306,9 @@ var heldOutFloors = map[string]struct {
 	confident       int
 }{
 	"test":  {0.92, 0.90, 0},
-	"test2": {0.64, 0.62, 2}, // measured before the batch-2 matcher work
-	"all":   {0.81, 0.79, 2},
+	"test2": {0.76, 0.72, 1}, // 64.7%/62.1%/2 before the batch-2 matcher work
+	"test3": {0.64, 0.61, 2}, // measured before the batch-3 matcher work
+	"all":   {0.82, 0.80, 3},
 }
 
 // TestEvalHeldout measures each held-out split and all of them together:
