@@ -54,6 +54,15 @@ func TestInvariantSignatures(t *testing.T) {
 		{"warning: not compiled with GPU offload support, --gpu-layers option will be ignored", "gpu-backend-not-loaded", false},
 		{"-- Could NOT find CUDAToolkit (missing: CUDA_CUDART) (found version \"12.3.52\")", "cuda-toolkit-not-found", false},
 		{"error: invalid argument: --memory-f32", "engine-flag-removed", false},
+		// batch-3 dev: toolsets, empty device lists, unsupported gfx (probable: ollama also
+		// says so of an integrated GPU next to a supported one), no Vulkan driver
+		{"Error\tMSB8020\tThe build tools for v143 (Platform Toolset = 'v143') cannot be found.", "vs-generator-not-found", false},
+		{"ror MSB8020: The build tools for Visual Studio 2013 (Platform Toolset = 'v120') cannot be found. To build using the v12", "vs-generator-not-found", false},
+		{"Returned: \"Available devices: \"", "gpu-backend-not-loaded", false},
+		{"time=2025-01-23T16:42:09.019+01:00 level=WARN source=amd_windows.go:140 msg=\"amdgpu is not supported (supported types:[gfx1103])\" gpu_type=gfx1150", "rocblas-arch-unsupported", true},
+		{"level=WARN source=amd_linux.go:114 msg=\"amdgpu [0] gfx1010 is not supported by /tmp/ollama402405963/rocm [", "rocblas-arch-unsupported", true},
+		{"vulkaninfo.c:921: failed with VK_ERROR_INCOMPATIBLE_DRIVER", "vulkan-no-driver", false},
+		{"RuntimeError: vk::createInstanceUnique: ErrorIncompatibleDriver", "vulkan-no-driver", false},
 	} {
 		d := Default().DiagnoseString(c.log + "\n")
 		if len(d.Findings) != 1 || d.Findings[0].ID != c.id || (d.Findings[0].Confidence == ConfidenceProbable) != c.probable {
@@ -70,6 +79,8 @@ func TestInvariantSilences(t *testing.T) {
 		"error: invalid argument: -hf",
 		// one Vulkan buffer over the driver's allocation limit is not exhausted memory
 		"ggml_vulkan: Device memory allocation of size 4757131264 failed.\nggml_vulkan: Requested buffer size exceeds device memory allocation limit: ErrorOutOfDeviceMemory",
+		// --list-devices with devices: the header line is followed by them
+		"Available devices:\n  CUDA0: NVIDIA GeForce RTX 4090 (24080 MiB, 23603 MiB free)",
 		// an unrelated DLL in the same sentence shapes
 		"The code execution cannot proceed because foo.dll was not found.",
 		"'mytool' is not recognized as an internal or external command,",
