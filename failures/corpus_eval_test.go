@@ -286,10 +286,10 @@ func TestCorpusDev(t *testing.T) {
 	}
 }
 
-// Floors of the held-out splits (see docs/support.md, "Public corpus and
-// held-out splits"). test (batch 1) is contaminated: its misses were read and
-// written down; test2 (batch 2) was drawn before the batch-2 matcher work and
-// never looked at log by log.
+// Floors of the held-out splits, set to the figures measured (see
+// docs/support.md, "Public corpus and held-out splits"). test (batch 1) is
+// contaminated: its misses were read and written down; test2 and test3 were
+// drawn before their batch's matcher work and never looked at log by log.
 // confident is the most confident mistakes allowed.
 var heldOutFloors = map[string]struct {
 	correct, recall float64
@@ -297,8 +297,8 @@ var heldOutFloors = map[string]struct {
 }{
 	"test":  {0.92, 0.90, 0},
 	"test2": {0.76, 0.72, 1}, // 64.7%/62.1%/2 before the batch-2 matcher work
-	"test3": {0.64, 0.61, 2}, // measured before the batch-3 matcher work
-	"all":   {0.82, 0.80, 3},
+	"test3": {0.82, 0.84, 2}, // 64.7%/61.5%/2 before the batch-3 matcher work
+	"all":   {0.85, 0.83, 3},
 }
 
 // TestEvalHeldout measures each held-out split and all of them together:
