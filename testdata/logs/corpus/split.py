@@ -168,8 +168,42 @@ def add(src_dir, out_dir, batch, seed):
         fh.write("\n")
     print(man["counts"], batches[-1]["counts"], batches[-1]["strata"])
 
+def dedupe(out_dir, batch):
+    """Drops the logs of one batch whose whole text is contained in another log of the same
+    batch (a one-line message that another thread's longer excerpt also shows): the cross-batch
+    rule of add(), applied after the draw without re-drawing. The dropped slugs are recorded."""
+    man_path = os.path.join(out_dir, "manifest.json")
+    man = json.load(open(man_path, encoding="utf-8"))
+    logs = [l for l in man["logs"] if l.get("batch", 1) == batch]
+    text = {l["slug"]: norm(open(os.path.join(out_dir, l["file"]), encoding="utf-8").read()) for l in logs}
+    drop = set()
+    for a in logs:
+        for b in logs:
+            if a is b:
+                continue
+            ta, tb = text[a["slug"]], text[b["slug"]]
+            if ta in tb and (ta != tb or a["slug"] > b["slug"]):
+                drop.add(a["slug"])
+    for l in man["logs"]:
+        if l["slug"] in drop:
+            os.remove(os.path.join(out_dir, l["file"]))
+    man["logs"] = [l for l in man["logs"] if l["slug"] not in drop]
+    man["counts"] = {}
+    for l in man["logs"]:
+        man["counts"][l["split"]] = man["counts"].get(l["split"], 0) + 1
+    for b in man["batches"]:
+        if b["batch"] == batch:
+            b["dropped_after_draw"] = sorted(set(b.get("dropped_after_draw", [])) | drop)
+            b["counts"] = {s: sum(1 for l in man["logs"] if l.get("batch") == batch and l["split"] == s) for s in ("dev", b["held_out"])}
+    with open(man_path, "w", encoding="utf-8") as fh:
+        json.dump(man, fh, ensure_ascii=False, indent=1)
+        fh.write("\n")
+    print(sorted(drop), man["counts"])
+
 if __name__ == "__main__":
-    if sys.argv[1] == "add":
+    if sys.argv[1] == "dedupe":
+        dedupe(sys.argv[2], int(sys.argv[sys.argv.index("--batch") + 1]))
+    elif sys.argv[1] == "add":
         args = sys.argv[2:]
         batch = int(args[args.index("--batch") + 1])
         seed = int(args[args.index("--seed") + 1])
