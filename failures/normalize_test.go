@@ -52,6 +52,8 @@ func FuzzNormalize(f *testing.F) {
 		"2026-11-29T10:00:05Z 1.06.520.077 E x", "a:1:2: ", "(1): ",
 		"'cl' 不是内部或外部命令，也不是可运行的程序", "由于找不到VCRUNTIME140_1.dll，无法继续执行代码。", "ollama  | x", "Apr 17 01:25:10 h o[1]: x",
 		"Der Befehl \"nmake\" ist entweder falsch geschrieben oder", "/bin/sh: 1: x: not found",
+		"'cl'은(는) 내부 또는 외부 명령, 실행할 수 있는 프로그램, 또는 배치 파일이 아닙니다.", "Le terme «nvcc» n'est pas reconnu comme nom d'applet de commande",
+		"无法将“nvcc”项识别为 cmdlet、函数、脚本文件或可运行程序的名称。", "VCRUNTIME140_1.dll이(가) 없어 코드 실행을 진행할 수 없습니다.", "> OMP: Error #15: x",
 	} {
 		f.Add(s)
 	}
