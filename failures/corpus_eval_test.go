@@ -272,7 +272,7 @@ func TestCorpusDev(t *testing.T) {
 		t.Logf("dev batch %d: %s", batch, fig)
 	}
 	fig, bad := evaluate(t, Default(), []string{"dev"}, 0, true)
-	t.Logf("dev: %s", fig)
+	t.Logf("[figures] explain dev: %s", fig)
 
 	for _, b := range bad {
 		file, _, _ := strings.Cut(b, ":")
@@ -313,7 +313,7 @@ func TestEvalHeldout(t *testing.T) {
 			which = splits
 		}
 		fig, bad := evaluate(t, Default(), which, 0, detail)
-		t.Logf("held-out %s: %s", split, fig)
+		t.Logf("[figures] explain held-out %s: %s", split, fig)
 		for _, b := range bad {
 			t.Log(b)
 		}
