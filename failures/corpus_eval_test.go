@@ -11,11 +11,13 @@ import (
 )
 
 // The public corpus (testdata/logs/corpus): logs from issue threads with the
-// root cause established in the thread. Its held-out "test" split was drawn
-// once, before any matcher change (split.py, seed in the manifest); matchers
-// are tuned on "dev" only. TestCorpusDev checks every dev log; TestEvalHeldout
-// prints the figures of the held-out split (per-log detail only with
-// LLAMACTL_EVAL_DETAIL=1, so tuning never looks at it) and asserts its floors.
+// root cause established in the thread, collected in batches. Each batch's
+// held-out third ("test" for batch 1, "test2" for batch 2) was drawn once,
+// before the matcher work of that batch (split.py, seeds in the manifest);
+// matchers are tuned on "dev" only. TestCorpusDev checks every dev log;
+// TestEvalHeldout prints the figures of each held-out split and of all of them
+// together (per-log detail only with LLAMACTL_EVAL_DETAIL=1, so tuning never
+// looks at it) and asserts their floors.
 const publicCorpusDir = "../testdata/logs/corpus"
 
 type corpusLog struct {
@@ -32,13 +34,33 @@ type corpusLog struct {
 	Evidence string   `json:"evidence"`
 	File     string   `json:"file"`
 	Expect   []string `json:"expect"`
+	Batch    int      `json:"batch"`
+}
+
+// corpusBatch is one collection of logs and the seed of its held-out draw.
+type corpusBatch struct {
+	Batch   int            `json:"batch"`
+	Seed    int64          `json:"seed"`
+	HeldOut string         `json:"held_out"`
+	Method  string         `json:"method"`
+	Counts  map[string]int `json:"counts"`
 }
 
 type corpusManifest struct {
-	Schema int            `json:"schema"`
-	Seed   int64          `json:"seed"`
-	Counts map[string]int `json:"counts"`
-	Logs   []corpusLog    `json:"logs"`
+	Schema  int            `json:"schema"`
+	Seed    int64          `json:"seed"`
+	Counts  map[string]int `json:"counts"`
+	Batches []corpusBatch  `json:"batches"`
+	Logs    []corpusLog    `json:"logs"`
+}
+
+// heldOutSplits are the held-out splits in batch order.
+func (m corpusManifest) heldOutSplits() []string {
+	var s []string
+	for _, b := range m.Batches {
+		s = append(s, b.HeldOut)
+	}
+	return s
 }
 
 func readManifest(t testing.TB) corpusManifest {
@@ -111,12 +133,18 @@ func (f figures) String() string {
 		f.logs, pct(f.correct, f.logs), pct(f.hits, f.withCause), pct(f.right, f.findings), f.confidentWrong, f.hedgedWrong, pct(f.okClean, f.okLogs))
 }
 
-func evaluate(t *testing.T, kb *KB, split string, detail bool) (figures, []string) {
+// evaluate judges the logs of the given splits (all of them when a log is in
+// any); batch, when not 0, keeps only that batch's logs.
+func evaluate(t *testing.T, kb *KB, splits []string, batch int, detail bool) (figures, []string) {
 	m := readManifest(t)
+	in := map[string]bool{}
+	for _, s := range splits {
+		in[s] = true
+	}
 	var fig figures
 	var lines []string
 	for _, l := range m.Logs {
-		if l.Split != split {
+		if !in[l.Split] || (batch != 0 && l.Batch != batch) {
 			continue
 		}
 		b, err := os.ReadFile(filepath.Join(publicCorpusDir, l.File))
@@ -160,6 +188,20 @@ func TestCorpusManifest(t *testing.T) {
 	if m.Schema != 1 || m.Seed == 0 {
 		t.Fatalf("manifest schema %d seed %d", m.Schema, m.Seed)
 	}
+	splits := append([]string{"dev"}, m.heldOutSplits()...)
+	known := map[string]bool{}
+	seeds := map[int64]bool{}
+	for _, b := range m.Batches {
+		known[b.HeldOut] = true
+		if b.Seed == 0 || seeds[b.Seed] || b.Method == "" {
+			t.Errorf("batch %d: seed %d (each batch draws with its own recorded seed), method %q", b.Batch, b.Seed, b.Method)
+		}
+		seeds[b.Seed] = true
+	}
+	if len(m.Batches) < 3 || !known["test"] || !known["test2"] || !known["test3"] {
+		t.Errorf("batches %+v: expected batches 1 (test), 2 (test2) and 3 (test3)", m.Batches)
+	}
+	urls := map[string]string{}
 	ids := map[string]bool{}
 	for _, e := range Default().Entries() {
 		ids[e.ID] = true
@@ -170,6 +212,13 @@ func TestCorpusManifest(t *testing.T) {
 		counts[l.Split]++
 		if seen[l.File] {
 			t.Errorf("%s listed twice", l.File)
+		}
+		if prev, ok := urls[strings.TrimSuffix(l.URL, "/")]; ok {
+			t.Errorf("%s and %s come from the same thread %s", prev, l.File, l.URL)
+		}
+		urls[strings.TrimSuffix(l.URL, "/")] = l.File
+		if l.Batch < 1 || l.Batch > len(m.Batches) || (l.Split != "dev" && l.Split != m.Batches[l.Batch-1].HeldOut) {
+			t.Errorf("%s: batch %d, split %s", l.File, l.Batch, l.Split)
 		}
 		seen[l.File] = true
 		if !strings.HasPrefix(l.File, l.Split+"/") {
@@ -192,7 +241,7 @@ func TestCorpusManifest(t *testing.T) {
 			t.Errorf("manifest says %d %s logs, lists %d", n, split, counts[split])
 		}
 	}
-	for _, split := range []string{"dev", "test"} {
+	for _, split := range splits {
 		files, _ := filepath.Glob(filepath.Join(publicCorpusDir, split, "*.log"))
 		for _, f := range files {
 			if !seen[split+"/"+filepath.Base(f)] {
@@ -200,8 +249,12 @@ func TestCorpusManifest(t *testing.T) {
 			}
 		}
 	}
-	if len(m.Logs) < 150 || counts["test"]*4 < len(m.Logs) {
-		t.Errorf("corpus has %d logs, %d held out: expected >= 150 with about a third held out", len(m.Logs), counts["test"])
+	held := 0
+	for _, s := range m.heldOutSplits() {
+		held += counts[s]
+	}
+	if len(m.Logs) < 250 || held*4 < len(m.Logs) {
+		t.Errorf("corpus has %d logs, %d held out: expected >= 250 with about a third held out", len(m.Logs), held)
 	}
 }
 
@@ -214,8 +267,13 @@ var acceptedDevMisses = map[string]string{
 
 // TestCorpusDev: every dev log is diagnosed as its thread established.
 func TestCorpusDev(t *testing.T) {
-	fig, bad := evaluate(t, Default(), "dev", true)
-	t.Logf("dev: %s", fig)
+	for _, batch := range []int{1, 2, 3} {
+		fig, _ := evaluate(t, Default(), []string{"dev"}, batch, false)
+		t.Logf("dev batch %d: %s", batch, fig)
+	}
+	fig, bad := evaluate(t, Default(), []string{"dev"}, 0, true)
+	t.Logf("[figures] explain dev: %s", fig)
+
 	for _, b := range bad {
 		file, _, _ := strings.Cut(b, ":")
 		if _, ok := acceptedDevMisses[file]; ok && strings.HasSuffix(b, "got []") {
@@ -228,28 +286,50 @@ func TestCorpusDev(t *testing.T) {
 	}
 }
 
-// Floors reached on the held-out split (see docs/support.md, "Corpus"):
-// 48/52 correct and 39/43 named after the matcher work of issue #15.
-const (
-	heldOutMinCorrect = 0.92
-	heldOutMinRecall  = 0.90
-)
+// Floors of the held-out splits, set to the figures measured (see
+// docs/support.md, "Public corpus and held-out splits"). test (batch 1) is
+// contaminated: its misses were read and written down; test2 and test3 were
+// drawn before their batch's matcher work and never looked at log by log.
+// confident is the most confident mistakes allowed.
+var heldOutFloors = map[string]struct {
+	correct, recall float64
+	confident       int
+}{
+	"test":  {0.92, 0.90, 0},
+	"test2": {0.75, 0.71, 1}, // 63.6%/60.7%/2 before the batch-2 matcher work
+	"test3": {0.81, 0.83, 2}, // 62.5%/58.3%/2 before the batch-3 matcher work
+	"all":   {0.85, 0.83, 3},
+}
 
-// TestEvalHeldout measures the held-out split: go test ./failures -run Eval -v
+// TestEvalHeldout measures each held-out split and all of them together:
+// go test ./failures -run Eval -v
 func TestEvalHeldout(t *testing.T) {
 	detail := os.Getenv("LLAMACTL_EVAL_DETAIL") == "1"
-	fig, bad := evaluate(t, Default(), "test", detail)
-	t.Logf("held-out: %s", fig)
-	for _, b := range bad {
-		t.Log(b)
-	}
-	if fig.confidentWrong != 0 {
-		t.Errorf("%d confident mistakes on the held-out split", fig.confidentWrong)
-	}
-	if float64(fig.correct) < heldOutMinCorrect*float64(fig.logs) {
-		t.Errorf("correct %d/%d is under the floor %.2f", fig.correct, fig.logs, heldOutMinCorrect)
-	}
-	if float64(fig.hits) < heldOutMinRecall*float64(fig.withCause) {
-		t.Errorf("recall %d/%d is under the floor %.2f", fig.hits, fig.withCause, heldOutMinRecall)
+	m := readManifest(t)
+	splits := m.heldOutSplits()
+	for _, split := range append(splits, "all") {
+		which := []string{split}
+		if split == "all" {
+			which = splits
+		}
+		fig, bad := evaluate(t, Default(), which, 0, detail)
+		t.Logf("[figures] explain held-out %s: %s", split, fig)
+		for _, b := range bad {
+			t.Log(b)
+		}
+		floor, ok := heldOutFloors[split]
+		if !ok {
+			t.Errorf("no floor for held-out split %s", split)
+			continue
+		}
+		if fig.confidentWrong > floor.confident {
+			t.Errorf("%s: %d confident mistakes on the held-out split (at most %d)", split, fig.confidentWrong, floor.confident)
+		}
+		if float64(fig.correct) < floor.correct*float64(fig.logs) {
+			t.Errorf("%s: correct %d/%d is under the floor %.2f", split, fig.correct, fig.logs, floor.correct)
+		}
+		if float64(fig.hits) < floor.recall*float64(fig.withCause) {
+			t.Errorf("%s: recall %d/%d is under the floor %.2f", split, fig.hits, fig.withCause, floor.recall)
+		}
 	}
 }

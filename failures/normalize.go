@@ -251,6 +251,17 @@ var shapes = []struct {
 	{"不是内部或外部命令", regexp.MustCompile(`'([^'\s]+)' ?不是内部或外部命令[，,]?(?:也不是可运行的程序)?(?:或批处理文件。?)?`), "command not found: $1"},
 	{"不是內部或外部命令", regexp.MustCompile(`'([^'\s]+)' ?不是內部或外部命令[，,]?(?:、可執行的程式或批次檔。?)?`), "command not found: $1"},
 	{"内部コマンドまたは外部コマンド", regexp.MustCompile(`'([^'\s]+)' ?は、内部コマンドまたは外部コマンド、?(?:操作可能なプログラムまたはバッチ ?ファイルとして認識されていません。?)?`), "command not found: $1"},
+	{"은(는) 내부 또는 외부 명령", regexp.MustCompile(`'([^'\s]+)'\s?은\(는\) 내부 또는 외부 명령,?(?: ?실행할 수 있는 프로그램,?)?(?: ?또는 배치 파일이 아닙니다\.?)?`), "command not found: $1"},
+	// PowerShell in other languages (the quotes may be typographic or guillemets)
+	{"wurde nicht als Name eines Cmdlet", regexp.MustCompile(`(?:\S+ : )?Die Benennung ["'](\S+?)["'] wurde nicht als Name eines Cmdlet[^.]*\.?`), "command not found: $1"},
+	{"no se reconoce como nombre de un cmdlet", regexp.MustCompile(`(?:\S+ : )?El término ["'](\S+?)["'] no se reconoce como nombre de un cmdlet[^.]*\.?`), "command not found: $1"},
+	{"n'est pas reconnu comme nom d'applet de commande", regexp.MustCompile(`(?:\S+ : )?Le terme ["'«]\s?(\S+?)\s?["'»] n'est pas reconnu comme nom d'applet de commande[^.]*\.?`), "command not found: $1"},
+	{"non riconosciuto come nome di cmdlet", regexp.MustCompile(`(?:\S+ : )?Termine ["'](\S+?)["'] non riconosciuto come nome di cmdlet[^.]*\.?`), "command not found: $1"},
+	{"não é reconhecido como nome de cmdlet", regexp.MustCompile(`(?:\S+ : )?O termo ["'](\S+?)["'] não é reconhecido como nome de cmdlet[^.]*\.?`), "command not found: $1"},
+	{"не распознано как имя командлета", regexp.MustCompile(`(?:\S+ : )?Имя ["«'](\S+?)["»'] не распознано как имя командлета[^.]*\.?`), "command not found: $1"},
+	{"项识别为 cmdlet", regexp.MustCompile(`(?:\S+ : )?无法将["'](\S+?)["']项识别为 cmdlet[^。]*。?`), "command not found: $1"},
+	{"の名前として認識されません", regexp.MustCompile(`(?:\S+ : )?用語 ["'](\S+?)["'] は、コマンドレット[^。]*の名前として認識されません。?`), "command not found: $1"},
+	{"용어가 cmdlet", regexp.MustCompile(`(?:\S+ : )?["'](\S+?)["'] 용어가 cmdlet[^.]*\.?`), "command not found: $1"},
 	{": command not found", regexp.MustCompile(`(?:^|\S+: (?:line \d+: )?)([^\s:]+): command not found`), "command not found: $1"},
 	{"zsh: command not found: ", regexp.MustCompile(`zsh: command not found: (\S+)`), "command not found: $1"},
 	{": not found", regexp.MustCompile(`^(?:/bin/)?sh: \d+: ([^\s:]+): not found`), "command not found: $1"},
@@ -264,6 +275,7 @@ var shapes = []struct {
 	{"não pode encontrar o arquivo especificado", regexp.MustCompile(`O sistema não pode encontrar o arquivo especificado\.?`), "The system cannot find the file specified"},
 	{"Не удается найти указанный файл", regexp.MustCompile(`Не удается найти указанный файл\.?`), "The system cannot find the file specified"},
 	{"指定されたファイルが見つかりません", regexp.MustCompile(`指定されたファイルが見つかりません。?`), "The system cannot find the file specified"},
+	{"지정된 파일을 찾을 수 없습니다", regexp.MustCompile(`지정된 파일을 찾을 수 없습니다\.?`), "The system cannot find the file specified"},
 	// modules (LoadLibrary's error 126)
 	{"找不到指定的模块", regexp.MustCompile(`找不到指定的模块。?`), "The specified module could not be found."},
 	{"Das angegebene Modul wurde nicht gefunden", regexp.MustCompile(`Das angegebene Modul wurde nicht gefunden\.?`), "The specified module could not be found."},
@@ -271,6 +283,10 @@ var shapes = []struct {
 	{"Le module spécifié est introuvable", regexp.MustCompile(`Le module spécifié est introuvable\.?`), "The specified module could not be found."},
 	{"Не найден указанный модуль", regexp.MustCompile(`Не найден указанный модуль\.?`), "The specified module could not be found."},
 	{"指定されたモジュールが見つかりません", regexp.MustCompile(`指定されたモジュールが見つかりません。?`), "The specified module could not be found."},
+	{"找不到指定的模組", regexp.MustCompile(`找不到指定的模組。?`), "The specified module could not be found."},
+	{"Impossibile trovare il modulo specificato", regexp.MustCompile(`Impossibile trovare il modulo specificato\.?`), "The specified module could not be found."},
+	{"encontrar o módulo especificado", regexp.MustCompile(`Não foi possível encontrar o módulo especificado\.?`), "The specified module could not be found."},
+	{"지정된 모듈을 찾을 수 없습니다", regexp.MustCompile(`지정된 모듈을 찾을 수 없습니다\.?`), "The specified module could not be found."},
 	// DLLs
 	{"无法继续执行代码", regexp.MustCompile(`由于找不到 ?([\w.+-]+\.(?:dll|DLL)) ?[，,]无法继续执行代码。?`), "The code execution cannot proceed because $1 was not found."},
 	{"kann nicht fortgesetzt werden", regexp.MustCompile(`Die Ausführung des Codes kann nicht fortgesetzt werden, (?:da|weil) ([\w.+-]+\.(?:dll|DLL)) nicht gefunden wurde\.?`), "The code execution cannot proceed because $1 was not found."},
@@ -278,6 +294,10 @@ var shapes = []struct {
 	{"ne peut pas continuer", regexp.MustCompile(`L.exécution du code ne peut pas continuer,? car ([\w.+-]+\.(?:dll|DLL)) est introuvable\.?`), "The code execution cannot proceed because $1 was not found."},
 	{"Не удается продолжить выполнение кода", regexp.MustCompile(`Не удается продолжить выполнение кода, поскольку система не обнаружила ([\w.+-]+\.(?:dll|DLL))\.?`), "The code execution cannot proceed because $1 was not found."},
 	{"コードの実行を続行できません", regexp.MustCompile(`([\w.+-]+\.(?:dll|DLL)) ?が見つからないため、コードの実行を続行できません。?`), "The code execution cannot proceed because $1 was not found."},
+	{"所以無法繼續執行程式碼", regexp.MustCompile(`因為找不到 ?([\w.+-]+\.(?:dll|DLL)) ?[，,]所以無法繼續執行程式碼。?`), "The code execution cannot proceed because $1 was not found."},
+	{"non può continuare perché", regexp.MustCompile(`L.esecuzione del codice non può continuare perché non è stato trovato ([\w.+-]+\.(?:dll|DLL))\.?`), "The code execution cannot proceed because $1 was not found."},
+	{"não pode continuar porque", regexp.MustCompile(`A execução de código não pode continuar porque ([\w.+-]+\.(?:dll|DLL)) não foi encontrado\.?`), "The code execution cannot proceed because $1 was not found."},
+	{"없어 코드 실행을 진행할 수 없습니다", regexp.MustCompile(`([\w.+-]+\.(?:dll|DLL))이\(가\) 없어 코드 실행을 진행할 수 없습니다\.?`), "The code execution cannot proceed because $1 was not found."},
 	{"缺少文件", regexp.MustCompile(`缺少文件 ?([\w.+-]+\.(?:dll|DLL|so(?:\.\d+)*))`), "$1 was not found"},
 }
 

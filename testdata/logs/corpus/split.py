@@ -8,6 +8,13 @@ Input: text files of records
     <log excerpt>
 Output: dev/<slug>.log, test/<slug>.log and manifest.json.
 
+Later batches (issue #15, turn 3): `split.py add NOTES_DIR CORPUS_DIR --batch N --seed S` appends
+new records to the existing manifest without touching the earlier ones. Records whose URL or
+whose whole text is already in the corpus are refused. The new batch gets its own held-out third,
+drawn the same way (per stratum, sorted by slug, shuffled with random.Random(S), every third from a
+seeded offset) into the folder and split "test<N>"; the rest goes to "dev". The seed, the method and
+the counts of every batch are recorded under "batches" in the manifest.
+
 The held-out split is chosen BEFORE any matcher change: within each stratum (the project the
 thread belongs to), records are sorted by slug, shuffled with random.Random(SEED) and every third
 one, starting at a seeded offset, goes to "test". The seed and the resulting split are written to
@@ -99,5 +106,107 @@ def main(src_dir, out_dir):
         fh.write("\n")
     print(man["counts"], {k: len(v) for k, v in sorted(by.items())})
 
+def norm(text):
+    return " ".join(text.split())
+
+def add(src_dir, out_dir, batch, seed):
+    man_path = os.path.join(out_dir, "manifest.json")
+    man = json.load(open(man_path, encoding="utf-8"))
+    old = man["logs"]
+    old_urls = {l["url"].rstrip("/") for l in old}
+    old_texts = [norm(open(os.path.join(out_dir, l["file"]), encoding="utf-8").read()) for l in old]
+    old_slugs = {l["slug"] for l in old}
+    recs = []
+    for f in sorted(os.listdir(src_dir)):
+        if f.endswith(".txt"):
+            recs += parse(os.path.join(src_dir, f))
+    slugs = [r["slug"] for r in recs]
+    assert len(slugs) == len(set(slugs)), "duplicate slug"
+    urls = [r["url"].rstrip("/") for r in recs]
+    assert len(urls) == len(set(urls)), "duplicate URL in the batch"
+    for r in recs:
+        assert r["slug"] not in old_slugs, r["slug"] + ": slug already in the corpus"
+        assert r["url"].rstrip("/") not in old_urls, r["slug"] + ": URL already in the corpus"
+        t = norm(r["log"])
+        assert t and not any(t in o or o in t for o in old_texts), r["slug"] + ": text already in the corpus"
+    by = {}
+    for r in recs:
+        r["stratum"] = stratum(r)
+        by.setdefault(r["stratum"], []).append(r)
+    held = "test%d" % batch
+    rng = random.Random(seed)
+    for name in sorted(by):
+        group = sorted(by[name], key=lambda r: r["slug"])
+        rng.shuffle(group)
+        off = rng.randrange(3)
+        for i, r in enumerate(group):
+            r["split"] = held if i % 3 == off else "dev"
+    for split in ("dev", held):
+        os.makedirs(os.path.join(out_dir, split), exist_ok=True)
+    for r in sorted(recs, key=lambda r: r["slug"]):
+        rel = f'{r["split"]}/{r["slug"]}.log'
+        with open(os.path.join(out_dir, rel), "w", encoding="utf-8") as fh:
+            fh.write(r["log"])
+        exp = [] if r["expect"] in ("", "-") else r["expect"].split()
+        old.append({k: r[k] for k in ("slug", "split", "stratum", "url", "date", "tool", "os", "lang", "kind", "cause", "evidence")} | {"file": rel, "expect": exp, "batch": batch})
+    for l in old:
+        l.setdefault("batch", 1)
+    old.sort(key=lambda l: l["slug"])
+    batches = man.get("batches") or [{"batch": 1, "seed": man["seed"], "method": man["method"], "held_out": "test"}]
+    batches = [b for b in batches if b["batch"] != batch]
+    batches.append({"batch": batch, "seed": seed, "held_out": held,
+                    "method": "per stratum: sort by slug, random.Random(seed).shuffle, every 3rd from a seeded offset -> " + held + "; drawn before any matcher change of this batch",
+                    "counts": {s: sum(1 for r in recs if r["split"] == s) for s in ("dev", held)},
+                    "strata": {k: len(v) for k, v in sorted(by.items())}})
+    man["batches"] = batches
+    man["counts"] = {}
+    for l in old:
+        man["counts"][l["split"]] = man["counts"].get(l["split"], 0) + 1
+    man["logs"] = old
+    with open(man_path, "w", encoding="utf-8") as fh:
+        json.dump(man, fh, ensure_ascii=False, indent=1)
+        fh.write("\n")
+    print(man["counts"], batches[-1]["counts"], batches[-1]["strata"])
+
+def dedupe(out_dir, batch):
+    """Drops the logs of one batch whose whole text is contained in another log of the same
+    batch (a one-line message that another thread's longer excerpt also shows): the cross-batch
+    rule of add(), applied after the draw without re-drawing. The dropped slugs are recorded."""
+    man_path = os.path.join(out_dir, "manifest.json")
+    man = json.load(open(man_path, encoding="utf-8"))
+    logs = [l for l in man["logs"] if l.get("batch", 1) == batch]
+    text = {l["slug"]: norm(open(os.path.join(out_dir, l["file"]), encoding="utf-8").read()) for l in logs}
+    drop = set()
+    for a in logs:
+        for b in logs:
+            if a is b:
+                continue
+            ta, tb = text[a["slug"]], text[b["slug"]]
+            if ta in tb and (ta != tb or a["slug"] > b["slug"]):
+                drop.add(a["slug"])
+    for l in man["logs"]:
+        if l["slug"] in drop:
+            os.remove(os.path.join(out_dir, l["file"]))
+    man["logs"] = [l for l in man["logs"] if l["slug"] not in drop]
+    man["counts"] = {}
+    for l in man["logs"]:
+        man["counts"][l["split"]] = man["counts"].get(l["split"], 0) + 1
+    for b in man["batches"]:
+        if b["batch"] == batch:
+            b["dropped_after_draw"] = sorted(set(b.get("dropped_after_draw", [])) | drop)
+            b["counts"] = {s: sum(1 for l in man["logs"] if l.get("batch") == batch and l["split"] == s) for s in ("dev", b["held_out"])}
+    with open(man_path, "w", encoding="utf-8") as fh:
+        json.dump(man, fh, ensure_ascii=False, indent=1)
+        fh.write("\n")
+    print(sorted(drop), man["counts"])
+
 if __name__ == "__main__":
-    main(sys.argv[1], sys.argv[2])
+    if sys.argv[1] == "dedupe":
+        dedupe(sys.argv[2], int(sys.argv[sys.argv.index("--batch") + 1]))
+    elif sys.argv[1] == "add":
+        args = sys.argv[2:]
+        batch = int(args[args.index("--batch") + 1])
+        seed = int(args[args.index("--seed") + 1])
+        add(args[0], args[1], batch, seed)
+    else:
+        main(sys.argv[1], sys.argv[2])

@@ -1,0 +1,100 @@
+package failures
+
+import (
+	"strings"
+	"testing"
+)
+
+// The invariants of a cause in the words of other tools, shells and
+// languages (issue #15): each log names the expected ID and only it, with the
+// expected confidence.
+func TestInvariantSignatures(t *testing.T) {
+	for _, c := range []struct {
+		log, id  string
+		probable bool
+	}{
+		// error codes and status names
+		// ggml's "CUDA error N at file:line: message" keeps only the message
+		{"CUDA error 2 at ggml-cuda.cu:359: out of memory", "gpu-out-of-memory", false},
+		{"cuBLAS error CUBLAS_STATUS_ALLOC_FAILED at ggml-cuda.cu:6345", "gpu-out-of-memory", false},
+		{"llama_model_load: error loading model: unable to allocate backend buffer", "gpu-out-of-memory", false},
+		{"CUDA error 209 at ggml-cuda.cu:7124: no kernel image is available for execution on the device", "cuda-no-kernel-image", false},
+		{"CUDA error 209 at /src/ggml-cuda.cu:500", "cuda-no-kernel-image", false},
+		// loaders by file name
+		{"OSError: libcuda.so.1: cannot open shared object file: No such file or directory", "cuda-no-device", false},
+		{"FileNotFoundError: Could not find module 'nvcuda.dll' (or one of its dependencies).", "cuda-no-device", false},
+		{"error while loading shared libraries: libvulkan.so.1: cannot open shared object file: No such file or directory", "vulkan-no-driver", false},
+		{"The code execution cannot proceed because vulkan-1.dll was not found.", "vulkan-no-driver", false},
+		{"./main: error while loading shared libraries: libOpenCL.so.1: cannot open shared object file: No such file or directory", "opencl-no-platform", false},
+		{"由于找不到OpenCL.dll，无法继续执行代码。", "opencl-no-platform", false},
+		{"Could not load library cudnn_cnn_infer64_8.dll. Error code 126", "cuda-runtime-dll-missing", false},
+		{"Please make sure cudnn_ops_infer64_8.dll is in your library path!", "cuda-runtime-dll-missing", false},
+		// tools by name, in several shells and languages
+		{"'ninja' is not recognized as an internal or external command,", "ninja-missing", false},
+		{"RuntimeError: Ninja is required to load C++ extensions", "ninja-missing", false},
+		{"/bin/sh: 1: glslc: not found", "vulkan-glslc-missing", false},
+		{"bash: hipcc: command not found", "hip-sdk-not-found", false},
+		{"'NMAKE' is not recognized as an internal or external command,", "msvc-env-missing", false},
+		{"'cl'은(는) 내부 또는 외부 명령, 실행할 수 있는 프로그램, 또는 배치 파일이 아닙니다.", "msvc-env-missing", false},
+		{"无法将“nvcc”项识别为 cmdlet、函数、脚本文件或可运行程序的名称。", "cuda-toolkit-not-found", false},
+		{"'CMAKE_MAKE_PROGRAM-NOTFOUND' is not recognized as an internal or external command,", "msvc-env-missing", true},
+		// CMake's generator fallback through scikit-build
+		{"scikit-build could not get a working generator for your system. Aborting build.", "msvc-env-missing", false},
+		{"Building windows wheels for Python 3.10 requires Microsoft Visual Studio 2022.", "msvc-env-missing", false},
+		{"CMake Error: Generator: execution of make failed. Make command was: \"nmake\" \"/NOLOGO\" \"all\"", "msvc-env-missing", false},
+		{"CMake Error at CMakeLists.txt:2 (project): Generator Visual Studio 16 2019 could not find any instance of Visual Studio.", "vs-generator-not-found", false},
+		// the same message cut, quoted, wrapped or translated
+		{"> OMP: Error #15: Initializing libiomp5md.dll, but found libiomp5md.dll already initialized.", "openmp-duplicate-runtime", false},
+		{"P: Error #15: Initializing libiomp5md.dll, but found libiomp5md.dll already initialized.", "openmp-duplicate-runtime", false},
+		{"*OMP: Error #15*: Initialisation of libiomp5md.dll, but libiomp5md.dll has already been initialised.", "openmp-duplicate-runtime", false},
+		{"  specification is incompatible with that of previous function \"cospi\"", "cuda-glibc-math-noexcept", false},
+		{"   extern float sinpif (float __x) noexcept (true); extern float __sinpif (float __x) noexcept (true);", "cuda-glibc-math-noexcept", false},
+		{"clang-16: error: invalid target ID 'gfx941'; format is a processor name", "hip-invalid-target", false},
+		{"clang++: error: unsupported HIP gpu architecture: gfx1036", "hip-invalid-target", false},
+		{"warning: not compiled with GPU offload support, --gpu-layers option will be ignored", "gpu-backend-not-loaded", false},
+		{"-- Could NOT find CUDAToolkit (missing: CUDA_CUDART) (found version \"12.3.52\")", "cuda-toolkit-not-found", false},
+		{"error: invalid argument: --memory-f32", "engine-flag-removed", false},
+		// batch-3 dev: toolsets, empty device lists, unsupported gfx (probable: ollama also
+		// says so of an integrated GPU next to a supported one), no Vulkan driver
+		{"Error\tMSB8020\tThe build tools for v143 (Platform Toolset = 'v143') cannot be found.", "vs-generator-not-found", false},
+		{"ror MSB8020: The build tools for Visual Studio 2013 (Platform Toolset = 'v120') cannot be found. To build using the v12", "vs-generator-not-found", false},
+		{"Returned: \"Available devices: \"", "gpu-backend-not-loaded", false},
+		{"time=2025-01-23T16:42:09.019+01:00 level=WARN source=amd_windows.go:140 msg=\"amdgpu is not supported (supported types:[gfx1103])\" gpu_type=gfx1150", "rocblas-arch-unsupported", true},
+		{"level=WARN source=amd_linux.go:114 msg=\"amdgpu [0] gfx1010 is not supported by /tmp/ollama402405963/rocm [", "rocblas-arch-unsupported", true},
+		{"vulkaninfo.c:921: failed with VK_ERROR_INCOMPATIBLE_DRIVER", "vulkan-no-driver", false},
+		{"RuntimeError: vk::createInstanceUnique: ErrorIncompatibleDriver", "vulkan-no-driver", false},
+	} {
+		d := Default().DiagnoseString(c.log + "\n")
+		if len(d.Findings) != 1 || d.Findings[0].ID != c.id || (d.Findings[0].Confidence == ConfidenceProbable) != c.probable {
+			t.Errorf("%q: got %+v, want %s (probable %v)", c.log, brief(d.Findings), c.id, c.probable)
+		}
+	}
+}
+
+// Say nothing rather than a wrong cause.
+func TestInvariantSilences(t *testing.T) {
+	for _, log := range []string{
+		// typos and flags newer than the binary are not removed flags
+		"error: invalid argument: --ngl",
+		"error: invalid argument: -hf",
+		// one Vulkan buffer over the driver's allocation limit is not exhausted memory
+		"ggml_vulkan: Device memory allocation of size 4757131264 failed.\nggml_vulkan: Requested buffer size exceeds device memory allocation limit: ErrorOutOfDeviceMemory",
+		// --list-devices with devices: the header line is followed by them
+		"Available devices:\n  CUDA0: NVIDIA GeForce RTX 4090 (24080 MiB, 23603 MiB free)",
+		// an unrelated DLL in the same sentence shapes
+		"The code execution cannot proceed because foo.dll was not found.",
+		"'mytool' is not recognized as an internal or external command,",
+	} {
+		if d := Default().DiagnoseString(log + "\n"); len(d.Findings) != 0 {
+			t.Errorf("%q: got %+v, want nothing", log, brief(d.Findings))
+		}
+	}
+}
+
+func brief(fs []Finding) string {
+	var b []string
+	for _, f := range fs {
+		b = append(b, f.ID+"/"+f.Confidence)
+	}
+	return "[" + strings.Join(b, " ") + "]"
+}
