@@ -34,6 +34,7 @@ type Coefficients struct {
 		HostStagingBytesPerToken    float64 `json:"host_staging_bytes_per_token"`
 		HostStagingBytesPerTokCache float64 `json:"host_staging_bytes_per_token_per_cache"`
 		NoFAVIndexBytesPerEmbdV     float64 `json:"nofa_v_index_bytes_per_embd_v"`
+		HostStagingQuantKVBytes     float64 `json:"host_staging_quant_kv_bytes"`
 		HostStagingSource           string  `json:"host_staging_source"`
 	} `json:"compute"`
 	KVBytesPerElement    map[string]float64 `json:"kv_bytes_per_element"`
@@ -233,7 +234,8 @@ func kvKinds(m *gguf.Model, p Params) (cells []uint64, embdV []float64) {
 // src/llama-graph.cpp), the ids and each cache's K/V row indices, and
 // without flash attention one 8-byte index per V element (V is stored
 // transposed: src/llama-kv-cache.cpp). It does not depend on -ngl or on
-// the vocabulary. The constants are fitted on the Vulkan engine
+// the vocabulary; a quantized KV cache adds a constant 0.08 MiB. The
+// constants are fitted on the Vulkan engine
 // (coefficients.json host_staging_source).
 func HostStagingMiB(m *gguf.Model, p Params) float64 {
 	c := Coef().Compute
@@ -250,7 +252,20 @@ func HostStagingMiB(m *gguf.Model, p Params) float64 {
 			per += c.NoFAVIndexBytesPerEmbdV * embdV[i]
 		}
 	}
-	return ub * per / mib
+	b := ub * per
+	if quantKV(p.CacheK) || quantKV(p.CacheV) {
+		b += c.HostStagingQuantKVBytes
+	}
+	return b / mib
+}
+
+// quantKV says whether a KV cache type is quantized (q8_0, q4_0...).
+func quantKV(t string) bool {
+	switch t {
+	case "", "f16", "f32", "bf16":
+		return false
+	}
+	return true
 }
 
 // Placement is where each layer lives: -1 host, else a device index.

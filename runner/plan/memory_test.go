@@ -53,42 +53,49 @@ func TestHostStagingMeasured(t *testing.T) {
 		ub, np int
 		fa     bool
 		mib    float64 // the engine's figure
+		kv     string  // the KV cache type (f16 when empty)
 	}{
-		{"sid", m1, 99, 1024, 512, 4, true, 5.02},
-		{"sid", m1, 99, 2048, 512, 4, true, 6.02},
-		{"sid", m1, 99, 4096, 512, 4, true, 8.02},
-		{"sid", m1, 99, 2048, 512, 4, false, 9.01},
-		{"sid", m1, 99, 2048, 256, 4, true, 3.01},
-		{"sid", m1, 0, 2048, 512, 4, true, 6.02},
-		{"sid", m1, 4, 2048, 512, 4, true, 6.02},
-		{"sid", m1, 3, 1024, 512, 4, false, 7.01},
-		{"sid", m2, 99, 2048, 512, 4, true, 4.02},
-		{"sid", m2, 99, 2048, 512, 4, false, 6.51},
-		{"sid", m2, 0, 2048, 512, 4, true, 4.02},
-		{"sid", m2, 99, 1536, 128, 1, false, 1.38},
-		{"sid", m3, 99, 2048, 512, 4, true, 10.02},
-		{"sid", m3, 99, 2048, 512, 4, false, 14.01},
-		{"sid", m3, 99, 1024, 128, 4, true, 2.25},
-		{"sid", m3, 2, 2048, 512, 4, true, 10.02},
-		{"sid", m3, 0, 4096, 512, 4, true, 12.02},
-		{"sid", q3, 99, 2048, 512, 4, true, 8.02},
-		{"sid", q3, 3, 1024, 512, 4, false, 8.76},
-		{"sid", q3, 99, 2048, 512, 4, false, 10.76},
-		{"sid", q3, 2, 3072, 256, 1, true, 4.51},
-		{"sid", g3, 99, 2048, 512, 1, true, 6.78},
-		{"sid", g3, 99, 4096, 512, 1, false, 15.52},
-		{"sid", g3, 0, 1024, 256, 1, true, 2.76},
-		{"tree", m1, 99, 2048, 512, 1, true, 4.01},
-		{"tree", g3, 99, 4096, 512, 1, false, 13.51},
-		{"tree", q3, 2, 3072, 256, 1, true, 3.01},
+		{"sid", m1, 99, 1024, 512, 4, true, 5.02, ""},
+		{"sid", m1, 99, 2048, 512, 4, true, 6.02, ""},
+		{"sid", m1, 99, 4096, 512, 4, true, 8.02, ""},
+		{"sid", m1, 99, 2048, 512, 4, false, 9.01, ""},
+		{"sid", m1, 99, 2048, 256, 4, true, 3.01, ""},
+		{"sid", m1, 0, 2048, 512, 4, true, 6.02, ""},
+		{"sid", m1, 4, 2048, 512, 4, true, 6.02, ""},
+		{"sid", m1, 3, 1024, 512, 4, false, 7.01, ""},
+		{"sid", m2, 99, 2048, 512, 4, true, 4.02, ""},
+		{"sid", m2, 99, 2048, 512, 4, false, 6.51, ""},
+		{"sid", m2, 0, 2048, 512, 4, true, 4.02, ""},
+		{"sid", m2, 99, 1536, 128, 1, false, 1.38, ""},
+		{"sid", m3, 99, 2048, 512, 4, true, 10.02, ""},
+		{"sid", m3, 99, 2048, 512, 4, false, 14.01, ""},
+		{"sid", m3, 99, 1024, 128, 4, true, 2.25, ""},
+		{"sid", m3, 2, 2048, 512, 4, true, 10.02, ""},
+		{"sid", m3, 0, 4096, 512, 4, true, 12.02, ""},
+		{"sid", q3, 99, 2048, 512, 4, true, 8.02, ""},
+		{"sid", q3, 3, 1024, 512, 4, false, 8.76, ""},
+		{"sid", q3, 99, 2048, 512, 4, false, 10.76, ""},
+		{"sid", q3, 2, 3072, 256, 1, true, 4.51, ""},
+		{"sid", g3, 99, 2048, 512, 1, true, 6.78, ""},
+		{"sid", g3, 99, 4096, 512, 1, false, 15.52, ""},
+		{"sid", g3, 0, 1024, 256, 1, true, 2.76, ""},
+		{"sid", m1, 99, 4096, 512, 1, true, 8.10, "q8_0"},
+		{"sid", m1, 99, 2048, 256, 1, true, 3.09, "q8_0"},
+		{"sid", m3, 99, 2048, 512, 1, true, 10.10, "q8_0"},
+		{"tree", m1, 99, 2048, 512, 1, true, 4.01, ""},
+		{"tree", g3, 99, 4096, 512, 1, false, 13.51, ""},
+		{"tree", q3, 2, 3072, 256, 1, true, 3.01, ""},
 	} {
-		name := fmt.Sprintf("%s/%s-%d/ngl%d-c%d-ub%d-np%d-fa%v", c.engine, c.cfg.Arch, c.cfg.Embd, c.ngl, c.ctx, c.ub, c.np, c.fa)
+		name := fmt.Sprintf("%s/%s-%d/ngl%d-c%d-ub%d-np%d-fa%v-%s", c.engine, c.cfg.Arch, c.cfg.Embd, c.ngl, c.ctx, c.ub, c.np, c.fa, c.kv)
 		key := fmt.Sprintf("%+v", c.cfg)
 		if models[key] == nil {
 			models[key] = genModel(t, c.cfg)
 		}
 		m := models[key]
-		p := Params{NGL: c.ngl, Ctx: c.ctx, UBatch: c.ub, Parallel: c.np, FlashAttn: c.fa, CacheK: "f16", CacheV: "f16", OpOffload: true}
+		if c.kv == "" {
+			c.kv = "f16"
+		}
+		p := Params{NGL: c.ngl, Ctx: c.ctx, UBatch: c.ub, Parallel: c.np, FlashAttn: c.fa, CacheK: c.kv, CacheV: c.kv, OpOffload: true}
 		got := HostStagingMiB(m, p)
 		want := c.mib
 		if c.engine == "tree" {
