@@ -416,9 +416,11 @@ func Measure(ctx context.Context, c net.Conn, endpoint string, o Options) (*Resu
 
 	// the round trip of a small command
 	var align uint64
-	ping := func() (time.Duration, error) {
+	// ping times GET_ALIGNMENT; a failure is named after step, the
+	// command whose completion it waits for
+	ping := func(step string) (time.Duration, error) {
 		t0 := time.Now()
-		b, err := cl.call("GET_ALIGNMENT", cmdGetAlignment, dev, 8)
+		b, err := cl.call(step, cmdGetAlignment, dev, 8)
 		if err != nil {
 			return 0, err
 		}
@@ -427,7 +429,7 @@ func Measure(ctx context.Context, c net.Conn, endpoint string, o Options) (*Resu
 	}
 	var rtts []float64
 	for i := 0; i < o.Pings; i++ {
-		d, err := ping()
+		d, err := ping("GET_ALIGNMENT")
 		if err != nil {
 			return nil, err
 		}
@@ -497,7 +499,7 @@ func Measure(ctx context.Context, c net.Conn, endpoint string, o Options) (*Resu
 		if err := cl.send("SET_TENSOR", cmdSetTensor, head, payload); err != nil {
 			return nil, err
 		}
-		if _, err := ping(); err != nil {
+		if _, err := ping("SET_TENSOR"); err != nil {
 			return nil, err
 		}
 		ups = append(ups, max(time.Since(t0).Seconds()-rtt, 1e-6))
@@ -519,7 +521,7 @@ func Measure(ctx context.Context, c net.Conn, endpoint string, o Options) (*Resu
 		return nil, err
 	}
 	// the worker is still there after FREE_BUFFER (it has no reply)
-	if _, err := ping(); err != nil {
+	if _, err := ping("FREE_BUFFER"); err != nil {
 		return nil, err
 	}
 	mib := float64(n) / (1 << 20)
