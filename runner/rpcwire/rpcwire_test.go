@@ -151,6 +151,7 @@ func TestHostileReplies(t *testing.T) {
 		{"no free memory", cmdGetDeviceMemory, func([]byte) ([]byte, bool) { return frame(make([]byte, 16)), false }, "memory", "GET_DEVICE_MEMORY"},
 		{"allocation refused", cmdAllocBuffer, func([]byte) ([]byte, bool) { return frame(make([]byte, 16)), false }, "alloc", "ALLOC_BUFFER"},
 		{"a buffer too small", cmdAllocBuffer, func([]byte) ([]byte, bool) { return frame(le.AppendUint64(le.AppendUint64(nil, 1), 16)), false }, "malformed", "ALLOC_BUFFER"},
+		{"SET_TENSOR refused (the worker hangs up)", cmdSetTensor, func([]byte) ([]byte, bool) { return nil, true }, "closed", "SET_TENSOR"},
 		{"GET_TENSOR of 2^62 bytes", cmdGetTensor, huge, "malformed", "GET_TENSOR"},
 		{"other bytes back", cmdGetTensor, func(req []byte) ([]byte, bool) { return frame(make([]byte, le.Uint64(req[tensorSize+8:]))), false }, "mismatch", "GET_TENSOR"},
 		{"a silent worker", cmdGetMaxSize, func([]byte) ([]byte, bool) { return nil, false }, "timeout", "GET_MAX_SIZE"},
