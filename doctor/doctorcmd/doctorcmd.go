@@ -54,6 +54,9 @@ type Options struct {
 	Lang string
 	// RPC are llama.cpp RPC workers (host:port) to check (--rpc).
 	RPC []string
+	// RPCTransferMiB is the payload of each worker's transfer test
+	// (--rpc-transfer-mib; 0: no test).
+	RPCTransferMiB int
 	// Gather takes the snapshot of this machine (probe.Gather by default).
 	Gather func(ctx context.Context) *machine.Snapshot
 	// Kernels runs the --probe kernels (kernels.Run by default).
@@ -147,6 +150,7 @@ Exit status: 0 when no check found an error (warnings allowed), 1 otherwise.`,
 	fl.BoolVar(&opts.Zip, "zip", false, "with --report: write one zip that also holds the raw command outputs")
 	fl.StringVar(&opts.Lang, "lang", "", "language of the human output: zh-CN or en (default: LLAMACTL_LANG, then LC_ALL/LC_MESSAGES/LANG); --json always stays English")
 	fl.StringSliceVar(&opts.RPC, "rpc", nil, "also check these llama.cpp RPC workers `HOST:PORT,...`: reachable, latency, protocol version, devices and memory")
+	fl.IntVar(&opts.RPCTransferMiB, "rpc-transfer-mib", 8, "with --rpc: measure each worker's transfer rate with `MIB` MiB sent and read back (at most half its free memory; 0: do not measure)")
 	fl.BoolVar(&opts.NoRedact, "no-redact", false, "with --report: keep user names, host names and ids (for your own use only)")
 	return cmd
 }
@@ -179,6 +183,9 @@ func (o *Options) validate() error {
 	}
 	if err := validateChecks(o); err != nil {
 		return err
+	}
+	if o.RPCTransferMiB < 0 || o.RPCTransferMiB > 1024 {
+		return cmdutil.UsageErrorf("--rpc-transfer-mib %d: give 0 (no transfer test) to 1024", o.RPCTransferMiB)
 	}
 	if o.Force && o.SnapshotOut == "" {
 		return cmdutil.UsageErrorf("--force goes with --snapshot FILE: it lets the snapshot replace an existing FILE")

@@ -11,11 +11,13 @@ import (
 	"github.com/llamactl/llamactl/internal/paths"
 	"github.com/llamactl/llamactl/internal/ui"
 	"github.com/llamactl/llamactl/runner/engine"
+	"github.com/llamactl/llamactl/runner/rpcwire"
 )
 
 // probeRPC checks the --rpc workers with the engine llamactl run would use
-// (its RPC client does the handshake); without an engine only reachability
-// and latency are measured, and each worker says so.
+// (its RPC client does the handshake; without an engine each worker says
+// that this was not checked), then measures each reachable worker's
+// transfer rate with llamactl's own RPC client (--rpc-transfer-mib).
 func probeRPC(ctx context.Context, o *Options) []engine.RPCWorker {
 	f := o.F
 	loc := engine.Locator{Getenv: f.Getenv, ReadFile: os.ReadFile, Stat: os.Stat, CacheDir: paths.CacheDir(runtime.GOOS, f.Getenv), Runner: f.Runner}
@@ -28,7 +30,11 @@ func probeRPC(ctx context.Context, o *Options) []engine.RPCWorker {
 	} else {
 		eng = e
 	}
-	ws := engine.ProbeRPC(ctx, f.Runner, eng, nil, o.RPC)
+	var wire *rpcwire.Options
+	if o.RPCTransferMiB > 0 {
+		wire = &rpcwire.Options{Bytes: int64(o.RPCTransferMiB) << 20}
+	}
+	ws := engine.ProbeRPC(ctx, f.Runner, eng, nil, o.RPC, wire)
 	if eng == nil {
 		for i := range ws {
 			if ws[i].Reachable {
@@ -40,8 +46,9 @@ func probeRPC(ctx context.Context, o *Options) []engine.RPCWorker {
 	return ws
 }
 
-// renderRPC prints one line per worker, with its devices, in tr's
-// language.
+// renderRPC prints one line per worker, with its devices and its
+// transfer test, in tr's language; a failed transfer test is a warning
+// line of its own.
 func renderRPC(s *ui.IOStreams, ws []engine.RPCWorker, tr *doctor.Translator) {
 	if len(ws) == 0 {
 		return
@@ -66,13 +73,36 @@ func renderRPC(s *ui.IOStreams, ws []engine.RPCWorker, tr *doctor.Translator) {
 			if w.Reachable {
 				detail = append([]string{tr.UI("rpc.reachable", "rtt", rtt(w))}, detail...)
 			}
-			p.Line(ui.Err, w.Endpoint, detail...)
+			p.Line(ui.Err, w.Endpoint, append(detail, transfer(w, tr)...)...)
+			transferFailed(p, w, tr)
 			continue
 		}
 		var devs []string
 		for _, d := range w.Devices {
 			devs = append(devs, tr.UI("rpc.device", "id", d.ID, "total", fmt.Sprint(d.TotalMiB), "free", fmt.Sprint(d.FreeMiB)))
 		}
-		p.Line(ui.OK, tr.UI("rpc.ok", "endpoint", w.Endpoint, "rtt", rtt(w)), devs...)
+		p.Line(ui.OK, tr.UI("rpc.ok", "endpoint", w.Endpoint, "rtt", rtt(w)), append(devs, transfer(w, tr)...)...)
+		transferFailed(p, w, tr)
 	}
+}
+
+// transfer is the transfer test's line, when it measured.
+func transfer(w engine.RPCWorker, tr *doctor.Translator) []string {
+	if w.TransferBytes == 0 {
+		return nil
+	}
+	return []string{tr.UI("rpc.transfer", "mib", fmt.Sprintf("%.3g", float64(w.TransferBytes)/(1<<20)), "protocol", w.Protocol,
+		"up", fmt.Sprintf("%.1f", w.UploadMiBs), "down", fmt.Sprintf("%.1f", w.DownloadMiBs), "cmd", fmt.Sprintf("%.2f", w.CmdRTTMS))}
+}
+
+// transferFailed warns that the transfer test did not measure, and why.
+func transferFailed(p *ui.Printer, w engine.RPCWorker, tr *doctor.Translator) {
+	if w.TransferError == "" {
+		return
+	}
+	msg := w.TransferError
+	if w.TransferErr != nil {
+		msg = w.TransferErr.Text(tr.Lang)
+	}
+	p.Line(ui.Warn, tr.UI("rpc.transfer-failed", "endpoint", w.Endpoint), msg)
 }

@@ -21,14 +21,21 @@ var coefJSON []byte
 type Coefficients struct {
 	Source  string `json:"source"`
 	Compute struct {
-		FFNBytesPerFF         float64 `json:"ffn_bytes_per_ff"`
-		LogitsBytesPerVocab   float64 `json:"logits_bytes_per_vocab"`
-		BytesPerEmbd          float64 `json:"bytes_per_embd"`
-		ConstantBytes         float64 `json:"constant_bytes"`
-		FAMaskBytesPerKV      float64 `json:"fa_mask_bytes_per_kv"`
-		NoFABytesPerHeadKV    float64 `json:"nofa_bytes_per_head_kv"`
-		NoFAMaskBytesPerKV    float64 `json:"nofa_mask_bytes_per_kv"`
-		HostStagingBytesPerEm float64 `json:"host_staging_bytes_per_embd"`
+		FFNBytesPerFF       float64 `json:"ffn_bytes_per_ff"`
+		LogitsBytesPerVocab float64 `json:"logits_bytes_per_vocab"`
+		BytesPerEmbd        float64 `json:"bytes_per_embd"`
+		ConstantBytes       float64 `json:"constant_bytes"`
+		FAMaskBytesPerKV    float64 `json:"fa_mask_bytes_per_kv"`
+		NoFABytesPerHeadKV  float64 `json:"nofa_bytes_per_head_kv"`
+		NoFAMaskBytesPerKV  float64 `json:"nofa_mask_bytes_per_kv"`
+		// The host staging buffer (hostStagingBytes): per n_embd, per
+		// token, per token and KV cache; V row indices without FA.
+		HostStagingBytesPerEm       float64 `json:"host_staging_bytes_per_embd"`
+		HostStagingBytesPerToken    float64 `json:"host_staging_bytes_per_token"`
+		HostStagingBytesPerTokCache float64 `json:"host_staging_bytes_per_token_per_cache"`
+		NoFAVIndexBytesPerEmbdV     float64 `json:"nofa_v_index_bytes_per_embd_v"`
+		HostStagingQuantKVBytes     float64 `json:"host_staging_quant_kv_bytes"`
+		HostStagingSource           string  `json:"host_staging_source"`
 	} `json:"compute"`
 	KVBytesPerElement    map[string]float64 `json:"kv_bytes_per_element"`
 	DeviceOverheadMiB    float64            `json:"device_overhead_mib"`
@@ -196,6 +203,71 @@ func computeBytes(m *gguf.Model, p Params) float64 {
 	return ub * per
 }
 
+// kvKinds are the KV caches of the model at p: the cells of each (one
+// cache, or a global and a sliding-window one), largest first.
+func kvKinds(m *gguf.Model, p Params) (cells []uint64, embdV []float64) {
+	idx := map[uint64]int{}
+	for l := 0; l < m.Layers; l++ {
+		c := layerCells(m, l, p)
+		i, ok := idx[c]
+		if !ok {
+			i = len(cells)
+			idx[c] = i
+			cells, embdV = append(cells, c), append(embdV, 0)
+		}
+		if l < len(m.HeadCountKV) {
+			embdV[i] = math.Max(embdV[i], float64(m.HeadCountKV[l])*float64(m.ValueLength))
+		}
+	}
+	return cells, embdV
+}
+
+// HostStagingMiB is the compute buffer llama.cpp allocates in host memory
+// for the CPU backend's part of the graph when a device runs the rest:
+// with a GPU it is the device's pinned host buffer type, printed as
+// "CUDA_Host compute buffer" or "Vulkan_Host compute buffer"
+// (src/llama-context.cpp puts it there "for faster transfer of the
+// intermediate state"). It holds the graph's inputs, which the scheduler
+// keeps on the CPU (ggml/src/ggml-backend.cpp): per token of the ubatch,
+// each KV cache's mask row (F16 with flash attention, F32 without), the
+// input embedding twice (inp_embd and the token-embedding rows,
+// src/llama-graph.cpp), the ids and each cache's K/V row indices, and
+// without flash attention one 8-byte index per V element (V is stored
+// transposed: src/llama-kv-cache.cpp). It does not depend on -ngl or on
+// the vocabulary; a quantized KV cache adds a constant 0.08 MiB. The
+// constants are fitted on the Vulkan engine
+// (coefficients.json host_staging_source).
+func HostStagingMiB(m *gguf.Model, p Params) float64 {
+	c := Coef().Compute
+	ub := float64(min(uint64(p.UBatch), p.Ctx))
+	cells, embdV := kvKinds(m, p)
+	mask := c.FAMaskBytesPerKV
+	if !p.FlashAttn {
+		mask = c.NoFAMaskBytesPerKV
+	}
+	per := c.HostStagingBytesPerEm*float64(m.EmbeddingLength) + c.HostStagingBytesPerToken
+	for i, n := range cells {
+		per += mask*float64(n) + c.HostStagingBytesPerTokCache
+		if !p.FlashAttn {
+			per += c.NoFAVIndexBytesPerEmbdV * embdV[i]
+		}
+	}
+	b := ub * per
+	if quantKV(p.CacheK) || quantKV(p.CacheV) {
+		b += c.HostStagingQuantKVBytes
+	}
+	return b / mib
+}
+
+// quantKV says whether a KV cache type is quantized (q8_0, q4_0...).
+func quantKV(t string) bool {
+	switch t {
+	case "", "f16", "f32", "bf16":
+		return false
+	}
+	return true
+}
+
 // Placement is where each layer lives: -1 host, else a device index.
 type Placement struct {
 	Layer  []int
@@ -303,8 +375,9 @@ func Predict(m *gguf.Model, p Params, nDev int, splitWeights []float64, cal Cali
 				devs[d].ComputeMiB += comp
 			}
 		}
-		// Host staging for CPU ops and copies (CUDA_Host compute buffer).
-		host.ComputeMiB += float64(min(uint64(p.UBatch), p.Ctx)) * Coef().Compute.HostStagingBytesPerEm * float64(m.EmbeddingLength) / mib
+		// The CPU backend's part of the graph, in the device's pinned
+		// host memory (CUDA_Host, Vulkan_Host compute buffer).
+		host.ComputeMiB += HostStagingMiB(m, p)
 	} else {
 		host.ComputeMiB += comp
 	}

@@ -88,6 +88,17 @@ func TestRealVulkanPlansFit(t *testing.T) {
 						t.Errorf("%s %s: predicted %.2f MiB, engine %.2f MiB", p.ID, c.n, c.p, c.a)
 					}
 				}
+				// The host's compute: the staging buffer the engine puts in the
+				// device's pinned host memory (Vulkan_Host compute: the graph's
+				// inputs) and the output rows. The rule, and the
+				// model's own precision on this engine (its fit: 0.02 MiB).
+				if !d.Plan.NoOpOffload {
+					hp, ha := d.Predicted.Host.ComputeMiB, d.Actual.Host.ComputeMiB
+					t.Logf("host compute (Vulkan_Host staging + output) predicted/engine %.2f/%.2f MiB (buffers %v)", hp, ha, hostCompute(d.Actual.Buffers))
+					if !deviceTolerance(hp, ha) || math.Abs(hp-ha) > 0.1 {
+						t.Errorf("host compute: predicted %.2f MiB, engine %.2f MiB", hp, ha)
+					}
+				}
 				if d.Plan.NGL == 0 && !d.Plan.NoOpOffload && a.ComputeMiB == 0 {
 					t.Errorf("-ngl 0: the engine reported no compute buffer on %s; the test proves nothing about it", p.ID)
 				}
@@ -160,6 +171,17 @@ func TestRealVulkanOverheadMeasured(t *testing.T) {
 			t.Errorf("device of %d MiB for %.2f MiB of buffers + %.0f MiB measured overhead: out of memory = %v", c.cap, used, over, oom)
 		}
 	}
+}
+
+// hostCompute are the engine's host compute and output buffers.
+func hostCompute(b map[string]float64) map[string]float64 {
+	out := map[string]float64{}
+	for k, v := range b {
+		if strings.HasPrefix(k, "compute/") && (strings.Contains(k, "_Host/") || strings.Contains(k, "/CPU")) {
+			out[k] = v
+		}
+	}
+	return out
 }
 
 func decodeDoc(t testing.TB, s string) Doc {

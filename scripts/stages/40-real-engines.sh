@@ -6,7 +6,8 @@
 #     the built llama-server on a generated model, manifest.json checked against the files;
 #     the built engine (RPC protocol of its tree) against a Debian sid worker: version mismatch;
 #  2. GPU offload on the Vulkan device (lavapipe, capped): go test -run RealVulkan;
-#  3. RPC workers on 127.0.0.1: go test -run RealRPC;
+#  3. RPC workers on 127.0.0.1: go test -run RealRPC (run's split; doctor --rpc's transfer test
+#     through llamactl's own RPC client, runner/rpcwire, against sid's and the real tree's workers);
 #  4. a benchmark: run's plan vs llama-fit-params on the capped Vulkan device.
 # Prints "N passed, N failed"; exits non-zero when anything failed.
 set -uo pipefail
@@ -70,6 +71,14 @@ for t in RealVulkan RealRPC; do
   else ko "$t ($((SECONDS - t0)) s)"; grep -E "^\s+(--- FAIL|\S+_test.go)" "$W/$t.log" | head -30; fi
   grep -E "^\s+\S+_test.go:[0-9]+: " "$W/$t.log" | head -40
 done
+# doctor --rpc's measured transfer rate: llamactl's RPC client against real workers
+# (sid's, protocol 8, and the real tree's build above, protocol 7, when it built)
+t0=$SECONDS; TREE_OUT=
+for n in ggml-rpc-server rpc-server; do [ -x "$W/dist/$n" ] && TREE_OUT=$W/dist; done
+if LLAMACTL_REAL_ENGINES=1 LLAMACTL_REQUIRE_TOOLS=1 LLAMACTL_REAL_TREE_OUT=$TREE_OUT go test -count=1 -timeout 5m ./runner/rpcwire ./doctor/doctorcmd -run RealRPC -v > "$W/wire.log" 2>&1; then
+  ok "RealRPC transfer test: runner/rpcwire, doctor --rpc ($((SECONDS - t0)) s)"
+else ko "RealRPC transfer test ($((SECONDS - t0)) s)"; grep -E "^\s+(--- FAIL|\S+_test.go)" "$W/wire.log" | head -20; fi
+grep -E "^\s+(real|rpc_real)_test.go:[0-9]+: " "$W/wire.log" | head -8
 # run's plan vs llama.cpp's own fitter at equal margin (layers, tokens/s): reported, not judged
 if LLAMACTL_REAL_ENGINES=1 go test -count=1 -timeout 15m ./runner/runcmd -run XXX -bench RealVulkanPlanVsFitParams -benchtime 1x > "$W/bench.log" 2>&1; then
   ok "benchmark: run's plan vs llama-fit-params"
