@@ -3,11 +3,13 @@ package ui
 import (
 	"fmt"
 	"io"
+	"os"
 	"sync"
 	"time"
 
 	"github.com/vbauerster/mpb/v8"
 	"github.com/vbauerster/mpb/v8/decor"
+	"golang.org/x/term"
 )
 
 // Unit is what a Progress counts.
@@ -21,8 +23,9 @@ const (
 )
 
 // Progress shows the advance of one long task: a live bar on an
-// interactive terminal (github.com/vbauerster/mpb), periodic plain lines
-// elsewhere (CI logs, pipes), nothing with --json.
+// interactive terminal (github.com/vbauerster/mpb), redrawn in place; periodic
+// plain lines elsewhere (CI logs, pipes, TERM=dumb, NO_COLOR, a terminal that
+// reports no size); nothing with --json.
 type Progress struct {
 	label string
 	unit  Unit
@@ -47,7 +50,7 @@ func NewProgress(s *IOStreams, label string, unit Unit) *Progress {
 	pr.start = pr.now()
 	switch {
 	case s.JSON:
-	case s.ErrTTY:
+	case s.ErrTTY && sizedTerminal(s.ErrOut):
 		pr.p = mpb.New(mpb.WithOutput(s.ErrOut), mpb.WithWidth(40), mpb.WithRefreshRate(200*time.Millisecond))
 	default:
 		pr.plain, pr.every = s.ErrOut, s.Verbose
@@ -103,6 +106,19 @@ func (pr *Progress) Update(done, total int64, what string) {
 	fmt.Fprintf(pr.plain, "%s: %s\n", pr.label, ProgressText(pr.unit, done, total, now.Sub(pr.start), what))
 }
 
+// sizedTerminal says w is a terminal file that reports its size. mpb draws
+// only on an *os.File terminal, into as many rows as it reports: a
+// pseudo-terminal nobody sized (0x0) or a wrapped stream (Windows' ASCII
+// writer) would show no progress at all.
+func sizedTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	cols, rows, err := term.GetSize(int(f.Fd()))
+	return err == nil && cols > 0 && rows > 0
+}
+
 func (pr *Progress) currentWhat() string {
 	pr.wmu.Lock()
 	defer pr.wmu.Unlock()
@@ -110,8 +126,9 @@ func (pr *Progress) currentWhat() string {
 }
 
 // ProgressText renders one progress state: "12.0 / 40.0 MiB (30%) 2.1 MiB/s"
-// for bytes, "[57/216] 26% ETA 3m10s: Building CXX object …" for steps;
-// the estimate is the elapsed time per step times the steps left.
+// for bytes, "[57/216] 26% ETA 3m10s: Building CXX object …" for steps (the
+// estimate is the elapsed time per step times the steps left), and for the
+// last step how long it all took: "[216/216] 100% in 6m2s".
 func ProgressText(u Unit, done, total int64, elapsed time.Duration, what string) string {
 	var s string
 	switch u {
@@ -132,6 +149,9 @@ func ProgressText(u Unit, done, total int64, elapsed time.Duration, what string)
 			if done > 0 && done < total {
 				left := time.Duration(float64(elapsed) / float64(done) * float64(total-done)).Round(time.Second)
 				s += " ETA " + left.String()
+			}
+			if done >= total {
+				return s + " in " + elapsed.Round(time.Second).String()
 			}
 		}
 	}
