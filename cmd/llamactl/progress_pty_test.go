@@ -74,10 +74,13 @@ func paddedTarball(t *testing.T, pad int) []byte {
 }
 
 // slowMirror serves body (whatever the path) in 64 KiB pieces, one per 40 ms
-// (about 1.6 MiB/s), with its length.
-func slowMirror(t *testing.T, body []byte) *httptest.Server {
+// (about 1.6 MiB/s), with its length or, like GitHub's archive server often,
+// without (chunked).
+func slowMirror(t *testing.T, body []byte, length bool) *httptest.Server {
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Length", strconv.Itoa(len(body)))
+		if length {
+			w.Header().Set("Content-Length", strconv.Itoa(len(body)))
+		}
 		w.WriteHeader(http.StatusOK)
 		if r.Method == http.MethodHead {
 			return
@@ -249,10 +252,11 @@ func runBuild(t *testing.T, bin, mirror string, size *pty.Winsize, args []string
 }
 
 var (
-	downloadRE = regexp.MustCompile(`downloading.* (\d+\.\d) MiB / (\d+\.\d) MiB \((\d+)%\) (\d+\.\d) MiB/s`)
-	compileRE  = regexp.MustCompile(`compile.* \[(\d+)/(\d+)\] (\d+)%( ETA (\S+))?`)
-	bareCR     = regexp.MustCompile(`\r[^\n]`)
-	cursorRE   = regexp.MustCompile(`\x1b\[[0-9;?]*[A-HJKSTfhl]`)
+	downloadRE    = regexp.MustCompile(`downloading.* (\d+\.\d) MiB / (\d+\.\d) MiB \((\d+)%\) (\d+\.\d) MiB/s`)
+	compileRE     = regexp.MustCompile(`compile.* \[(\d+)/(\d+)\] (\d+)%( ETA (\S+))?`)
+	unknownSizeRE = regexp.MustCompile(`downloading.*\] (\d+\.\d) MiB (\d+\.\d) MiB/s`)
+	bareCR        = regexp.MustCompile(`\r[^\n]`)
+	cursorRE      = regexp.MustCompile(`\x1b\[[0-9;?]*[A-HJKSTfhl]`)
 )
 
 func TestBuildProgressInATerminal(t *testing.T) {
@@ -262,7 +266,7 @@ func TestBuildProgressInATerminal(t *testing.T) {
 		t.Fatalf("go build: %v\n%s", err, out)
 	}
 	body := paddedTarball(t, 4<<20)
-	mirror := slowMirror(t, body).URL
+	mirror := slowMirror(t, body, true).URL
 	size := &pty.Winsize{Rows: 40, Cols: 120}
 
 	t.Run("live bars", func(t *testing.T) {
@@ -323,6 +327,28 @@ func TestBuildProgressInATerminal(t *testing.T) {
 		}
 		if !strings.Contains(final, "dist") {
 			t.Errorf("the build's closing lines are missing from the screen:\n%s", final)
+		}
+	})
+
+	// Without a Content-Length the bar counts bytes and the rate, and keeps
+	// counting until the end.
+	t.Run("live bars, size unknown", func(t *testing.T) {
+		t.Parallel()
+		r := runBuild(t, bin, slowMirror(t, body, false).URL, size, nil, "TERM=xterm-256color")
+		seen := map[string]bool{}
+		for _, l := range r.screen.overdrawn {
+			if m := unknownSizeRE.FindStringSubmatch(l); m != nil {
+				seen[m[1]] = true
+			}
+		}
+		var last []string
+		for _, l := range strings.Split(r.screen.text(), "\n") {
+			if m := unknownSizeRE.FindStringSubmatch(l); m != nil {
+				last = m
+			}
+		}
+		if len(seen) < 3 || last == nil || last[1] != fmt.Sprintf("%.1f", float64(len(body))/(1<<20)) {
+			t.Errorf("the download bar showed %d distinct byte counts and ends at %q, want several and the whole archive:\n%s", len(seen), last, r.screen.text())
 		}
 	})
 

@@ -39,6 +39,7 @@ type Progress struct {
 	last    time.Time
 	lastPct int64
 	what    string
+	pending func() // plain: the last state, when it was not printed
 
 	p   *mpb.Progress
 	bar *mpb.Bar
@@ -66,7 +67,10 @@ func (pr *Progress) Update(done, total int64, what string) {
 	if pr.p != nil {
 		pr.mu.Lock()
 		if pr.bar == nil {
-			pr.bar = pr.p.AddBar(max(total, 1),
+			// total 0 when unknown (a download without a Content-Length):
+			// mpb then never completes the bar on its own (with 1 it did at
+			// the first bytes and froze there).
+			pr.bar = pr.p.AddBar(max(total, 0),
 				mpb.PrependDecorators(decor.Name(pr.label, decor.WCSyncSpaceR)),
 				mpb.AppendDecorators(decor.Any(func(st decor.Statistics) string {
 					t := st.Total
@@ -95,15 +99,23 @@ func (pr *Progress) Update(done, total int64, what string) {
 		pct = done * 10 / total
 	}
 	finished := total > 0 && done >= total
-	due := pr.every || finished || (total > 0 && pct != pr.lastPct) || now.Sub(pr.last) >= 30*time.Second
+	every := 30 * time.Second
+	if pr.unit == Bytes && total <= 0 {
+		every = 10 * time.Second // no percentage to follow: the bytes so far every 10 s
+	}
+	due := pr.every || finished || (total > 0 && pct != pr.lastPct) || now.Sub(pr.last) >= every
 	if pr.unit == Bytes && !finished && now.Sub(pr.last) < 2*time.Second {
 		due = false // a download updates often: a line every 2 s at most
 	}
+	print := func() {
+		fmt.Fprintf(pr.plain, "%s: %s\n", pr.label, ProgressText(pr.unit, done, total, now.Sub(pr.start), what))
+	}
 	if !due {
+		pr.pending = print
 		return
 	}
-	pr.last, pr.lastPct = now, pct
-	fmt.Fprintf(pr.plain, "%s: %s\n", pr.label, ProgressText(pr.unit, done, total, now.Sub(pr.start), what))
+	pr.last, pr.lastPct, pr.pending = now, pct, nil
+	print()
 }
 
 // sizedTerminal says w is a terminal file that reports its size. mpb draws
@@ -161,9 +173,16 @@ func ProgressText(u Unit, done, total int64, elapsed time.Duration, what string)
 	return s
 }
 
-// Done ends the bar (leaving its last state on screen).
+// Done ends the bar (leaving its last state on screen); plain lines end
+// with the last state too (a download of unknown size has no 100 %).
 func (pr *Progress) Done() {
 	if pr.p == nil {
+		pr.mu.Lock()
+		if pr.pending != nil {
+			pr.pending()
+			pr.pending = nil
+		}
+		pr.mu.Unlock()
 		return
 	}
 	pr.mu.Lock()

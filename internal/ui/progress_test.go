@@ -54,3 +54,22 @@ func TestProgressPlainLines(t *testing.T) {
 		t.Errorf("--json printed %q", errOut2)
 	}
 }
+
+// A download of unknown size in CI: a line every 10 s, and the last state
+// when it ends, not the one of up to 10 s before.
+func TestProgressPlainUnknownSize(t *testing.T) {
+	s, _, _, errOut := Test()
+	clock := time.Unix(0, 0)
+	pr := NewProgress(s, "downloading", Bytes)
+	pr.now = func() time.Time { return clock }
+	pr.start = clock
+	for i := int64(1); i <= 50; i++ {
+		clock = clock.Add(300 * time.Millisecond)
+		pr.Update(i<<20, -1, "")
+	}
+	pr.Done()
+	lines := strings.Split(strings.TrimSpace(errOut.String()), "\n")
+	if len(lines) != 3 || lines[1] != "downloading: 35.0 MiB 3.3 MiB/s" || lines[2] != "downloading: 50.0 MiB 3.3 MiB/s" {
+		t.Errorf("%d lines:\n%s", len(lines), errOut)
+	}
+}
