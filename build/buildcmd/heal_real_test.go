@@ -149,9 +149,11 @@ func (h *healEnv) runBuild(t *testing.T, c healCase, dir string, heal bool) (*Do
 	if c.backend == "cuda" {
 		o.StopAfter = "cuda-object"
 	} else {
-		o.Targets = []string{"llama-server"}
-		// stage 40's options (scripts/stages/40-real-engines.sh): its objects
-		// are in the shared ccache, so these builds compile from it.
+		// stage 40's options and targets (scripts/stages/40-real-engines.sh):
+		// its objects are in the shared ccache, so these builds compile from
+		// it (GGML_RPC=ON is a PUBLIC define of ggml: without it llama,
+		// common and the server would all compile anew).
+		o.Targets = []string{"llama-server", "rpc-server"}
 		o.Portable, o.RPC = true, true
 		// For a quick look while changing the rules: the CPU cases stop after
 		// configure (the stage always builds them in full).

@@ -13,6 +13,11 @@
 # The stages pass the same flags where they can: 40 and 50's CPU builds are both
 # `--backend cpu --rpc --portable` (GGML_USE_RPC is a PUBLIC define of ggml, so a build without
 # --rpc shares only ggml-base and ggml-cpu); 60 builds -O1 (half the compile time; see docs/ci.md).
+#  - LANG=C, no LC_ALL/LC_CTYPE/LC_MESSAGES: ccache hashes these (they change the compiler's
+#    messages), and the heal suite builds with LANG=C (English messages to diagnose); with the
+#    runner's LANG=C.UTF-8, stage 40's objects were all misses for stage 50.
+export LANG=C
+unset LC_ALL LC_CTYPE LC_MESSAGES
 export CCACHE_DIR=${LLAMACTL_CCACHE_DIR:-$D/ccache}
 mkdir -p "$CCACHE_DIR"
 export CCACHE_BASEDIR=$D
