@@ -27,5 +27,6 @@ export CCACHE_STATSLOG=$W/ccache-stats.log
 # ccache_hits: "H hits, M misses" of this stage's compiles so far.
 ccache_hits() {
   # the log, not `ccache --show-log-stats`: ccache 4.7 crashes on an empty one
-  awk '/^(direct|preprocessed)_cache_hit$/{h++} /^cache_miss$/{m++} END{printf "%d hits, %d misses", h, m}' "$CCACHE_STATSLOG" 2>/dev/null
+  # (no log yet: nothing was compiled)
+  cat "$CCACHE_STATSLOG" 2>/dev/null | awk '/^(direct|preprocessed)_cache_hit$/{h++} /^cache_miss$/{m++} END{printf "%d hits, %d misses", h, m}'
 }
