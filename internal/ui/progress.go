@@ -107,15 +107,15 @@ func (pr *Progress) Update(done, total int64, what string) {
 	if pr.unit == Bytes && !finished && now.Sub(pr.last) < 2*time.Second {
 		due = false // a download updates often: a line every 2 s at most
 	}
-	print := func() {
+	emit := func() {
 		fmt.Fprintf(pr.plain, "%s: %s\n", pr.label, ProgressText(pr.unit, done, total, now.Sub(pr.start), what))
 	}
 	if !due {
-		pr.pending = print
+		pr.pending = emit
 		return
 	}
 	pr.last, pr.lastPct, pr.pending = now, pct, nil
-	print()
+	emit()
 }
 
 // sizedTerminal says w is a terminal file that reports its size. mpb draws

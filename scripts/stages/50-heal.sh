@@ -22,7 +22,7 @@ fi
 # This run's clone, under ccache's base folder $D (a folder per run: two runs
 # at once do not share one).
 find "$D" -maxdepth 1 -name 'heal-run-*' -mmin +240 -exec rm -rf {} + 2>/dev/null
-work=$(mktemp -d "$D/heal-run-XXXXXX") || exit 1
+work=$(mktemp -d "$D/heal-run-XXXXXX") || { echo "cannot write $D (run as root, or point LLAMACTL_DEPS_DIR at a writable copy)"; echo "0 passed, 1 failed"; exit 1; }
 trap 'rm -rf "$work"' EXIT
 W=$work
 . scripts/stages/lib/ccache.sh
