@@ -6,6 +6,7 @@ require (
 	github.com/BurntSushi/toml v1.6.0
 	github.com/bluekeyes/go-gitdiff v0.9.0
 	github.com/charmbracelet/lipgloss v1.1.0
+	github.com/creack/pty v1.1.24
 	github.com/ebitengine/purego v0.11.3
 	github.com/gpustack/gguf-parser-go v0.28.1
 	github.com/hashicorp/go-version v1.9.0

@@ -96,11 +96,12 @@ func healSuite(t *testing.T) *healEnv {
 }
 
 // envMap is the environment cmake gets: this one's PATH, HOME and ccache's
-// folder (the stage keeps it under /var/cache/llamactl-deps).
+// settings (the stage shares one ccache with stages 40 and 60:
+// scripts/stages/lib/ccache.sh).
 func envMap() map[string]string {
 	m := map[string]string{"PATH": os.Getenv("PATH"), "HOME": os.Getenv("HOME"), "LANG": "C"}
-	for _, k := range []string{"CCACHE_DIR", "TMPDIR"} {
-		if v := os.Getenv(k); v != "" {
+	for _, kv := range os.Environ() {
+		if k, v, _ := strings.Cut(kv, "="); (k == "TMPDIR" || strings.HasPrefix(k, "CCACHE_")) && v != "" {
 			m[k] = v
 		}
 	}
@@ -148,7 +149,12 @@ func (h *healEnv) runBuild(t *testing.T, c healCase, dir string, heal bool) (*Do
 	if c.backend == "cuda" {
 		o.StopAfter = "cuda-object"
 	} else {
-		o.Targets = []string{"llama-server"}
+		// stage 40's options and targets (scripts/stages/40-real-engines.sh):
+		// its objects are in the shared ccache, so these builds compile from
+		// it (GGML_RPC=ON is a PUBLIC define of ggml: without it llama,
+		// common and the server would all compile anew).
+		o.Targets = []string{"llama-server", "rpc-server"}
+		o.Portable, o.RPC = true, true
 		// For a quick look while changing the rules: the CPU cases stop after
 		// configure (the stage always builds them in full).
 		o.StopAfter = os.Getenv("LLAMACTL_HEAL_CPU_STOP_AFTER")
@@ -253,8 +259,8 @@ func healCases() []healCase {
 		// Ninja installed where PATH does not look (pip install --user ninja).
 		{name: "ninja-off-path", backend: "cpu",
 			setup: func(t *testing.T, h *healEnv, dir string, env map[string]string) {
-				home := filepath.Join(filepath.Dir(dir), "home")
-				bin := filepath.Join(filepath.Dir(dir), "bin")
+				home := filepath.Join(t.TempDir(), "home")
+				bin := filepath.Join(t.TempDir(), "bin")
 				os.MkdirAll(filepath.Join(home, ".local", "bin"), 0o755)
 				os.MkdirAll(bin, 0o755)
 				ninja, err := exec.LookPath("ninja")
@@ -298,7 +304,11 @@ func TestHealRealTree(t *testing.T) {
 			continue
 		}
 		t.Run(c.name, func(t *testing.T) {
-			dir := filepath.Join(t.TempDir(), "build")
+			// Beside the sources, as stages 40 and 60 build: ccache (its base
+			// folder above the trees) then sees the same relative paths.
+			dir := filepath.Join(h.src, "build-"+c.name)
+			os.RemoveAll(dir)
+			t.Cleanup(func() { os.RemoveAll(dir) })
 			doc, out, code, took := h.runBuild(t, c, dir, false)
 			t.Logf("without --heal: exit %d in %.1fs", code, took.Seconds())
 			if code != c.exitNoHeal {

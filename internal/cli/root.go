@@ -63,7 +63,7 @@ Exit codes: 0 fine, 1 something to act on, 2 bad usage or input, 3 a llamactl bu
 	pf.BoolVar(&noColor, "no-color", false, "plain text without colours (also: NO_COLOR=1)")
 	root.PersistentPreRun = func(cmd *cobra.Command, args []string) {
 		if noColor {
-			f.IO.NoColor = true
+			f.IO.NoColor, f.IO.ErrTTY = true, false // no escape codes: no live bars either
 		}
 	}
 	root.SetIn(f.IO.In)

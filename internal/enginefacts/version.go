@@ -25,7 +25,11 @@ type Version struct {
 	Dirty   bool
 }
 
-var versionLineRE = regexp.MustCompile(`(?m)^version:[ \t]*(\d+(?:\.\d+\.\d+(?:-[0-9A-Za-z.]+)?)?)[ \t]+\((?:build[ \t]+(\d+),[ \t]*commit[ \t]+([^\s(),]+)|([^\s(),]+))\)`)
+// The banner goes through llama.cpp's logger (common/log.cpp), which may
+// put its prefix before it: a timestamp and a level ("0.00.010.553 I "). A
+// freshly built llama-server (the real tree, v0.5.0) printed it so once in
+// five --version runs here, and build's verify then failed the build.
+var versionLineRE = regexp.MustCompile(`(?m)^(?:\d+\.\d\d\.\d{3}\.\d{3} )?(?:[IWED] )?(version:[ \t]*(\d+(?:\.\d+\.\d+(?:-[0-9A-Za-z.]+)?)?)[ \t]+\((?:build[ \t]+(\d+),[ \t]*commit[ \t]+([^\s(),]+)|([^\s(),]+))\))`)
 
 // ParseVersion finds the first "version:" banner line in a binary's output;
 // ok is false when there is none.
@@ -34,6 +38,7 @@ func ParseVersion(out string) (v Version, ok bool) {
 	if m == nil {
 		return Version{}, false
 	}
+	m = m[1:] // the line without the logger's prefix
 	v.Line, v.Version = m[0], m[1]
 	commit := m[4]
 	if m[2] != "" {

@@ -28,6 +28,10 @@ func TestParseVersion(t *testing.T) {
 		{"version: 0.4.1-dev (build 10991, commit 930e2fa59-dirty)", Version{Line: "version: 0.4.1-dev (build 10991, commit 930e2fa59-dirty)", Version: "0.4.1-dev", Build: 10991, Commit: "930e2fa59", Dirty: true}},
 		// A source archive built without git.
 		{"version: 0 (unknown)", Version{Line: "version: 0 (unknown)", Version: "0", Build: 0, Commit: "unknown"}},
+		// through llama.cpp's logger with its timestamp and level (a real tree's llama-server, v0.5.0)
+		{"0.00.010.553 I version: 0.5.0-dev (build 1, commit de3ff81)\nbuilt with GNU 12.2.0 for Linux x86_64\nsrv  llama_server: initializing ...",
+			Version{Line: "version: 0.5.0-dev (build 1, commit de3ff81)", Version: "0.5.0-dev", Build: 1, Commit: "de3ff81"}},
+		{"I version: 6123 (abc1234)\n", Version{Line: "version: 6123 (abc1234)", Version: "6123", Build: 6123, Commit: "abc1234"}},
 	}
 	for _, c := range cases {
 		got, ok := ParseVersion(c.in)
@@ -36,7 +40,7 @@ func TestParseVersion(t *testing.T) {
 		}
 	}
 	for _, in := range []string{"", "error: invalid argument: --version", "llama-server: command not found",
-		"  version: 9049 (2496f9c14)", "version: (2496f9c14)", "version: 9049", "server version: 9049 (abc)"} {
+		"  version: 9049 (2496f9c14)", "version: (2496f9c14)", "version: 9049", "server version: 9049 (abc)", "X version: 9049 (abc)", "0.00 I version: 9049 (abc)"} {
 		if v, ok := ParseVersion(in); ok {
 			t.Errorf("ParseVersion(%q) = %+v, want none", in, v)
 		}

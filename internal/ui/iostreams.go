@@ -22,8 +22,9 @@ type IOStreams struct {
 	OutTTY bool
 	// NoColor is set by NO_COLOR, --no-color or a non-terminal stdout.
 	NoColor bool
-	// ErrTTY: ErrOut is an interactive terminal (not CI, not TERM=dumb):
-	// live progress bars instead of periodic lines.
+	// ErrTTY: ErrOut is an interactive terminal (not CI, not TERM=dumb,
+	// not NO_COLOR or --no-color): live progress bars, redrawn in place with
+	// cursor movements, instead of periodic lines.
 	ErrTTY bool
 	// JSON is set by --json: commands print one JSON document on Out.
 	JSON bool
@@ -47,7 +48,7 @@ func System(getenv func(string) string) *IOStreams {
 	s := &IOStreams{
 		In: os.Stdin, Out: os.Stdout, ErrOut: os.Stderr,
 		OutTTY:  tty,
-		ErrTTY:  term.IsTerminal(int(os.Stderr.Fd())) && getenv("TERM") != "dumb" && getenv("CI") == "",
+		ErrTTY:  term.IsTerminal(int(os.Stderr.Fd())) && getenv("TERM") != "dumb" && getenv("CI") == "" && getenv("NO_COLOR") == "",
 		NoColor: !tty || getenv("NO_COLOR") != "" || getenv("TERM") == "dumb",
 	}
 	c := systemConsole()

@@ -3,11 +3,13 @@ package ui
 import (
 	"fmt"
 	"io"
+	"os"
 	"sync"
 	"time"
 
 	"github.com/vbauerster/mpb/v8"
 	"github.com/vbauerster/mpb/v8/decor"
+	"golang.org/x/term"
 )
 
 // Unit is what a Progress counts.
@@ -21,8 +23,9 @@ const (
 )
 
 // Progress shows the advance of one long task: a live bar on an
-// interactive terminal (github.com/vbauerster/mpb), periodic plain lines
-// elsewhere (CI logs, pipes), nothing with --json.
+// interactive terminal (github.com/vbauerster/mpb), redrawn in place; periodic
+// plain lines elsewhere (CI logs, pipes, TERM=dumb, NO_COLOR, a terminal that
+// reports no size); nothing with --json.
 type Progress struct {
 	label string
 	unit  Unit
@@ -36,6 +39,7 @@ type Progress struct {
 	last    time.Time
 	lastPct int64
 	what    string
+	pending func() // plain: the last state, when it was not printed
 
 	p   *mpb.Progress
 	bar *mpb.Bar
@@ -47,7 +51,7 @@ func NewProgress(s *IOStreams, label string, unit Unit) *Progress {
 	pr.start = pr.now()
 	switch {
 	case s.JSON:
-	case s.ErrTTY:
+	case s.ErrTTY && sizedTerminal(s.ErrOut):
 		pr.p = mpb.New(mpb.WithOutput(s.ErrOut), mpb.WithWidth(40), mpb.WithRefreshRate(200*time.Millisecond))
 	default:
 		pr.plain, pr.every = s.ErrOut, s.Verbose
@@ -63,7 +67,10 @@ func (pr *Progress) Update(done, total int64, what string) {
 	if pr.p != nil {
 		pr.mu.Lock()
 		if pr.bar == nil {
-			pr.bar = pr.p.AddBar(max(total, 1),
+			// total 0 when unknown (a download without a Content-Length):
+			// mpb then never completes the bar on its own (with 1 it did at
+			// the first bytes and froze there).
+			pr.bar = pr.p.AddBar(max(total, 0),
 				mpb.PrependDecorators(decor.Name(pr.label, decor.WCSyncSpaceR)),
 				mpb.AppendDecorators(decor.Any(func(st decor.Statistics) string {
 					t := st.Total
@@ -92,15 +99,36 @@ func (pr *Progress) Update(done, total int64, what string) {
 		pct = done * 10 / total
 	}
 	finished := total > 0 && done >= total
-	due := pr.every || finished || (total > 0 && pct != pr.lastPct) || now.Sub(pr.last) >= 30*time.Second
+	every := 30 * time.Second
+	if pr.unit == Bytes && total <= 0 {
+		every = 10 * time.Second // no percentage to follow: the bytes so far every 10 s
+	}
+	due := pr.every || finished || (total > 0 && pct != pr.lastPct) || now.Sub(pr.last) >= every
 	if pr.unit == Bytes && !finished && now.Sub(pr.last) < 2*time.Second {
 		due = false // a download updates often: a line every 2 s at most
 	}
+	emit := func() {
+		fmt.Fprintf(pr.plain, "%s: %s\n", pr.label, ProgressText(pr.unit, done, total, now.Sub(pr.start), what))
+	}
 	if !due {
+		pr.pending = emit
 		return
 	}
-	pr.last, pr.lastPct = now, pct
-	fmt.Fprintf(pr.plain, "%s: %s\n", pr.label, ProgressText(pr.unit, done, total, now.Sub(pr.start), what))
+	pr.last, pr.lastPct, pr.pending = now, pct, nil
+	emit()
+}
+
+// sizedTerminal says w is a terminal file that reports its size. mpb draws
+// only on an *os.File terminal, into as many rows as it reports: a
+// pseudo-terminal nobody sized (0x0) or a wrapped stream (Windows' ASCII
+// writer) would show no progress at all.
+func sizedTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	cols, rows, err := term.GetSize(int(f.Fd()))
+	return err == nil && cols > 0 && rows > 0
 }
 
 func (pr *Progress) currentWhat() string {
@@ -110,8 +138,9 @@ func (pr *Progress) currentWhat() string {
 }
 
 // ProgressText renders one progress state: "12.0 / 40.0 MiB (30%) 2.1 MiB/s"
-// for bytes, "[57/216] 26% ETA 3m10s: Building CXX object …" for steps;
-// the estimate is the elapsed time per step times the steps left.
+// for bytes, "[57/216] 26% ETA 3m10s: Building CXX object …" for steps (the
+// estimate is the elapsed time per step times the steps left), and for the
+// last step how long it all took: "[216/216] 100% in 6m2s".
 func ProgressText(u Unit, done, total int64, elapsed time.Duration, what string) string {
 	var s string
 	switch u {
@@ -133,6 +162,9 @@ func ProgressText(u Unit, done, total int64, elapsed time.Duration, what string)
 				left := time.Duration(float64(elapsed) / float64(done) * float64(total-done)).Round(time.Second)
 				s += " ETA " + left.String()
 			}
+			if done >= total {
+				return s + " in " + elapsed.Round(time.Second).String()
+			}
 		}
 	}
 	if what != "" {
@@ -141,9 +173,16 @@ func ProgressText(u Unit, done, total int64, elapsed time.Duration, what string)
 	return s
 }
 
-// Done ends the bar (leaving its last state on screen).
+// Done ends the bar (leaving its last state on screen); plain lines end
+// with the last state too (a download of unknown size has no 100 %).
 func (pr *Progress) Done() {
 	if pr.p == nil {
+		pr.mu.Lock()
+		if pr.pending != nil {
+			pr.pending()
+			pr.pending = nil
+		}
+		pr.mu.Unlock()
 		return
 	}
 	pr.mu.Lock()

@@ -2,7 +2,7 @@
 # Stage 40-real-engines: real engines, for real, on every CI run (issue #12).
 #  1. the real llama.cpp tree (scripts/deps.d/30-llamacpp-src.sh) through
 #     `llamactl build --source COPY --backend cpu --rpc --portable --target llama-server,rpc-server`
-#     (ccache in $LLAMACTL_DEPS_DIR/ccache-real-tree), `llamactl run --prompt` with
+#     (the real tree's one ccache: scripts/stages/lib/ccache.sh), `llamactl run --prompt` with
 #     the built llama-server on a generated model, manifest.json checked against the files;
 #     the built engine (RPC protocol of its tree) against a Debian sid worker: version mismatch;
 #  2. GPU offload on the Vulkan device (lavapipe, capped): go test -run RealVulkan;
@@ -22,20 +22,29 @@ export CGO_CFLAGS=${CGO_CFLAGS:--w}
 go build -o "$W/llamactl" ./cmd/llamactl && go build -o "$W/genmodel" ./scripts/genmodel || { echo "0 passed, 1 failed"; exit 1; }
 "$W/genmodel" -layers 8 -embd 512 -ff 1536 -vocab 4096 -type Q8_0 -o "$W/model.gguf"
 
-# 1. The real tree. A fixed source path keeps ccache's hits across runs; the
-# build folder is removed each time, so every run configures and compiles.
+# 1. The real tree, in a clone under $D (ccache's base folder) made once, under a lock; each run
+# configures and compiles in its own new build folder beside the sources (SRC/build-run-*, removed
+# at exit), so two runs at once never remove each other's folder, and ccache (one for stages
+# 40/50/60, scripts/stages/lib/ccache.sh) makes the compile of unchanged sources a cache hit.
 SRC=$D/real-tree/src
+. scripts/stages/lib/ccache.sh
 if [ -d "$D/llama.cpp-src" ]; then
-  if [ ! -f "$SRC/CMakeLists.txt" ]; then
-    rm -rf "$SRC"; mkdir -p "$D/real-tree"; git clone -q "$D/llama.cpp-src" "$SRC"
-  fi
-  rm -rf "$SRC/build-llamactl"
-  export CCACHE_DIR=${CCACHE_DIR:-$D/ccache-real-tree}
+  mkdir -p "$D/real-tree"
+  (
+    flock 9
+    if [ ! -f "$SRC/CMakeLists.txt" ]; then
+      rm -rf "$SRC"; git clone -q "$D/llama.cpp-src" "$SRC"
+    fi
+    # folders of runs that were killed before their trap ran
+    find "$SRC" -maxdepth 1 -name 'build-run-*' -mmin +240 -exec rm -rf {} + 2>/dev/null
+  ) 9> "$D/real-tree/.lock"
+  B=$(mktemp -d "$SRC/build-run-XXXXXX")
+  trap 'rm -rf "$W" "$B"' EXIT
   t0=$SECONDS
   # --portable (GGML_NATIVE=OFF): CI binaries are for other machines, and a -march=native build
   # of this tree dies with "Illegal instruction" in its CPU repack kernels on CI's virtual CPUs.
-  if nice -n 5 "$W/llamactl" build --source "$SRC" --backend cpu --rpc --portable --target llama-server,rpc-server --out "$W/dist" > "$W/build.log" 2>&1; then
-    ok "real tree: llamactl build --rpc --target llama-server,rpc-server ($((SECONDS - t0)) s, ccache $(ccache -s 2>/dev/null | awk '/Hits:/{print $2; exit}') hits)"
+  if nice -n 5 "$W/llamactl" build --source "$SRC" --backend cpu --rpc --portable --target llama-server,rpc-server --build-dir "$B" --out "$W/dist" > "$W/build.log" 2>&1; then
+    ok "real tree: llamactl build --rpc --target llama-server,rpc-server ($((SECONDS - t0)) s, ccache: $(ccache_hits))"
     if "$W/llamactl" run "$W/model.gguf" --engine "$W/dist" --prompt Hello --n-predict 8 --json > "$W/run.json" 2> "$W/run.err" \
        && grep -q '"tokens_predicted": 8' "$W/run.json"; then
       ok "real tree: llamactl run --prompt with the built llama-server"

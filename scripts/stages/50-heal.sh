@@ -6,24 +6,26 @@
 # and with --heal ends in a working build (CPU: llama-server + llama-cli
 # built and verified; CUDA: configure + the first CUDA object), the fix
 # printed and recorded in manifest.json. Go test: build/buildcmd
-# TestHealRealTree. ccache's folder is kept under /var/cache/llamactl-deps,
-# so a second CI run recompiles from the cache.
-# LLAMACTL_HEAL_CASES=a,b runs only those cases.
+# TestHealRealTree. The CPU cases build like stage 40 (--rpc --portable) in
+# folders beside the sources, with the real tree's one ccache (stages
+# 40/50/60, scripts/stages/lib/ccache.sh): after stage 40 they compile from
+# the cache. LLAMACTL_HEAL_CASES=a,b runs only those cases.
 set -uo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/../.."
-TREE="${LLAMACTL_HEAL_TREE:-/var/cache/llamactl-deps/llama.cpp-src}"
+D=${LLAMACTL_DEPS_DIR:-/var/cache/llamactl-deps}
+TREE="${LLAMACTL_HEAL_TREE:-$D/llama.cpp-src}"
 if [[ ! -f "$TREE/CMakeLists.txt" ]]; then
   echo "no llama.cpp tree at $TREE (scripts/deps.d/30-llamacpp-src.sh; run ./scripts/deps.sh)"
   echo "0 passed, 1 failed"
   exit 1
 fi
-export CCACHE_DIR="${CCACHE_DIR:-/var/cache/llamactl-deps/ccache}"
-mkdir -p "$CCACHE_DIR" 2>/dev/null || export CCACHE_DIR="${TMPDIR:-/tmp}/llamactl-ccache"
-# A fixed folder for the clone: its absolute path is in every compile
-# command, so ccache only finds the last run's objects at the same path.
-work="${TMPDIR:-/tmp}/llamactl-heal"
-rm -rf "$work" && mkdir -p "$work"
+# This run's clone, under ccache's base folder $D (a folder per run: two runs
+# at once do not share one).
+find "$D" -maxdepth 1 -name 'heal-run-*' -mmin +240 -exec rm -rf {} + 2>/dev/null
+work=$(mktemp -d "$D/heal-run-XXXXXX") || { echo "cannot write $D (run as root, or point LLAMACTL_DEPS_DIR at a writable copy)"; echo "0 passed, 1 failed"; exit 1; }
 trap 'rm -rf "$work"' EXIT
+W=$work
+. scripts/stages/lib/ccache.sh
 t0=$SECONDS
 LLAMACTL_HEAL_TREE="$TREE" LLAMACTL_HEAL_WORK="$work" \
   go test -count=1 -run '^TestHealRealTree$' -v -timeout 45m ./build/buildcmd/ >"$work/test.log" 2>&1
@@ -35,6 +37,6 @@ if [[ $rc != 0 ]]; then
   grep -vE '^=== (RUN|PAUSE|CONT)' "$work/test.log" | tail -80
   [[ $failed == 0 ]] && failed=1
 fi
-echo "heal suite: $((SECONDS - t0)) s, ccache: $(ccache -s 2>/dev/null | grep -iE 'hits|misses' | tr -s ' ' | paste -sd ';' -)"
+echo "heal suite: $((SECONDS - t0)) s, ccache: $(ccache_hits)"
 echo "$passed passed, $failed failed"
 [[ $rc == 0 && $failed == 0 && $passed -gt 0 ]]

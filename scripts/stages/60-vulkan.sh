@@ -11,8 +11,9 @@
 #  3. The built llama-server runs a generated model through `llamactl run` on Mesa's lavapipe
 #     (GGML_VK_VISIBLE_DEVICES=0) with layers offloaded; the plan's device memory matches the
 #     engine's report (go test -run TestVulkanBuiltEngine).
-# The source copy and its build folder are kept under $LLAMACTL_DEPS_DIR/vk-build (and
-# ccache in $LLAMACTL_DEPS_DIR/ccache): with unchanged sources a run relinks only.
+# The source copy and its build folder are kept under $LLAMACTL_DEPS_DIR/vk-build: with unchanged
+# sources a run relinks only; a new build folder compiles from the real tree's one ccache
+# (stages 40/50/60, scripts/stages/lib/ccache.sh).
 # Prints "N passed, N failed"; exits non-zero when anything failed.
 set -uo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/../.."
@@ -36,7 +37,7 @@ want=$(cat "$D/llama.cpp-src.json" 2>/dev/null)
 if [ ! -f "$SRC/CMakeLists.txt" ] || [ "$(cat "$D/vk-build/src.json" 2>/dev/null)" != "$want" ]; then
   rm -rf "$SRC"; mkdir -p "$D/vk-build"; cp -a "$D/llama.cpp-src" "$SRC" && printf '%s' "$want" > "$D/vk-build/src.json"
 fi
-export CCACHE_DIR=${CCACHE_DIR:-$D/ccache}
+. scripts/stages/lib/ccache.sh
 export LLAMACTL_CACHE_DIR=$W/cache
 COMMON=(--source "$SRC" --backend vulkan --portable --target llama-server)
 
@@ -73,7 +74,7 @@ if "${NONET[@]}" nice -n 5 "$W/llamactl" build "${COMMON[@]}" --out "$W/dist" \
      --cmake-arg "Vulkan_INCLUDE_DIR=$H/root/usr/include" --cmake-arg "Vulkan_GLSLC_EXECUTABLE=$H/bin/glslc" \
      --cmake-arg "CMAKE_C_FLAGS_RELEASE=-O1 -DNDEBUG" --cmake-arg "CMAKE_CXX_FLAGS_RELEASE=-O1 -DNDEBUG" \
      --json > "$W/build.json" 2> "$W/build.err"; then
-  ok "real tree: build --backend vulkan --target llama-server ($((SECONDS - t0)) s$nonet, ccache $(ccache -s 2>/dev/null | awk '/Hits:/{print $2; exit}') hits)"
+  ok "real tree: build --backend vulkan --target llama-server ($((SECONDS - t0)) s$nonet, ccache: $(ccache_hits))"
   m=$W/dist/manifest.json
   if [ -x "$W/dist/llama-server" ] && [ -f "$m" ] && grep -q '"backend_in_build": true' "$m" && grep -q '"LLAMA_USE_PREBUILT_UI"' "$m" && grep -q '"offline"' "$m" && ls "$W/dist"/libggml-vulkan.so* >/dev/null 2>&1; then
     ok "--out written: llama-server, libggml-vulkan.so, manifest (backend in the build, offline: web UI off)"
