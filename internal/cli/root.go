@@ -61,6 +61,11 @@ Exit codes: 0 fine, 1 something to act on, 2 bad usage or input, 3 a llamactl bu
 	pf.BoolVar(&f.IO.JSON, "json", false, "print one JSON document (schema-versioned) instead of text")
 	pf.BoolVarP(&f.IO.Verbose, "verbose", "v", false, "show durations, raw facts and commands")
 	pf.BoolVar(&noColor, "no-color", false, "plain text without colours (also: NO_COLOR=1)")
+	// --lang of the commands without their own (version, completion, help,
+	// groups such as rpc): it sets the language of their help. Hidden, so
+	// the English help reads as before; each command's own --lang shows.
+	pf.String("lang", "", cmdutil.LangUsage)
+	_ = pf.MarkHidden("lang")
 	root.PersistentPreRun = func(cmd *cobra.Command, args []string) {
 		if noColor {
 			f.IO.NoColor = true
@@ -83,6 +88,7 @@ Exit codes: 0 fine, 1 something to act on, 2 bad usage or input, 3 a llamactl bu
 	root.AddCommand(newCompletionCmd(f))
 	groupCommands(root)
 	strictGroups(f, root)
+	installHelp(f, root)
 	return root
 }
 
