@@ -175,23 +175,14 @@ func localizeHelp(root *cobra.Command, c *lang.Catalog) {
 	all(root)
 }
 
-// helpLang is the language of cmd's help: its --lang (its own, a parent's
-// or the root's), else LLAMACTL_LANG and the locale (lang.Choose). A bad
-// --lang is reported and the help is English.
+// helpLang is the language of cmd's help (commandLang). A bad --lang is
+// reported and the help is English.
 func helpLang(f *cmdutil.Factory, cmd *cobra.Command) string {
-	flag := ""
-	for _, fl := range []*pflag.Flag{cmd.Flags().Lookup("lang"), cmd.Root().PersistentFlags().Lookup("lang")} {
-		if fl != nil && fl.Changed {
-			flag = fl.Value.String()
-			break
-		}
-	}
-	l, err := lang.Choose(flag, f.Getenv, "llamactl --lang zh-CN "+strings.TrimPrefix(cmd.CommandPath()+" ", "llamactl ")+"--help")
+	l, err := commandLang(f, cmd, true)
 	if err != nil {
 		fmt.Fprintf(f.IO.ErrOut, "llamactl: %v\n", err)
-		return lang.EN
 	}
-	return lang.Shown(l, f.IO.ASCII, f.IO.ErrOut)
+	return l
 }
 
 // installHelp makes root's help speak the chosen language: English is

@@ -1,0 +1,79 @@
+package cli
+
+import (
+	_ "embed"
+	"io"
+	"strings"
+
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+
+	"github.com/llamactl/llamactl/internal/cmdutil"
+	"github.com/llamactl/llamactl/internal/lang"
+)
+
+// The sentences the command tree prints itself (version, usage errors,
+// cobra's and pflag's own errors) by stable key: data/text.en.json, and
+// data/text.zh-CN.json translating them. cobra's and pflag's errors are
+// English strings; cliTexts(...).Line reads them back into their key and
+// values and fills the translation.
+
+//go:embed data/text.en.json
+var textEN []byte
+
+//go:embed data/text.zh-CN.json
+var textZhCN []byte
+
+// cliTexts is the catalog of internal/cli's texts in l.
+func cliTexts(l string) *lang.Catalog { return lang.FromFiles(l, textEN, textZhCN) }
+
+// argsLang is the language a command line asks for, read from args before
+// cobra parses them (an error can come before any flag is parsed): --lang
+// VALUE or --lang=VALUE before "--", else LLAMACTL_LANG and the locale. A
+// bad --lang value, or a console that cannot show Chinese, is English here:
+// the command itself reports either.
+func argsLang(f *cmdutil.Factory, args []string) string {
+	flag := ""
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if a == "--" {
+			break
+		}
+		if a == "--lang" && i+1 < len(args) {
+			flag = args[i+1]
+			i++
+		} else if v, ok := strings.CutPrefix(a, "--lang="); ok {
+			flag = v
+		}
+	}
+	l, err := lang.Choose(flag, f.Getenv, "")
+	if err != nil {
+		return lang.EN
+	}
+	ascii := f.IO != nil && f.IO.ASCII
+	return lang.Shown(l, ascii, io.Discard)
+}
+
+// commandLang is the language of cmd's output: its --lang (its own, a
+// parent's or the root's hidden one) when given, else LLAMACTL_LANG and the
+// locale (lang.Choose). note says whether a console that cannot show
+// Chinese gets lang.Shown's note on stderr.
+func commandLang(f *cmdutil.Factory, cmd *cobra.Command, note bool) (string, error) {
+	flag := ""
+	for _, fl := range []*pflag.Flag{cmd.Flags().Lookup("lang"), cmd.Root().PersistentFlags().Lookup("lang")} {
+		if fl != nil && fl.Changed {
+			flag = fl.Value.String()
+			break
+		}
+	}
+	l, err := lang.Choose(flag, f.Getenv, "llamactl "+strings.TrimPrefix(cmd.CommandPath()+" ", "llamactl ")+"--lang zh-CN")
+	if err != nil {
+		return lang.EN, err
+	}
+	out := io.Discard
+	if note && f.IO != nil && f.IO.ErrOut != nil {
+		out = f.IO.ErrOut
+	}
+	ascii := f.IO != nil && f.IO.ASCII
+	return lang.Shown(l, ascii, out), nil
+}
