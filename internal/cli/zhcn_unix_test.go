@@ -1,3 +1,5 @@
+//go:build unix
+
 package cli
 
 import (
@@ -212,6 +214,9 @@ func zhCases(t *testing.T, dir string) []zhCase {
 		{"matrix resolve", []string{"matrix", "resolve", "--lang", "zh-CN", "--gpu", "RTX 4090", "--gcc", "14", "--available-gcc", "11", "--toolkit", "12.4"}, ok, false, nil},
 		{"matrix resolve (blocked)", []string{"matrix", "resolve", "--lang", "zh-CN", "--gpu", "GTX 1080 Ti", "--toolkit", "13.0", "--os", "windows", "--msvc", "19.41"}, find, false, nil},
 		{"patches list", []string{"patches", "list", "--lang", "zh-CN"}, ok, false, nil},
+	}
+	for _, v := range []string{"11.0", "11.1", "11.4", "11.5", "11.8", "12.0", "12.2", "12.3", "12.5", "12.8", "12.9", "13.0", "13.1", "13.2", "13.4", "13.5"} {
+		cases = append(cases, zhCase{"matrix cuda " + v, []string{"matrix", "cuda", "--lang", "zh-CN", v}, ok, false, nil})
 	}
 	for _, id := range []string{"msvc-stl-cuda", "cuda-stream-t", "build-info"} {
 		cases = append(cases, zhCase{"patches show " + id, []string{"patches", "show", id, "--lang", "zh-CN"}, ok, false, nil})
