@@ -287,3 +287,19 @@ func TestHelpStaleTranslationFallsBack(t *testing.T) {
 		t.Errorf("current: %q", got)
 	}
 }
+
+// Shell completion describes commands and flags in the help's language.
+func TestCompletionDescriptionsInChinese(t *testing.T) {
+	_, out, _ := runLang(t, map[string]string{"LANG": "zh_CN.UTF-8"}, "__complete", "")
+	if !strings.Contains(out, "doctor\t找出这台机器的 GPU 工具链哪里有问题") {
+		t.Errorf("commands:\n%s", out)
+	}
+	_, out, _ = runLang(t, map[string]string{"LLAMACTL_LANG": "zh-CN"}, "__complete", "build", "--dry")
+	if !strings.Contains(out, "--dry-run\t打印计划和确切的命令") {
+		t.Errorf("flags:\n%s", out)
+	}
+	_, out, _ = runLang(t, nil, "__complete", "build", "--dry")
+	if !strings.Contains(out, "--dry-run\tprint the plan and the exact commands") {
+		t.Errorf("English flags:\n%s", out)
+	}
+}

@@ -282,6 +282,14 @@ func execute(ctx context.Context, f *cmdutil.Factory, args []string) int {
 		args = []string{}
 	}
 	root.SetArgs(args)
+	// Shell completion (cobra's hidden __complete) shows the commands' and
+	// flags' descriptions: in the language of the help.
+	if len(args) > 0 && strings.HasPrefix(args[0], "__complete") {
+		if c := helpCatalog(argsLang(f, args)); c != nil {
+			root.InitDefaultHelpCmd()
+			localizeHelp(root, c)
+		}
+	}
 	c, err := root.ExecuteContextC(ctx)
 	if err == nil {
 		return cmdutil.ExitOK
