@@ -46,6 +46,7 @@ const (
 	helpMore        = "cobra:more"
 	helpHelpFlag    = "cobra:help-flag"
 	helpDefault     = "cobra:default"
+	helpUnknown     = "cobra:unknown-topic"
 )
 
 // helpCobraEN is the English of cobra's words as cobra prints them; the
@@ -62,6 +63,7 @@ var helpCobraEN = map[string]string{
 	helpMore:        `Use "{command} [command] --help" for more information about a command.`,
 	helpHelpFlag:    "help for {name}",
 	helpDefault:     "(default {value})",
+	helpUnknown:     "Unknown help topic {topic}",
 }
 
 // helpCommandKey is the stable key of a command: its path ("llamactl
@@ -187,7 +189,8 @@ func helpLang(f *cmdutil.Factory, cmd *cobra.Command) string {
 
 // installHelp makes root's help speak the chosen language: English is
 // cobra's own help, unchanged; another language translates the tree and
-// renders it with translated headings.
+// renders it with translated headings. So do the usage (which `help` with
+// an unknown topic prints) and `help`'s unknown-topic line.
 func installHelp(f *cmdutil.Factory, root *cobra.Command) {
 	english := root.HelpFunc()
 	root.SetHelpFunc(func(cmd *cobra.Command, args []string) {
@@ -199,6 +202,33 @@ func installHelp(f *cmdutil.Factory, root *cobra.Command) {
 		localizeHelp(cmd.Root(), c)
 		writeHelp(cmd.OutOrStdout(), cmd, c)
 	})
+	englishUsage := root.UsageFunc()
+	root.SetUsageFunc(func(cmd *cobra.Command) error {
+		c := helpCatalog(helpLang(f, cmd))
+		if c == nil {
+			return englishUsage(cmd)
+		}
+		localizeHelp(cmd.Root(), c)
+		writeUsage(cmd.OutOrStderr(), cmd, c)
+		return nil
+	})
+	root.InitDefaultHelpCmd()
+	for _, h := range root.Commands() {
+		if h.Name() != "help" || h.Run == nil {
+			continue
+		}
+		run := h.Run
+		h.Run = func(cmd *cobra.Command, args []string) {
+			if t, _, err := cmd.Root().Find(args); t == nil || err != nil {
+				if c := helpCatalog(helpLang(f, cmd)); c != nil {
+					cmd.Println(c.T(helpUnknown, "topic", fmt.Sprintf("%#q", args)))
+					_ = cmd.Root().Usage()
+					return
+				}
+			}
+			run(cmd, args)
+		}
+	}
 }
 
 // writeHelp prints cmd's help, laid out as cobra lays it out, with the

@@ -232,6 +232,7 @@ func cobraHelp(t *testing.T, args ...string) string {
 	f, out, _ := cmdutil.NewTest(nil, nil)
 	root := NewRoot(f)
 	root.SetHelpFunc(nil)
+	root.SetUsageFunc(nil)
 	root.SetArgs(args)
 	if err := root.Execute(); err != nil {
 		t.Fatalf("%v: %v", args, err)
@@ -301,5 +302,24 @@ func TestCompletionDescriptionsInChinese(t *testing.T) {
 	_, out, _ = runLang(t, nil, "__complete", "build", "--dry")
 	if !strings.Contains(out, "--dry-run\tprint the plan and the exact commands") {
 		t.Errorf("English flags:\n%s", out)
+	}
+}
+
+// help with an unknown topic: cobra's line and usage in English, Chinese
+// with --lang zh-CN.
+func TestHelpUnknownTopic(t *testing.T) {
+	f, out, _ := cmdutil.NewTest(nil, nil)
+	root := NewRoot(f)
+	root.SetHelpFunc(nil)
+	root.SetUsageFunc(nil)
+	root.SetArgs([]string{"help", "nonexist"})
+	_ = root.Execute()
+	_, en, _ := runLang(t, nil, "help", "nonexist")
+	if en != out.String() || !strings.HasPrefix(en, "Unknown help topic [`nonexist`]\nUsage:") {
+		t.Errorf("English:\n%s\nwant:\n%s", en, out)
+	}
+	_, zh, _ := runLang(t, nil, "help", "nonexist", "--lang", "zh-CN")
+	if !strings.HasPrefix(zh, "未知的帮助主题 [`nonexist`]\n用法：") {
+		t.Errorf("zh-CN:\n%s", zh)
 	}
 }

@@ -194,6 +194,7 @@ func zhCases(t *testing.T, dir string) []zhCase {
 	cases := []zhCase{
 		{"help", []string{"--lang", "zh-CN", "--help"}, ok, false, nil},
 		{"help doctor", []string{"help", "doctor", "--lang", "zh-CN"}, ok, false, nil},
+		{"help (unknown topic)", []string{"help", "nonexist", "--lang", "zh-CN"}, ok, false, nil},
 		{"version", []string{"--lang", "zh-CN", "version"}, ok, false, nil},
 		{"version --check (unreachable)", []string{"version", "--check", "--lang", "zh-CN"}, []int{1}, false, []string{fmt.Sprintf("LLAMACTL_INSTALL_BASE=http://127.0.0.1:%d", closedPort(t))}},
 		{"unknown command", []string{"--lang", "zh-CN", "doctr"}, []int{2}, false, nil},
