@@ -69,6 +69,7 @@ var zhAllow = []string{
 	"Desktop development with C++",
 	"AMD Accelerated Parallel Processing",
 	"NVIDIA CUDA Compiler Driver NVCC documentation",
+	"NVIDIA CUDA Installation Guide for Linux",
 	"NVIDIA GeForce GTX TITAN X",
 	"Failed to initialize NVML: Driver/library version mismatch",
 	"NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver",
@@ -225,7 +226,16 @@ func zhCases(t *testing.T, dir string) []zhCase {
 	for _, v := range []string{"11.0", "11.1", "11.4", "11.5", "11.8", "12.0", "12.2", "12.3", "12.5", "12.8", "12.9", "13.0", "13.1", "13.2", "13.4", "13.5"} {
 		cases = append(cases, zhCase{"matrix cuda " + v, []string{"matrix", "cuda", "--lang", "zh-CN", v}, ok, false, nil})
 	}
-	for _, id := range []string{"msvc-stl-cuda", "cuda-stream-t", "build-info"} {
+	snap := repoFile(t, "testdata", "doctor", "snapshots", "win-vs2022-17.11-cuda12.3-rtx4060.json")
+	cases = append(cases,
+		zhCase{"explain report.json", []string{"explain", "--lang", "zh-CN", filepath.Join(dir, "report", "report.json")}, find, false, nil},
+		zhCase{"explain --snapshot", []string{"explain", "--lang", "zh-CN", "--snapshot", snap, repoFile(t, "testdata", "logs", "ref-nvcc-unsupported-msvc-llamacpp-8628.log")}, find, false, nil},
+		zhCase{"doctor --snapshot", []string{"doctor", "--lang", "zh-CN", "--replay", snap, "--snapshot", filepath.Join(dir, "snap.json")}, find, false, nil},
+		zhCase{"doctor --check", []string{"doctor", "--lang", "zh-CN", "--replay", snap, "--check", "cuda.host-compiler"}, find, false, nil},
+		zhCase{"probe --only opencl", []string{"probe", "--lang", "zh-CN", "--only", "opencl"}, find, false, nil},
+		zhCase{"build --dry-run --portable --rpc", []string{"build", "--lang", "zh-CN", "--dry-run", "--portable", "--rpc", "--snapshot", repoFile(t, "testdata", "doctor", "snapshots", "linux-debian13-glibc2.41-cuda12.6.json")}, find, false, nil},
+	)
+	for _, id := range []string{"build-info", "cuda-libpath", "cuda-no-vmm", "cuda-stream-t", "msvc-stl-cuda", "nvcc-host-gcc"} {
 		cases = append(cases, zhCase{"patches show " + id, []string{"patches", "show", id, "--lang", "zh-CN"}, ok, false, nil})
 	}
 	for _, s := range globRepo(t, "testdata/doctor/snapshots/*.json") {
