@@ -297,7 +297,7 @@ func execute(ctx context.Context, f *cmdutil.Factory, args []string) int {
 	var ee *cmdutil.ExitError
 	if errors.As(err, &ee) {
 		if !ee.Silent && ee.Message != "" {
-			fmt.Fprintf(f.IO.ErrOut, "llamactl: %s\n", ee.Message)
+			fmt.Fprintf(f.IO.ErrOut, "llamactl: %s\n", localizeError(ee, argsLang(f, args)))
 		}
 		return ee.Code
 	}

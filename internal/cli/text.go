@@ -2,6 +2,7 @@ package cli
 
 import (
 	_ "embed"
+	"errors"
 	"io"
 	"strings"
 
@@ -10,6 +11,7 @@ import (
 
 	"github.com/llamactl/llamactl/internal/cmdutil"
 	"github.com/llamactl/llamactl/internal/lang"
+	"github.com/llamactl/llamactl/machine"
 )
 
 // The sentences the command tree prints itself (version, usage errors,
@@ -76,4 +78,45 @@ func commandLang(f *cmdutil.Factory, cmd *cobra.Command, note bool) (string, err
 	}
 	ascii := f.IO != nil && f.IO.ASCII
 	return lang.Shown(l, ascii, out), nil
+}
+
+// localizeError is a command's error message in l: the domain errors it
+// carries whose packages translate them (an unusable snapshot input,
+// machine.LoadError) in their translation, the rest of the message (the
+// command's own words, translated by the command) as it is.
+func localizeError(ee *cmdutil.ExitError, l string) string {
+	msg := ee.Message
+	var le *machine.LoadError
+	switch {
+	case l == lang.EN:
+	case errors.As(ee, &le):
+		msg = strings.Replace(msg, le.Error(), loadErrorIn(le, l), 1)
+	case strings.HasSuffix(msg, ". "+machine.LoadHint):
+		// a command that kept only the words ("--snapshot: " + its text)
+		reason := strings.TrimSuffix(msg, ". "+machine.LoadHint)
+		prefix := ""
+		if i := strings.Index(reason, ": "); i > 0 && strings.HasPrefix(reason, "--") {
+			prefix, reason = reason[:i+2], reason[i+2:]
+		}
+		msg = prefix + loadErrorIn(&machine.LoadError{Reason: reason, Hint: machine.LoadHint}, l)
+	}
+	return msg
+}
+
+// loadErrorIn is e's message in l: its reason and next step read back into
+// machine's texts (machine.LoadTextEN) and rendered in l. A part no text
+// explains (a JSON parser's message) stays as it is.
+func loadErrorIn(e *machine.LoadError, l string) string {
+	c := lang.FromFiles(l, machine.LoadTextEN, machine.LoadTextZhCN)
+	if !c.Translated() {
+		return e.Error()
+	}
+	r := c.Line(e.Reason)
+	if rest, ok := strings.CutPrefix(e.Reason, e.Path+": "); ok && r == e.Reason {
+		r = e.Path + "：" + c.Line(rest) // a zip's problem after its path
+	}
+	if e.Hint == "" {
+		return r
+	}
+	return r + "。" + c.Line(e.Hint)
 }

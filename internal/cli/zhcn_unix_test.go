@@ -74,8 +74,10 @@ var zhAllow = []string{
 	"Failed to initialize NVML: Driver/library version mismatch",
 	"NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver",
 	"The pocl project", // PoCL's OpenCL platform vendor
-	// the operating system's own error text, after llamactl's Chinese
+	// the operating system's and Go's JSON parser's own error texts, after
+	// llamactl's Chinese
 	"no such file or directory",
+	"looking for beginning of value",
 }
 
 // quotedLine is a line llamactl prints as it came from elsewhere: a log's
@@ -200,6 +202,8 @@ func zhCases(t *testing.T, dir string) []zhCase {
 		{"version --check (unreachable)", []string{"version", "--check", "--lang", "zh-CN"}, []int{1}, false, []string{fmt.Sprintf("LLAMACTL_INSTALL_BASE=http://127.0.0.1:%d", closedPort(t))}},
 		{"unknown command", []string{"--lang", "zh-CN", "doctr"}, []int{2}, false, nil},
 		{"unknown flag", []string{"run", "--lang", "zh-CN", "--no-such-flag"}, []int{2}, false, nil},
+		{"doctor --replay (no such file)", []string{"doctor", "--lang", "zh-CN", "--replay", filepath.Join(dir, "none.json")}, []int{2}, false, nil},
+		{"build --snapshot (not a snapshot)", []string{"build", "--lang", "zh-CN", "--dry-run", "--snapshot", repoFile(t, "go.mod")}, []int{2}, false, nil},
 		{"missing argument", []string{"explain", "--lang", "zh-CN", filepath.Join(dir, "no-such.log")}, []int{2}, false, nil},
 		{"completion bash", []string{"--lang", "zh-CN", "completion", "bash"}, ok, true, nil},
 		{"doctor --list-checks", []string{"doctor", "--lang", "zh-CN", "--list-checks"}, ok, false, nil},
