@@ -323,3 +323,13 @@ func TestHelpUnknownTopic(t *testing.T) {
 		t.Errorf("zh-CN:\n%s", zh)
 	}
 }
+
+// A Chinese help changes nothing the next root shows: each root has its
+// own texts (group titles included).
+func TestChineseHelpLeavesNoTrace(t *testing.T) {
+	helpOut(t, nil, "--lang", "zh-CN", "--help")
+	out, _ := helpOut(t, nil, "--help")
+	if !strings.Contains(out, "Main commands (in the order of a first session):") || strings.Contains(out, "主要命令") {
+		t.Errorf("English help after a Chinese one:\n%s", out)
+	}
+}

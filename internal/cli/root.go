@@ -118,7 +118,10 @@ var (
 func groupCommands(root *cobra.Command) {
 	// Sorting is global in cobra; the order of AddCommand is the order we want.
 	cobra.EnableCommandSorting = false
-	root.AddGroup(commandGroups...)
+	for _, g := range commandGroups {
+		g := *g // each root its own: a translated help retitles them
+		root.AddGroup(&g)
+	}
 	root.SetHelpCommandGroupID("other")
 	root.SetCompletionCommandGroupID("other")
 	cmds := root.Commands()
