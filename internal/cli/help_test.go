@@ -327,9 +327,21 @@ func TestHelpUnknownTopic(t *testing.T) {
 // A Chinese help changes nothing the next root shows: each root has its
 // own texts (group titles included).
 func TestChineseHelpLeavesNoTrace(t *testing.T) {
-	helpOut(t, nil, "--lang", "zh-CN", "--help")
-	out, _ := helpOut(t, nil, "--help")
+	paths := helpPaths(t)
+	before := map[string]string{}
+	for _, p := range paths {
+		before[strings.Join(p, " ")], _ = helpOut(t, nil, append(append([]string{}, p...), "--help")...)
+	}
+	for _, p := range paths {
+		helpOut(t, nil, append(append([]string{"--lang", "zh-CN"}, p...), "--help")...)
+	}
+	for _, p := range paths {
+		if out, _ := helpOut(t, nil, append(append([]string{}, p...), "--help")...); out != before[strings.Join(p, " ")] {
+			t.Errorf("%v: English help changed after the Chinese ones:\n%s", p, out)
+		}
+	}
+	out := before[""]
 	if !strings.Contains(out, "Main commands (in the order of a first session):") || strings.Contains(out, "主要命令") {
-		t.Errorf("English help after a Chinese one:\n%s", out)
+		t.Errorf("English help:\n%s", out)
 	}
 }
