@@ -114,6 +114,11 @@ func TestHelpCatalog(t *testing.T) {
 	for k, e := range en {
 		if z, ok := zh[k]; ok {
 			checkLiterals(t, k, e, z)
+			for _, l := range strings.Split(z, "\n") {
+				if w := testutil.EnglishPhrase(l); w != "" {
+					t.Errorf("%s: English left (%q): %s", k, w, l)
+				}
+			}
 		}
 	}
 	if len(tree) < 100 {
@@ -217,7 +222,7 @@ func TestHelpInChinese(t *testing.T) {
 				t.Errorf("%v: cobra's English words left:\n%s", c.args, out)
 			}
 			for _, l := range strings.Split(out, "\n") {
-				if w := testutil.EnglishLeft(l); w != "" {
+				if w := testutil.EnglishPhrase(l); w != "" {
 					t.Errorf("%v: English left (%q): %s", c.args, w, l)
 				}
 			}

@@ -28,7 +28,7 @@ import (
 // has — recorded snapshots, this machine's own facts and PoCL, an
 // unreachable RPC worker, a generated model, logs, the Vulkan engine's RPC
 // worker — and its human output (stdout and stderr) must hold no English
-// sentence (testutil.EnglishLeft: commands, paths, IDs, flags and quoted
+// sentence (testutil.EnglishPhrase: commands, paths, IDs, flags and quoted
 // tool output do not count).
 
 // pendingCases are the cases whose English is owned by another package
