@@ -12,6 +12,7 @@ import (
 	"github.com/llamactl/llamactl/internal/cmdutil"
 	"github.com/llamactl/llamactl/internal/lang"
 	"github.com/llamactl/llamactl/machine"
+	"github.com/llamactl/llamactl/runner/gguf"
 )
 
 // The sentences the command tree prints itself (version, usage errors,
@@ -81,14 +82,17 @@ func commandLang(f *cmdutil.Factory, cmd *cobra.Command, note bool) (string, err
 }
 
 // localizeError is a command's error message in l: the domain errors it
-// carries whose packages translate them (an unusable snapshot input,
-// machine.LoadError) in their translation, the rest of the message (the
-// command's own words, translated by the command) as it is.
+// carries whose packages have texts for them (an unusable snapshot input,
+// machine.LoadError; a file that is not a usable GGUF model, gguf's) in
+// their translation, the rest of the message (the command's own words,
+// translated by the command) as it is.
 func localizeError(ee *cmdutil.ExitError, l string) string {
 	msg := ee.Message
+	if l == lang.EN {
+		return msg
+	}
 	var le *machine.LoadError
 	switch {
-	case l == lang.EN:
 	case errors.As(ee, &le):
 		msg = strings.Replace(msg, le.Error(), loadErrorIn(le, l), 1)
 	case strings.HasSuffix(msg, ". "+machine.LoadHint):
@@ -100,7 +104,15 @@ func localizeError(ee *cmdutil.ExitError, l string) string {
 		}
 		msg = prefix + loadErrorIn(&machine.LoadError{Reason: reason, Hint: machine.LoadHint}, l)
 	}
-	return msg
+	// A model that cannot be read: the commands pass gguf's message on as
+	// its words, a line of its own; each line one of gguf's texts explains
+	// in full is translated.
+	c := lang.FromFiles(l, gguf.TextEN, gguf.TextZhCN)
+	lines := strings.Split(msg, "\n")
+	for i, line := range lines {
+		lines[i] = c.Line(line)
+	}
+	return strings.Join(lines, "\n")
 }
 
 // loadErrorIn is e's message in l: its reason and next step read back into

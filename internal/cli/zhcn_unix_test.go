@@ -204,6 +204,7 @@ func zhCases(t *testing.T, dir string) []zhCase {
 		{"unknown flag", []string{"run", "--lang", "zh-CN", "--no-such-flag"}, []int{2}, false, nil},
 		{"doctor --replay (no such file)", []string{"doctor", "--lang", "zh-CN", "--replay", filepath.Join(dir, "none.json")}, []int{2}, false, nil},
 		{"build --snapshot (not a snapshot)", []string{"build", "--lang", "zh-CN", "--dry-run", "--snapshot", repoFile(t, "go.mod")}, []int{2}, false, nil},
+		{"run (not a model)", []string{"run", "--lang", "zh-CN", "--dry-run", repoFile(t, "go.mod")}, []int{2}, false, nil},
 		{"missing argument", []string{"explain", "--lang", "zh-CN", filepath.Join(dir, "no-such.log")}, []int{2}, false, nil},
 		{"completion bash", []string{"--lang", "zh-CN", "completion", "bash"}, ok, true, nil},
 		{"doctor --list-checks", []string{"doctor", "--lang", "zh-CN", "--list-checks"}, ok, false, nil},
