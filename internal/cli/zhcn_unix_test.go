@@ -74,6 +74,8 @@ var zhAllow = []string{
 	"Failed to initialize NVML: Driver/library version mismatch",
 	"NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver",
 	"The pocl project", // PoCL's OpenCL platform vendor
+	// the CUDA runtime's own message (cudaGetErrorString), quoted by a probe
+	"no CUDA-capable device is detected",
 	// the operating system's and Go's JSON parser's own error texts, after
 	// llamactl's Chinese
 	"no such file or directory",
