@@ -43,8 +43,11 @@ var pendingCases = []struct {
 	// the probe's findings (CUDA and OpenCL kernel probes), live or
 	// recorded in a snapshot
 	{regexp.MustCompile(`^doctor \(this machine\) --probe$|^doctor (--verbose )?--replay wsl2-probe-cuda-no-device$`), "h-find: zh-CN of the probe findings"},
-	// "Facts" table, "found by debian", "(+2 more on PATH)", timings
-	{regexp.MustCompile(`^doctor --verbose --replay `), "h-find: the --verbose facts table"},
+	// the "Facts" table and timings; the check details --verbose shows,
+	// "(found by debian, PATH)" (doctor/checks_cuda.go) and "(+2 more on
+	// PATH)" (doctor/checks_path.go), which the renderer's detail
+	// translation would carry
+	{regexp.MustCompile(`^doctor --verbose --replay `), "h-find: the --verbose facts table and check details"},
 	// "# Windows: run inside the MSVC developer environment ..." atop the
 	// bash script of a plan with vcvarsall (build/plan.Plan.Script)
 	{regexp.MustCompile(`^build --dry-run --snapshot win-`), "h-stages: build/plan's dry-run script comment"},
