@@ -43,7 +43,7 @@ func (m *windowsMachine) Run(ctx context.Context, c proc.Cmd) (proc.Result, erro
 		m.builds++
 		if m.builds == 1 {
 			m.linkFailed = true
-			// windows-outputs/logs/cuda-link-libpath-cublas-caffe-67.log
+			// the LNK1181 line of testdata/logs/ref-cuda-link-libpath-cublas-caffe-67.log
 			return out("[41/42] Linking CXX shared library bin\\ggml-cuda.dll\nError9758 error LNK1181: cannot open input file 'cublas.lib'\n", 1)
 		}
 		// The successful build leaves its binaries (a changed plan empties bin/ first).

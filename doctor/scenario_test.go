@@ -16,7 +16,7 @@ import (
 )
 
 // A scenario is a snapshot built from real recorded outputs (its "raw"
-// field holds them verbatim, "sources" names the reference fixtures) and
+// field holds them verbatim, "sources" names the recorded fixtures and their public origin) and
 // what doctor must conclude about it.
 type scenario struct {
 	Description string           `json:"description"`

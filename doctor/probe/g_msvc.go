@@ -14,7 +14,8 @@ func isNotFound(err error) bool {
 }
 
 // vsRoots are where Visual Studio installs (2017-2022 by year, 2026 as
-// "18"; windows-outputs/README.md "VS 2026 installs under ...\18\<Edition>").
+// "18": ...\Microsoft Visual Studio\18\<Edition>, as in microsoft/wil#584
+// and testdata/logs/ref-nvcc-unsupported-msvc-vs2026-openfx-243.log).
 func vsRoots(d *Deps) []string {
 	var roots []string
 	for _, env := range []string{"ProgramFiles", "ProgramFiles(x86)"} {

@@ -10,7 +10,7 @@ import (
 	"github.com/llamactl/llamactl/internal/recorded"
 )
 
-// seedAll adds every copied reference fixture (and a few hostile strings)
+// seedAll adds every recorded-output fixture (and a few hostile strings)
 // as seeds: the parsers meet exactly this kind of text, plus garbage.
 func seedAll(f *testing.F) {
 	_ = filepath.WalkDir(fixturesDir, func(p string, d os.DirEntry, err error) error {

@@ -8,7 +8,7 @@ import (
 	"github.com/llamactl/llamactl/machine"
 )
 
-// clinfo comes in two layouts (reference windows-outputs/opencl-vulkan):
+// clinfo comes in two layouts (testdata/doctor/recordings/fixtures/opencl-vulkan):
 // the Khronos-style clinfo (Debian, Ubuntu, WSL) aligns "  Platform Name    X"
 // with spaces, AMD's Windows clinfo writes "  Platform Name:   X". Both list
 // the platforms first, then one "Platform Name" + "Number of devices"

@@ -10,7 +10,7 @@ import (
 // WSL, else 1 or 2. WSL2 kernels are "<ver>-microsoft-standard[-WSL2]"
 // (lower case, also custom builds "4.19.84-microsoft-standard+"); WSL1
 // reports a capitalised "-Microsoft" ("4.4.0-19041-Microsoft", "3.4.0-Microsoft")
-// (windows-outputs/wsl/proc-version-*, uname-wsl1-vs-wsl2-release-strings).
+// (testdata/doctor/recordings/fixtures/wsl/proc-version-*, uname-*).
 func IsWSLKernel(procVersion string) int {
 	l := strings.ToLower(procVersion)
 	switch {

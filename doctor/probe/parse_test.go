@@ -11,7 +11,7 @@ import (
 
 const fixturesDir = recordingsDir + "/fixtures"
 
-// fixture reads a copied reference fixture without its header.
+// fixture reads a recorded-output fixture without its header.
 func fixture(t testing.TB, rel string) string {
 	t.Helper()
 	b, err := os.ReadFile(filepath.Join(fixturesDir, rel))

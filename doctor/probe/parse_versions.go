@@ -45,8 +45,8 @@ func ParseListGPUArch(out string) []string {
 
 var (
 	// The cl banner is localized; the stable parts are the dotted version and
-	// the target architecture token (reference windows-outputs/README.md
-	// "Format observations"): "Version 19.41.34123 for x64", zh-CN
+	// the target architecture token (the banners in testdata/matrix/cl):
+	// "Version 19.41.34123 for x64", zh-CN
 	// "用于 x64 的 ... 19.16.27048 版".
 	reClVersion = regexp.MustCompile(`\b(19\.\d{2}\.\d{5}(?:\.\d+)?)\b`)
 	reClArch    = regexp.MustCompile(`(?i)\b(x64|x86|arm64|arm)\b`)

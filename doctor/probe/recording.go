@@ -23,7 +23,7 @@ import (
 // the same Gather code the real machine uses.
 type Scenario struct {
 	Description string `json:"description"`
-	// Sources cite where every recorded output came from (reference fixture files).
+	// Sources cite where every recorded output came from (fixture files under testdata/doctor/recordings/fixtures).
 	Sources []string `json:"sources,omitempty"`
 	GOOS    string   `json:"goos"`
 	GOARCH  string   `json:"goarch,omitempty"`

@@ -1,5 +1,6 @@
 // Package recorded reads the recorded tool outputs that recordings and
-// tests replay (the reference's windows-outputs format).
+// tests replay: a header of "# source:", "# date:", "# tool:" ... lines
+// ended by "# ---", then the output verbatim.
 package recorded
 
 import "strings"

@@ -91,7 +91,7 @@ func Argv(p Plan, caps engine.Caps, o ArgvOptions) []string {
 			a = append(a, "-ngld", "99")
 		}
 		if o.DraftMax > 0 {
-			name := "--draft-max" // renamed in 2026 builds (autotune research)
+			name := "--draft-max" // renamed in 2026 builds (ggml-org/llama.cpp PR #22397)
 			if caps.SpecDraftN {
 				name = "--spec-draft-n-max"
 			}

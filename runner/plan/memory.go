@@ -92,7 +92,7 @@ type Params struct {
 	// no inter-device copies); 0 splits across all devices.
 	Only int
 	// OpOffload: the devices' backend runs big batches itself (op offload,
-	// §6.4), so at -ngl 0 the graph's compute buffer is still allocated on
+	// llama.cpp's --op-offload, ggml_backend_offload_op), so at -ngl 0 the graph's compute buffer is still allocated on
 	// the main device. True for GPU backends (CUDA, Vulkan, ROCm...), false
 	// for RPC workers and without devices.
 	OpOffload bool

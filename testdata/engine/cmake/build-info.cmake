@@ -1,5 +1,5 @@
 # Build number and commit: -D values win, then git, else 0/unknown (the
-# "build 0, commit unknown" of a source archive, llamacpp-build.md §6.1).
+# "build 0, commit unknown" of a source archive, as llama.cpp's cmake/build-info.cmake).
 if (NOT DEFINED LLAMA_BUILD_NUMBER OR NOT DEFINED LLAMA_BUILD_COMMIT)
     find_package(Git QUIET)
     set(_num 0)
