@@ -160,7 +160,11 @@ func checkEnvTmp(s *machine.Snapshot) []Finding {
 		}
 	}
 	if len(missing) > 0 {
-		return []Finding{emit(s, "env.tmp", "unset", "vars", strings.Join(missing, " and "))}
+		vars := missing[0]
+		if len(missing) == 2 {
+			vars = "TEMP and TMP" // a value checks.zh-CN.json translates
+		}
+		return []Finding{emit(s, "env.tmp", "unset", "vars", vars)}
 	}
 	v, _ := env(s, "TEMP")
 	return []Finding{emit(s, "env.tmp", "ok", "temp", v)}

@@ -2,6 +2,7 @@ package machine
 
 import (
 	"archive/zip"
+	_ "embed"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -38,6 +39,19 @@ func (e *LoadError) Error() string {
 }
 
 func (e *LoadError) Unwrap() error { return e.Err }
+
+// LoadTextEN is the English of LoadError's reasons and hint by stable key
+// (data/text.en.json: {placeholders}, as this file words them), and
+// LoadTextZhCN their Simplified Chinese: the CLI reads an error's English
+// back into key and values and renders it in the user's language.
+//
+//go:embed data/text.en.json
+var LoadTextEN []byte
+
+// LoadTextZhCN translates LoadTextEN.
+//
+//go:embed data/text.zh-CN.json
+var LoadTextZhCN []byte
 
 // Load reads the machine facts from path: a bare snapshot, a `doctor --json`
 // document or a support report.json (both carry a "snapshot" field), a

@@ -163,6 +163,11 @@ type Matrix struct {
 	overlays map[string]map[string]string
 	lang     string
 	over     map[string]string
+	// notes are the translations of toolkits.json's notes and
+	// uncertain_reasons (data/notes.<lang>.json) by language, keyed by
+	// the English text; overNotes is this view's.
+	notes     map[string]map[string]string
+	overNotes map[string]string
 	// rec, when set (inside Resolve), records the message ID and values of
 	// every text Text renders, so Translate can render them again.
 	rec map[string]textMsg
@@ -241,11 +246,21 @@ var Languages = []string{"zh-CN"}
 // one for --json, whose blocker IDs are the stable interface.
 func (m *Matrix) WithLang(lang string) *Matrix {
 	v := *m
-	v.lang, v.over = "", nil
+	v.lang, v.over, v.overNotes = "", nil, nil
 	if o, ok := m.overlays[lang]; ok {
-		v.lang, v.over = lang, o
+		v.lang, v.over, v.overNotes = lang, o, m.notes[lang]
 	}
 	return &v
+}
+
+// Note is a note or an uncertain reason of the data (a toolkit's Notes or
+// UncertainReasons) in the view's language: its translation from
+// data/notes.<lang>.json, else the English text.
+func (m *Matrix) Note(en string) string {
+	if t, ok := m.overNotes[en]; ok && t != "" {
+		return t
+	}
+	return en
 }
 
 // Lang is the view's language: "" for English.
@@ -317,7 +332,7 @@ func Load(fsys fileSystem) (*Matrix, error) {
 			return nil, fmt.Errorf("%s: %w", f.name, err)
 		}
 	}
-	overlays := map[string]map[string]string{}
+	overlays, notes := map[string]map[string]string{}, map[string]map[string]string{}
 	for _, l := range Languages {
 		// A copy of the data without a translation (tests) is English only.
 		b, err := fsys.ReadFile("data/text." + l + ".json")
@@ -339,12 +354,29 @@ func Load(fsys fileSystem) (*Matrix, error) {
 			return nil, fmt.Errorf("data/text.%s.json: locale %q, data_version %q; want %q, %q", l, ov.Locale, ov.DataVersion, l, tk.DataVersion)
 		}
 		overlays[l] = ov.Text
+		if b, err := fsys.ReadFile("data/notes." + l + ".json"); err == nil {
+			var nv struct {
+				DataVersion string            `json:"data_version"`
+				About       string            `json:"about"`
+				Locale      string            `json:"locale"`
+				Text        map[string]string `json:"text"`
+			}
+			dec := json.NewDecoder(strings.NewReader(string(b)))
+			dec.DisallowUnknownFields()
+			if err := dec.Decode(&nv); err != nil {
+				return nil, fmt.Errorf("data/notes.%s.json: %w", l, err)
+			}
+			if nv.Locale != l || nv.DataVersion != tk.DataVersion {
+				return nil, fmt.Errorf("data/notes.%s.json: locale %q, data_version %q; want %q, %q", l, nv.Locale, nv.DataVersion, l, tk.DataVersion)
+			}
+			notes[l] = nv.Text
+		}
 	}
 	m := &Matrix{
 		DataVersion: tk.DataVersion, Toolkits: tk.Toolkits, GPUs: gp.GPUs,
 		Families: ru.Families, STL: ru.STL, VisualStudio: ru.VisualStudio, Sources: so.Sources,
 		ArchRewrite: ru.ArchRewrite, CompilerCrash: ru.Crash,
-		texts: tx.Text, overlays: overlays,
+		texts: tx.Text, overlays: overlays, notes: notes,
 	}
 	for _, dv := range []string{gp.DataVersion, ru.DataVersion, so.DataVersion, tx.DataVersion} {
 		if dv != m.DataVersion {

@@ -20,12 +20,18 @@ import (
 
 	"github.com/llamactl/llamactl/internal/buildinfo"
 	"github.com/llamactl/llamactl/internal/cmdutil"
+	"github.com/llamactl/llamactl/internal/lang"
 	"github.com/llamactl/llamactl/internal/proc"
 	"github.com/llamactl/llamactl/internal/ui"
 )
 
 // NewRoot builds the root command with the global flags.
-func NewRoot(f *cmdutil.Factory) *cobra.Command {
+func NewRoot(f *cmdutil.Factory) *cobra.Command { return newRoot(f, nil) }
+
+// newRoot is NewRoot for the command line args, whose --lang its own
+// errors follow (argsLang).
+func newRoot(f *cmdutil.Factory, args []string) *cobra.Command {
+	texts := func() *lang.Catalog { return cliTexts(argsLang(f, args)) }
 	root := &cobra.Command{
 		Use:   "llamactl",
 		Short: "Build and run llama.cpp right the first time",
@@ -61,6 +67,11 @@ Exit codes: 0 fine, 1 something to act on, 2 bad usage or input, 3 a llamactl bu
 	pf.BoolVar(&f.IO.JSON, "json", false, "print one JSON document (schema-versioned) instead of text")
 	pf.BoolVarP(&f.IO.Verbose, "verbose", "v", false, "show durations, raw facts and commands")
 	pf.BoolVar(&noColor, "no-color", false, "plain text without colours (also: NO_COLOR=1)")
+	// --lang of the commands without their own (version, completion, help,
+	// groups such as rpc): it sets the language of their help. Hidden, so
+	// the English help reads as before; each command's own --lang shows.
+	pf.String("lang", "", cmdutil.LangUsage)
+	_ = pf.MarkHidden("lang")
 	root.PersistentPreRun = func(cmd *cobra.Command, args []string) {
 		if noColor {
 			f.IO.NoColor, f.IO.ErrTTY = true, false // no escape codes: no live bars either
@@ -70,7 +81,8 @@ Exit codes: 0 fine, 1 something to act on, 2 bad usage or input, 3 a llamactl bu
 	root.SetOut(f.IO.Out)
 	root.SetErr(f.IO.ErrOut)
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
-		return cmdutil.UsageErrorf("%v\nRun '%s --help' for usage.", err, c.CommandPath())
+		t := texts()
+		return cmdutil.UsageErrorf("%s\n%s", t.Line(err.Error()), t.T("err.run-help", "command", c.CommandPath()))
 	})
 
 	// --version is cobra's; its default usage text ("version for llamactl") says little.
@@ -82,7 +94,8 @@ Exit codes: 0 fine, 1 something to act on, 2 bad usage or input, 3 a llamactl bu
 	root.AddCommand(NewCmdVersion(f, nil))
 	root.AddCommand(newCompletionCmd(f))
 	groupCommands(root)
-	strictGroups(f, root)
+	strictGroups(f, root, texts)
+	installHelp(f, root)
 	return root
 }
 
@@ -105,7 +118,10 @@ var (
 func groupCommands(root *cobra.Command) {
 	// Sorting is global in cobra; the order of AddCommand is the order we want.
 	cobra.EnableCommandSorting = false
-	root.AddGroup(commandGroups...)
+	for _, g := range commandGroups {
+		g := *g // each root its own: a translated help retitles them
+		root.AddGroup(&g)
+	}
 	root.SetHelpCommandGroupID("other")
 	root.SetCompletionCommandGroupID("other")
 	cmds := root.Commands()
@@ -135,9 +151,9 @@ func groupCommands(root *cobra.Command) {
 // patches) behave like the root: an unknown subcommand is a usage error
 // (exit 2) instead of its help and exit 0, and --json without a subcommand
 // is a usage error instead of help text that a script would try to parse.
-func strictGroups(f *cmdutil.Factory, c *cobra.Command) {
+func strictGroups(f *cmdutil.Factory, c *cobra.Command, texts func() *lang.Catalog) {
 	for _, sub := range c.Commands() {
-		strictGroups(f, sub)
+		strictGroups(f, sub, texts)
 	}
 	if !c.HasParent() || !c.HasAvailableSubCommands() {
 		return
@@ -151,7 +167,9 @@ func strictGroups(f *cmdutil.Factory, c *cobra.Command) {
 	}
 	c.Args = func(cmd *cobra.Command, args []string) error {
 		if len(args) > 0 {
-			return cmdutil.UsageErrorf("unknown command %q for %q: choose one of %s\nRun '%s --help' for usage.", args[0], cmd.CommandPath(), subcommandNames(cmd), cmd.CommandPath())
+			t := texts()
+			return cmdutil.UsageErrorf("%s\n%s", t.T("err.unknown-subcommand", "name", fmt.Sprintf("%q", args[0]), "command", fmt.Sprintf("%q", cmd.CommandPath()), "choices", subcommandNames(cmd)),
+				t.T("err.run-help", "command", cmd.CommandPath()))
 		}
 		return nil
 	}
@@ -199,12 +217,13 @@ func argHint(c *cobra.Command) string {
 // and exits 130 at once; a panic kills every child before it is reported.
 func Execute(f *cmdutil.Factory, args []string) (code int) {
 	proc.GuardChildren()
-	ctx, interrupted, stop := interruptContext(f)
+	t := cliTexts(argsLang(f, args))
+	ctx, interrupted, stop := interruptContext(f, t)
 	defer stop()
 	defer func() {
 		if p := recover(); p != nil {
 			proc.KillAll()
-			fmt.Fprintf(f.IO.ErrOut, "llamactl: internal error: %v\n%s\nPlease report it with the output of: llamactl doctor --report ./report\n", p, debug.Stack())
+			fmt.Fprintf(f.IO.ErrOut, "llamactl: %s\n", t.T("err.internal", "panic", fmt.Sprint(p), "stack", string(debug.Stack())))
 			code = cmdutil.ExitInternal
 		}
 	}()
@@ -212,7 +231,7 @@ func Execute(f *cmdutil.Factory, args []string) (code int) {
 	if interrupted() {
 		proc.KillAll() // anything a command left running
 		if code != cmdutil.ExitSignal {
-			fmt.Fprintln(f.IO.ErrOut, "llamactl: interrupted: stopped with the programs it had started")
+			fmt.Fprintln(f.IO.ErrOut, "llamactl: "+t.T("err.interrupted"))
 		}
 		return cmdutil.ExitSignal
 	}
@@ -227,7 +246,7 @@ var StopGrace = 10 * time.Second
 // function saying whether that happened, and the function that stops
 // listening. It also starts the watchdog for a second signal or a command
 // that outlives StopGrace.
-func interruptContext(f *cmdutil.Factory) (context.Context, func() bool, func()) {
+func interruptContext(f *cmdutil.Factory, t *lang.Catalog) (context.Context, func() bool, func()) {
 	sigs := make(chan os.Signal, 2)
 	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
 	ctx, cancel := context.WithCancel(context.Background())
@@ -248,7 +267,7 @@ func interruptContext(f *cmdutil.Factory) (context.Context, func() bool, func())
 			return
 		}
 		proc.KillAll()
-		fmt.Fprintln(f.IO.ErrOut, "llamactl: interrupted: stopped with the programs it had started")
+		fmt.Fprintln(f.IO.ErrOut, "llamactl: "+t.T("err.interrupted"))
 		os.Exit(cmdutil.ExitSignal)
 	}()
 	return ctx, got.Load, func() {
@@ -259,13 +278,21 @@ func interruptContext(f *cmdutil.Factory) (context.Context, func() bool, func())
 }
 
 func execute(ctx context.Context, f *cmdutil.Factory, args []string) int {
-	root := NewRoot(f)
+	root := newRoot(f, args)
 	if args == nil {
 		// cobra reads os.Args for nil: no arguments must mean none (in a
 		// test binary os.Args holds its -test.* flags).
 		args = []string{}
 	}
 	root.SetArgs(args)
+	// Shell completion (cobra's hidden __complete) shows the commands' and
+	// flags' descriptions: in the language of the help.
+	if len(args) > 0 && strings.HasPrefix(args[0], "__complete") {
+		if c := helpCatalog(argsLang(f, args)); c != nil {
+			root.InitDefaultHelpCmd()
+			localizeHelp(root, c)
+		}
+	}
 	c, err := root.ExecuteContextC(ctx)
 	if err == nil {
 		return cmdutil.ExitOK
@@ -273,7 +300,7 @@ func execute(ctx context.Context, f *cmdutil.Factory, args []string) int {
 	var ee *cmdutil.ExitError
 	if errors.As(err, &ee) {
 		if !ee.Silent && ee.Message != "" {
-			fmt.Fprintf(f.IO.ErrOut, "llamactl: %s\n", ee.Message)
+			fmt.Fprintf(f.IO.ErrOut, "llamactl: %s\n", localizeError(ee, argsLang(f, args)))
 		}
 		return ee.Code
 	}
@@ -284,11 +311,12 @@ func execute(ctx context.Context, f *cmdutil.Factory, args []string) int {
 	// usage line, and where its help is.
 	msg := err.Error()
 	if isCobraUsageError(msg) {
-		fmt.Fprintf(f.IO.ErrOut, "llamactl: %s\n", msg)
+		t := cliTexts(argsLang(f, args))
+		fmt.Fprintf(f.IO.ErrOut, "llamactl: %s\n", t.Line(msg))
 		if c.HasParent() && c.Runnable() {
-			fmt.Fprintf(f.IO.ErrOut, "Usage: %s\n", c.UseLine())
+			fmt.Fprintln(f.IO.ErrOut, t.T("err.usage-line", "use", c.UseLine()))
 		}
-		fmt.Fprintf(f.IO.ErrOut, "Run '%s --help' for usage.\n", c.CommandPath())
+		fmt.Fprintln(f.IO.ErrOut, t.T("err.run-help", "command", c.CommandPath()))
 		return cmdutil.ExitUsage
 	}
 	fmt.Fprintf(f.IO.ErrOut, "llamactl: %s\n", msg)
@@ -346,7 +374,8 @@ With --json the script is printed inside a JSON document (schema 1).`,
 			case "powershell":
 				err = root.GenPowerShellCompletionWithDesc(&buf)
 			default:
-				return cmdutil.UsageErrorf("unknown shell %q: choose bash, zsh, fish or powershell", args[0])
+				l, _ := commandLang(f, cmd, false)
+				return cmdutil.UsageErrorf("%s", cliTexts(l).T("err.unknown-shell", "shell", fmt.Sprintf("%q", args[0])))
 			}
 			if err != nil {
 				return err

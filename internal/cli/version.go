@@ -37,6 +37,8 @@ type VersionOptions struct {
 	HTTPClient *http.Client
 	Timeout    time.Duration
 	GOOS       string
+	// Lang is the language of the human output (--json stays English).
+	Lang string
 }
 
 // NewCmdVersion builds `llamactl version [--check]`; runF replaces the run in tests.
@@ -60,6 +62,11 @@ reach the release within ` + releasecheck.DefaultTimeout.String() + `.`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Info = buildinfo.Get()
 			opts.Base = opts.Getenv(releasecheck.BaseEnv)
+			l, err := commandLang(f, cmd, !f.IO.JSON)
+			if err != nil {
+				return cmdutil.UsageError(err)
+			}
+			opts.Lang = l
 			if runF != nil {
 				return runF(cmd.Context(), opts)
 			}
@@ -88,16 +95,16 @@ func versionRun(ctx context.Context, opts *VersionOptions) error {
 			return err
 		}
 	} else {
-		fmt.Fprintf(opts.IO.Out, "llamactl %s (commit %s, built %s, %s)\n", info.Version, short(info.Commit), info.Date, info.GoVersion)
+		fmt.Fprintln(opts.IO.Out, cliTexts(opts.Lang).T("version.line", "version", info.Version, "commit", short(info.Commit), "date", info.Date, "go", info.GoVersion))
 		if doc.Check != nil {
 			c := doc.Check
 			switch c.Status {
 			case releasecheck.Newer:
-				fmt.Fprintln(opts.IO.Out, releasecheck.Message("newer", c.Latest, c.Current, releasecheck.InstallCommand(opts.GOOS)))
+				fmt.Fprintln(opts.IO.Out, releasecheck.MessageIn(opts.Lang, "newer", c.Latest, c.Current, releasecheck.InstallCommand(opts.GOOS)))
 			case releasecheck.Ahead:
-				fmt.Fprintln(opts.IO.Out, releasecheck.Message("ahead", c.Current, c.Latest))
+				fmt.Fprintln(opts.IO.Out, releasecheck.MessageIn(opts.Lang, "ahead", c.Current, c.Latest))
 			default:
-				fmt.Fprintln(opts.IO.Out, releasecheck.Message("up-to-date", c.Current))
+				fmt.Fprintln(opts.IO.Out, releasecheck.MessageIn(opts.Lang, "up-to-date", c.Current))
 			}
 		}
 	}
@@ -105,6 +112,9 @@ func versionRun(ctx context.Context, opts *VersionOptions) error {
 		var e *releasecheck.Error
 		if errors.As(checkErr, &e) && opts.IO.JSON {
 			return cmdutil.Exit(cmdutil.ExitFindings) // the document carries check_error
+		}
+		if errors.As(checkErr, &e) {
+			return cmdutil.Errorf(cmdutil.ExitFindings, "%s", e.In(opts.Lang))
 		}
 		return cmdutil.Errorf(cmdutil.ExitFindings, "%s", checkErr.Error())
 	}

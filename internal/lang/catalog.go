@@ -56,6 +56,14 @@ func (c *Catalog) Template(key string) string {
 	return c.en[key]
 }
 
+// English is key's English text, "" when the catalog lacks it.
+func (c *Catalog) English(key string) string {
+	if c == nil {
+		return ""
+	}
+	return c.en[key]
+}
+
 // Has says whether key is a text of the catalog.
 func (c *Catalog) Has(key string) bool {
 	if c == nil {

@@ -234,6 +234,42 @@ var messages = sync.OnceValue(func() map[string]messageDef {
 	return doc.Messages
 })
 
+//go:embed data/messages.zh-CN.json
+var messagesZhCNJSON []byte
+
+// messagesZhCN are the Simplified Chinese texts by message ID (%[n]s takes
+// the English message's n-th argument).
+var messagesZhCN = sync.OnceValue(func() map[string]messageDef {
+	var doc struct {
+		Messages map[string]messageDef `json:"messages"`
+	}
+	if err := json.Unmarshal(messagesZhCNJSON, &doc); err != nil {
+		panic("releasecheck: embedded data/messages.zh-CN.json: " + err.Error())
+	}
+	return doc.Messages
+})
+
+// MessageIn is Message in the language l ("zh-CN", else English); an ID
+// the translation lacks is English.
+func MessageIn(l, id string, a ...any) string {
+	if l == "zh-CN" {
+		if m, ok := messagesZhCN()[id]; ok && m.Text != "" {
+			return fmt.Sprintf(m.Text, a...)
+		}
+	}
+	return Message(id, a...)
+}
+
+// In is the error's message in the language l (MessageIn).
+func (e *Error) In(l string) string {
+	switch e.Kind {
+	case "unreachable":
+		return MessageIn(l, e.Kind, e.URL, e.Timeout.String(), e.Reason, ReleasesPage)
+	default:
+		return MessageIn(l, e.Kind, e.URL, e.Reason, ReleasesPage)
+	}
+}
+
 // Message is the English text of a message ID with its arguments.
 func Message(id string, a ...any) string {
 	m, ok := messages()[id]

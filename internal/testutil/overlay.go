@@ -55,6 +55,51 @@ func EnglishLeft(s string, allow ...string) string {
 	return ""
 }
 
+// englishFunctionWord are the little words of an English sentence: three
+// words in a row with one of them are a phrase ("sum of checks"), not a
+// name ("Visual Studio Community").
+var englishPhrase = regexp.MustCompile(`(?:^|[^A-Za-z0-9_./=\\-])((?:[A-Za-z]+ ){2}[A-Za-z]+)(?:$|[^A-Za-z0-9_./=\\-])`)
+
+var englishFunctionWord = map[string]bool{
+	"a": true, "an": true, "the": true, "of": true, "to": true, "for": true, "in": true, "on": true,
+	"at": true, "by": true, "with": true, "from": true, "and": true, "or": true, "but": true,
+	"is": true, "are": true, "was": true, "be": true, "not": true, "no": true, "this": true,
+	"that": true, "it": true, "has": true, "have": true, "can": true, "will": true, "would": true,
+}
+
+// EnglishPhrase is the first English phrase of three words or more left
+// in s (one of them a function word such as "of" or "the"), "" when there
+// is none; like EnglishLeft it skips quoted spans, placeholders, llamactl's
+// command lines and the words of allow. It catches the short English that
+// EnglishLeft lets through ("sum of checks"), for output checks.
+func EnglishPhrase(s string, allow ...string) string {
+	if w := EnglishLeft(s, allow...); w != "" {
+		return w
+	}
+	s = overlayPH.ReplaceAllString(s, "·")
+	s = overlayQuoted.ReplaceAllString(s, "·")
+	s = overlayCommand.ReplaceAllString(s, "·")
+	for _, a := range allow {
+		s = strings.ReplaceAll(s, a, "·")
+	}
+	for len(s) > 0 {
+		loc := englishPhrase.FindStringSubmatchIndex(s)
+		if loc == nil {
+			return ""
+		}
+		m := s[loc[2]:loc[3]]
+		for _, w := range strings.Fields(m) {
+			if englishFunctionWord[strings.ToLower(w)] {
+				return m
+			}
+		}
+		// the match's first word is not a sentence's: go on after it
+		next := loc[2] + strings.IndexByte(m, ' ')
+		s = s[next:]
+	}
+	return ""
+}
+
 func hasHan(s string) bool {
 	for _, r := range s {
 		if unicode.Is(unicode.Han, r) {

@@ -89,10 +89,14 @@ func runCUDA(opts *cudaOptions) error {
 	}
 	p.Table([]string{t("cli.cuda.fact"), t("cli.cuda.value")}, rows)
 	if r.Uncertain && len(r.UncertainFields) > 0 {
-		p.Line(ui.Warn, t("cli.cuda.uncertain", "fields", strings.Join(r.UncertainFields, ", ")), r.UncertainReasons...)
+		reasons := make([]string, len(r.UncertainReasons))
+		for i, s := range r.UncertainReasons {
+			reasons[i] = m.Note(s)
+		}
+		p.Line(ui.Warn, t("cli.cuda.uncertain", "fields", strings.Join(r.UncertainFields, ", ")), reasons...)
 	}
 	if r.Notes != "" {
-		p.Line(ui.Info, r.Notes)
+		p.Line(ui.Info, m.Note(r.Notes))
 	}
 	if opts.IO.Verbose {
 		p.Line(ui.Info, t("cli.cuda.sources"), r.Sources...)
