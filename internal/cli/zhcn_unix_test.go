@@ -40,9 +40,6 @@ var pendingCases = []struct {
 	re    *regexp.Regexp
 	owner string
 }{
-	// the probe's findings (CUDA and OpenCL kernel probes), live or
-	// recorded in a snapshot
-	{regexp.MustCompile(`^doctor \(this machine\) --probe$|^doctor (--verbose )?--replay wsl2-probe-cuda-no-device$`), "h-find: zh-CN of the probe findings"},
 	// the "Facts" table and timings; the check details --verbose shows,
 	// "(found by debian, PATH)" (doctor/checks_cuda.go) and "(+2 more on
 	// PATH)" (doctor/checks_path.go), which the renderer's detail
