@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"os/exec"
+	"path"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -93,17 +94,19 @@ func repoFiles(t *testing.T, root string) []string {
 			return files
 		}
 	}
+	ignored := gitignore(root)
 	var files []string
 	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
 		}
-		if d.IsDir() && p != root && strings.HasPrefix(d.Name(), ".") {
+		rel, _ := filepath.Rel(root, p)
+		rel = filepath.ToSlash(rel)
+		if d.IsDir() && p != root && (strings.HasPrefix(d.Name(), ".") || ignored(rel, true)) {
 			return filepath.SkipDir
 		}
-		if d.Type().IsRegular() {
-			rel, _ := filepath.Rel(root, p)
-			files = append(files, filepath.ToSlash(rel))
+		if d.Type().IsRegular() && !ignored(rel, false) {
+			files = append(files, rel)
 		}
 		return nil
 	})
@@ -111,6 +114,43 @@ func repoFiles(t *testing.T, root string) []string {
 		t.Fatal(err)
 	}
 	return files
+}
+
+// gitignore reads the root .gitignore's simple patterns (what a walk
+// without git must skip: build output such as dist/ holds binaries built
+// from older commits): "/dist/", "*.test", "/llamactl". Patterns with
+// "**" or negations are left out (they only narrow what is ignored).
+func gitignore(root string) func(rel string, dir bool) bool {
+	b, _ := os.ReadFile(filepath.Join(root, ".gitignore"))
+	type pat struct {
+		glob            string
+		anchored, onDir bool
+	}
+	var pats []pat
+	for _, l := range strings.Split(string(b), "\n") {
+		l = strings.TrimSpace(l)
+		if l == "" || strings.HasPrefix(l, "#") || strings.HasPrefix(l, "!") || strings.Contains(l, "**") {
+			continue
+		}
+		p := pat{anchored: strings.HasPrefix(l, "/"), onDir: strings.HasSuffix(l, "/")}
+		p.glob = strings.Trim(l, "/")
+		pats = append(pats, p)
+	}
+	return func(rel string, dir bool) bool {
+		for _, p := range pats {
+			if p.onDir && !dir {
+				continue
+			}
+			name := path.Base(rel)
+			if p.anchored {
+				name = rel
+			}
+			if ok, _ := path.Match(p.glob, name); ok {
+				return true
+			}
+		}
+		return false
+	}
 }
 
 // No file of the repository cites the private research notes.
@@ -193,6 +233,34 @@ func TestCheckedTextStopsAtTheRecordedBody(t *testing.T) {
 	} {
 		if got := string(checkedText([]byte(in))); got != want {
 			t.Errorf("checkedText(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+// Without git (the Windows tests under wine) the walk skips what
+// .gitignore names, such as dist/ with binaries of older commits.
+func TestGitignoreWalk(t *testing.T) {
+	root := t.TempDir()
+	if err := os.WriteFile(filepath.Join(root, ".gitignore"), []byte("# build output\n/dist/\n*.test\n/llamactl\n!keep.test\n/testdata/**/tmp\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ignored := gitignore(root)
+	for _, c := range []struct {
+		rel  string
+		dir  bool
+		want bool
+	}{
+		{"dist", true, true},
+		{"dist", false, false}, // "/dist/" names a folder only
+		{"docs/dist", true, false},
+		{"distx", true, false},
+		{"runner/x.test", false, true},
+		{"llamactl", false, true},
+		{"cmd/llamactl", true, false},
+		{"README.md", false, false},
+	} {
+		if got := ignored(c.rel, c.dir); got != c.want {
+			t.Errorf("ignored(%q, dir=%v) = %v, want %v", c.rel, c.dir, got, c.want)
 		}
 	}
 }
