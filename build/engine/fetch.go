@@ -62,6 +62,20 @@ type marker struct {
 	URL    string `json:"url"`
 	Commit string `json:"commit,omitempty"`
 	Build  int    `json:"build_number,omitempty"`
+	// Verified is when the archive's sha256 was checked (RFC 3339, UTC).
+	Verified string `json:"verified,omitempty"`
+}
+
+// verifiedAt is when the tree in dir was verified: the marker's date, else
+// (a tree unpacked before the date was kept) when the marker was written.
+func (m marker) verifiedAt(dir string) time.Time {
+	if t, err := time.Parse(time.RFC3339, m.Verified); err == nil {
+		return t
+	}
+	if info, err := os.Stat(filepath.Join(dir, markerName)); err == nil {
+		return info.ModTime().UTC()
+	}
+	return time.Time{}
 }
 
 // ErrOffline wraps download failures that mean "no network".
@@ -75,53 +89,110 @@ var ErrHashMismatch = errors.New("sha256 mismatch")
 // second llamactl sharing the cache waits (Waiting says so) and then finds
 // the tree ready. A download is trusted — its hash recorded in hashes.json —
 // only once it verified and extracted; an archive that fails either is
-// deleted, so the next run downloads afresh.
+// deleted, so the next run downloads afresh. Fetch is Open, Download and
+// Verify in one (a build runs them as its fetch and verify-source stages).
 func (f *Fetcher) Fetch(ctx context.Context, pin Pin) (Source, error) {
-	lk, err := filelock.Acquire(ctx, filepath.Join(f.CacheDir, "locks", "engine-"+pin.Ref+".lock"), f.Waiting)
-	if err != nil {
-		return Source{}, fmt.Errorf("locking the cache entry of %s: %w", pin.Ref, err)
-	}
-	defer lk.Unlock()
-	treeDir := filepath.Join(f.CacheDir, "engine", pin.Ref)
-	want, err := f.expectedHash(pin)
+	e, err := f.Open(ctx, pin)
 	if err != nil {
 		return Source{}, err
 	}
-	if m, ok := readMarker(treeDir); ok && (want == "" || m.SHA256 == want) {
-		if want == "" {
+	defer e.Close()
+	if e.Cached != nil {
+		return *e.Cached, nil
+	}
+	if err := e.Download(ctx); err != nil {
+		return Source{}, err
+	}
+	return e.Verify()
+}
+
+// Entry is one engine's cache entry, locked from Open to Close: a second
+// llamactl sharing the cache waits for it.
+type Entry struct {
+	f                      *Fetcher
+	pin                    Pin
+	lk                     *filelock.Lock
+	treeDir, archive, want string
+	// Cached is the tree when it is already unpacked and its sha256
+	// verified (the archive's, on the date VerifiedAt): nothing to do.
+	Cached     *Source
+	VerifiedAt time.Time
+}
+
+// Open locks pin's cache entry and says whether its tree is already there
+// and verified (Entry.Cached). Close unlocks it.
+func (f *Fetcher) Open(ctx context.Context, pin Pin) (*Entry, error) {
+	lk, err := filelock.Acquire(ctx, filepath.Join(f.CacheDir, "locks", "engine-"+pin.Ref+".lock"), f.Waiting)
+	if err != nil {
+		return nil, fmt.Errorf("locking the cache entry of %s: %w", pin.Ref, err)
+	}
+	e := &Entry{f: f, pin: pin, lk: lk, treeDir: filepath.Join(f.CacheDir, "engine", pin.Ref),
+		archive: filepath.Join(f.CacheDir, "downloads", pin.Ref+archiveExt(pin.URL))}
+	if e.want, err = f.expectedHash(pin); err != nil {
+		e.Close()
+		return nil, err
+	}
+	if m, ok := readMarker(e.treeDir); ok && (e.want == "" || m.SHA256 == e.want) {
+		if e.want == "" {
 			// Extracted and marked, but llamactl stopped before recording.
 			if err := f.recordHash(pin.Ref, m.SHA256); err != nil {
-				return Source{}, err
+				e.Close()
+				return nil, err
 			}
 		}
-		return Source{Dir: treeDir, Ref: pin.Ref, SHA256: m.SHA256, URL: m.URL, Cached: true}, nil
+		e.Cached = &Source{Dir: e.treeDir, Ref: pin.Ref, SHA256: m.SHA256, URL: m.URL, Cached: true}
+		e.VerifiedAt = m.verifiedAt(e.treeDir)
 	}
-	archive := filepath.Join(f.CacheDir, "downloads", pin.Ref+archiveExt(pin.URL))
-	sum, err := hashFile(archive)
-	if err != nil || (want != "" && sum != want) {
-		if err := f.download(ctx, pin.URL, archive); err != nil {
-			return Source{}, err
-		}
-		if sum, err = hashFile(archive); err != nil {
-			return Source{}, err
-		}
+	return e, nil
+}
+
+// Dir is where the entry's tree is (or will be) unpacked.
+func (e *Entry) Dir() string { return e.treeDir }
+
+// Close unlocks the cache entry.
+func (e *Entry) Close() {
+	if e.lk != nil {
+		e.lk.Unlock()
+		e.lk = nil
+	}
+}
+
+// Download makes sure the archive is in the cache: kept from before when
+// its sha256 is the expected one, else downloaded (resuming a partial one).
+func (e *Entry) Download(ctx context.Context) error {
+	sum, err := hashFile(e.archive)
+	if err == nil && (e.want == "" || sum == e.want) {
+		return nil
+	}
+	return e.f.download(ctx, e.pin.URL, e.archive)
+}
+
+// Verify checks the archive's sha256 against the lock's (or the one
+// recorded on the first download), unpacks it and, on a first download,
+// records its hash. An archive that fails either is deleted.
+func (e *Entry) Verify() (Source, error) {
+	pin, want := e.pin, e.want
+	sum, err := hashFile(e.archive)
+	if err != nil {
+		return Source{}, err
 	}
 	if want != "" && sum != want {
-		os.Remove(archive)
+		os.Remove(e.archive)
 		return Source{}, fmt.Errorf("%w for %s: expected %s, got %s; the download was deleted. %s", ErrHashMismatch, pin.URL, want, sum, badDownloadHint)
 	}
-	if err := f.unpack(archive, treeDir, marker{Ref: pin.Ref, SHA256: sum, URL: pin.URL, Commit: pin.Commit, Build: pin.BuildNumber}); err != nil {
-		os.Remove(archive) // refused or broken: never kept, never trusted
+	m := marker{Ref: pin.Ref, SHA256: sum, URL: pin.URL, Commit: pin.Commit, Build: pin.BuildNumber, Verified: time.Now().UTC().Format(time.RFC3339)}
+	if err := e.f.unpack(e.archive, e.treeDir, m); err != nil {
+		os.Remove(e.archive) // refused or broken: never kept, never trusted
 		return Source{}, fmt.Errorf("%s is not a usable llama.cpp archive: %w; it was deleted and nothing was recorded. %s", pin.URL, err, badDownloadHint)
 	}
 	recorded := false
 	if want == "" {
-		if err := f.recordHash(pin.Ref, sum); err != nil {
+		if err := e.f.recordHash(pin.Ref, sum); err != nil {
 			return Source{}, err
 		}
 		recorded = true
 	}
-	return Source{Dir: treeDir, Ref: pin.Ref, SHA256: sum, URL: pin.URL, Recorded: recorded}, nil
+	return Source{Dir: e.treeDir, Ref: pin.Ref, SHA256: sum, URL: pin.URL, Recorded: recorded}, nil
 }
 
 // badDownloadHint is the next step after a download that cannot be used.
