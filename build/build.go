@@ -55,6 +55,9 @@ type Options struct {
 	// compiler and the architectures work, without the hour-long CUDA build).
 	// No verification then; the manifest records where it stopped.
 	StopAfter string
+	// SourceSteps are the source pipeline's steps (FetchSource): the
+	// build's steps start with them.
+	SourceSteps []Step
 }
 
 // StopStages are the values Options.StopAfter accepts.
@@ -195,7 +198,7 @@ func Run(ctx context.Context, deps Deps, in plan.Input, opts Options) (*Result, 
 		opts.OutDir = abs
 	}
 	in.Heal = opts.Heal
-	r := &runner{deps: deps, opts: opts, in: in, res: &Result{Heal: opts.Heal}}
+	r := &runner{deps: deps, opts: opts, in: in, res: &Result{Heal: opts.Heal, Steps: append([]Step(nil), opts.SourceSteps...)}}
 	err := r.run(ctx)
 	if r.log != nil {
 		r.log.Close()
@@ -325,6 +328,9 @@ func (r *runner) attempts(ctx context.Context) error {
 // interrupted is the error of a build stopped by Ctrl-C or SIGTERM; ninja
 // keeps what it compiled, so the same command continues from there.
 func interrupted(buildDir string) error {
+	if buildDir == "" { // the source pipeline: nothing built yet
+		return errorf(Interrupted, "interrupted before the build: a partial download is kept and resumed; run the same llamactl build command again")
+	}
 	return errorf(Interrupted, "build interrupted: cmake, ninja and the compilers were stopped. %s keeps what was compiled; run the same llamactl build command again to continue", buildDir)
 }
 

@@ -258,7 +258,6 @@ func run(ctx context.Context, o *Options) error {
 	sel := selection(o, snap)
 	doc := &Doc{Schema: 1, DryRun: o.DryRun, CheckOnly: o.Check, Selection: &sel}
 	fetcher := newFetcher(o)
-	src, eng := engineTree(ctx, o)
 	if o.lock != nil {
 		lc := build.CheckLock(o.lock, o.LockPath, snap, sel, o.pin.Ref, fetcher.RecordedHash(o.pin.Ref))
 		doc.Lock = lc
@@ -269,11 +268,18 @@ func run(ctx context.Context, o *Options) error {
 			return finish(o, doc, nil)
 		}
 	}
-	if !o.DryRun && o.Source == "" {
+	var fetched *build.Fetched
+	var src engine.Source
+	var eng plan.Engine
+	if o.DryRun {
+		src, eng = engineTree(ctx, o)
+	} else {
 		var err error
-		if src, eng, err = fetch(ctx, o, fetcher); err != nil {
-			return finish(o, doc, err)
+		if fetched, err = fetch(ctx, o, fetcher); err != nil {
+			doc.Result = &build.Result{Steps: fetched.Steps, Failed: fetched.Failed}
+			return finish(o, doc, exitError(err, o.pt))
 		}
+		src, eng = fetched.Source, fetched.Engine
 	}
 	doc.Source = &src
 	in := input(ctx, o, snap, sel, src, eng)
@@ -282,7 +288,7 @@ func run(ctx context.Context, o *Options) error {
 	if o.DryRun {
 		return finish(o, doc, dryRun(ctx, o, d, in, doc))
 	}
-	return finish(o, doc, buildNow(ctx, o, d, in, doc))
+	return finish(o, doc, buildNow(ctx, o, d, in, doc, fetched.Steps))
 }
 
 // newFetcher downloads into the cache, saying when another llamactl is
@@ -303,7 +309,7 @@ func newFetcher(o *Options) *engine.Fetcher {
 // or where the pinned (or --ref) release is unpacked.
 func engineTree(ctx context.Context, o *Options) (engine.Source, plan.Engine) {
 	if o.Source != "" {
-		abs, _ := filepath.Abs(o.Source)
+		abs := sourceDir(o)
 		return engine.Source{Dir: abs}, engine.DetectVersion(ctx, o.F.Runner, abs, engine.DefaultLock())
 	}
 	pin := o.pin
@@ -311,24 +317,30 @@ func engineTree(ctx context.Context, o *Options) (engine.Source, plan.Engine) {
 	return src, plan.Engine{Ref: pin.Ref, BuildNumber: pin.BuildNumber, Commit: pin.Commit, VersionFrom: "lock"}
 }
 
-// fetch downloads (or finds in the cache) the release and checks its
-// sha256 (engine.Fetcher), with a progress bar.
-func fetch(ctx context.Context, o *Options, fetcher *engine.Fetcher) (engine.Source, plan.Engine, error) {
+// fetch runs the source pipeline (build.FetchSource: fetch and
+// verify-source, skipped for --source and a verified cached tree), with a
+// progress bar for the download.
+func fetch(ctx context.Context, o *Options, fetcher *engine.Fetcher) (*build.Fetched, error) {
+	so := build.SourceOptions{Fetcher: fetcher, Pin: o.pin}
+	if o.Source != "" {
+		so = build.SourceOptions{Dir: sourceDir(o)}
+	}
+	d := build.Deps{Runner: o.F.Runner, Now: o.F.Now}
+	if o.Source != "" {
+		return build.FetchSource(ctx, d, so)
+	}
 	// A live bar (bytes, rate) in a terminal, a line every 2 s in CI.
 	dl := ui.NewProgress(o.F.IO, o.t.T("downloading-label", "ref", o.pin.Ref), ui.Bytes)
 	fetcher.Progress = func(done, total int64) { dl.Update(done, total, "") }
-	s, err := fetcher.Fetch(ctx, o.pin)
+	fetched, err := build.FetchSource(ctx, d, so)
 	dl.Done()
-	if err != nil {
-		code := cmdutil.ExitBuild
-		if errors.Is(err, engine.ErrOffline) {
-			code = cmdutil.ExitFindings
-		}
-		return s, plan.Engine{}, cmdutil.Errorf(code, "%v", err)
-	}
-	eng := engine.DetectVersion(ctx, o.F.Runner, s.Dir, engine.DefaultLock())
-	eng.SHA256 = s.SHA256
-	return s, eng, nil
+	return fetched, err
+}
+
+// sourceDir is --source, absolute.
+func sourceDir(o *Options) string {
+	abs, _ := filepath.Abs(o.Source)
+	return abs
 }
 
 // buildDir is --build-dir, else DIR/build-llamactl for --source, else a
@@ -423,7 +435,7 @@ func deps(o *Options) (d build.Deps, end func()) {
 
 // buildNow runs the build (build.Run) until it ends or Ctrl-C, records
 // where its binaries are for `llamactl run`, and fills the document.
-func buildNow(ctx context.Context, o *Options, d build.Deps, in plan.Input, doc *Doc) error {
+func buildNow(ctx context.Context, o *Options, d build.Deps, in plan.Input, doc *Doc, sourceSteps []build.Step) error {
 	if o.Interrupt == nil {
 		o.Interrupt = func(ctx context.Context) (context.Context, func()) {
 			return signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
@@ -433,7 +445,7 @@ func buildNow(ctx context.Context, o *Options, d build.Deps, in plan.Input, doc 
 	// process group, so the terminal's SIGINT misses it) compiling on.
 	ctx, stop := o.Interrupt(ctx)
 	defer stop()
-	res, err := build.Run(ctx, d, in, build.Options{Heal: o.Heal, OutDir: o.OutDir, StopAfter: o.StopAfter})
+	res, err := build.Run(ctx, d, in, build.Options{Heal: o.Heal, OutDir: o.OutDir, StopAfter: o.StopAfter, SourceSteps: sourceSteps})
 	err = exitError(err, o.pt)
 	doc.Result = res
 	if res == nil {
@@ -572,7 +584,7 @@ func printText(f *cmdutil.Factory, o *Options, doc *Doc) {
 			st = ui.Skip
 		}
 		text := t.Line(s.Name)
-		if s.Detail != "" {
+		if s.Detail != "" && (s.Status != "failed" || doc.Error == nil || s.Detail != doc.Error.Message) {
 			text += ": " + detailLine(pt, s.Detail)
 		}
 		if f.IO.Verbose {

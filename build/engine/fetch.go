@@ -100,7 +100,7 @@ func (f *Fetcher) Fetch(ctx context.Context, pin Pin) (Source, error) {
 	if e.Cached != nil {
 		return *e.Cached, nil
 	}
-	if err := e.Download(ctx); err != nil {
+	if _, err := e.Download(ctx); err != nil {
 		return Source{}, err
 	}
 	return e.Verify()
@@ -158,13 +158,14 @@ func (e *Entry) Close() {
 }
 
 // Download makes sure the archive is in the cache: kept from before when
-// its sha256 is the expected one, else downloaded (resuming a partial one).
-func (e *Entry) Download(ctx context.Context) error {
+// its sha256 is the expected one (kept: its path), else downloaded
+// (resuming a partial one).
+func (e *Entry) Download(ctx context.Context) (kept string, err error) {
 	sum, err := hashFile(e.archive)
 	if err == nil && (e.want == "" || sum == e.want) {
-		return nil
+		return e.archive, nil
 	}
-	return e.f.download(ctx, e.pin.URL, e.archive)
+	return "", e.f.download(ctx, e.pin.URL, e.archive)
 }
 
 // Verify checks the archive's sha256 against the lock's (or the one
