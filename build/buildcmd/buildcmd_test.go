@@ -274,6 +274,22 @@ func TestOfflineWithoutCache(t *testing.T) {
 	if cmdutil.ExitCode(err) != cmdutil.ExitFindings || !strings.Contains(err.Error(), url+"/b9591.tar.gz") || !strings.Contains(err.Error(), "--source DIR") {
 		t.Fatalf("exit %d: %v", cmdutil.ExitCode(err), err)
 	}
+
+	// --json: the failed fetch step and failed_stage, the same error.
+	o, out, _ := newOpts(t, map[string]string{"LLAMACTL_ENGINE_MIRROR": url + "/{ref}.tar.gz"}, &proc.Replay{})
+	o.SnapshotPath = filepath.Join(plans, "linux-debian-nvcc11.8-gcc12-nogpu.json")
+	o.HTTP = &http.Client{Timeout: 5 * time.Second}
+	o.F.IO.JSON = true
+	if code := cmdutil.ExitCode(execute(context.Background(), o)); code != cmdutil.ExitFindings {
+		t.Fatalf("--json exit %d", code)
+	}
+	var doc Doc
+	if err := json.Unmarshal([]byte(out.String()), &doc); err != nil {
+		t.Fatal(err)
+	}
+	if r := doc.Result; r == nil || r.Failed != "fetch" || len(r.Steps) != 1 || r.Steps[0].Status != "failed" || doc.Error == nil || doc.Error.Code != cmdutil.ExitFindings || r.Steps[0].Detail != doc.Error.Message {
+		t.Errorf("--json document %s", out)
+	}
 }
 
 func fixtureTarball(t *testing.T, top string) []byte {
@@ -316,6 +332,9 @@ func TestBuildDownloadedEngineEndToEnd(t *testing.T) {
 	if r == nil || r.Verify == nil || r.Verify.BuildNumber != 9591 || doc.Source.SHA256 == "" || doc.Plan.Engine.SHA256 != doc.Source.SHA256 {
 		t.Fatalf("doc = %s", out)
 	}
+	if len(r.Steps) < 2 || r.Steps[0].Name != "fetch" || r.Steps[0].Status != "ok" || r.Steps[1].Name != "verify-source" || r.Steps[1].Status != "ok" {
+		t.Errorf("steps %+v, want fetch and verify-source first, ok", r.Steps)
+	}
 	var m struct {
 		Engine struct {
 			SHA256 string `json:"sha256"`
@@ -350,6 +369,9 @@ func TestBuildDownloadedEngineEndToEnd(t *testing.T) {
 	json.Unmarshal([]byte(out2.String()), &doc2)
 	if doc2.Result == nil || !doc2.Result.NoOp || !doc2.Source.Cached || requests != 1 {
 		t.Errorf("second run: no-op %v, cached %v, %d downloads", doc2.Result != nil && doc2.Result.NoOp, doc2.Source != nil && doc2.Source.Cached, requests)
+	}
+	if doc2.Result != nil && (len(doc2.Result.Steps) < 2 || doc2.Result.Steps[0].Status != "skipped" || !strings.HasPrefix(doc2.Result.Steps[1].Detail, "cached at ") || !strings.Contains(doc2.Result.Steps[1].Detail, ", sha256 verified on ")) {
+		t.Errorf("second run's source steps %+v, want both skipped: cached, verified", doc2.Result.Steps)
 	}
 
 	// A relative --out: the summary names it (not the build folder) and
