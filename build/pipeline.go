@@ -15,16 +15,16 @@ import (
 // every stage, records it as ok, skipped (with the reason) or failed,
 // and stops at Ctrl-C.
 //
-// The order, for one build (stages lists it):
+// The order, for one build (source.go's FetchSource, then stages):
 //
-//	plan → patch → msvc-environment → configure → compile → cuda-runtime-dlls → verify → manifest
+//	fetch → verify-source → plan → patch → msvc-environment → configure → compile → cuda-runtime-dlls → verify → manifest
 //
-// The plan comes first and once (Run, Deps.MakePlan): a blocked plan runs
-// nothing. patch, msvc-environment, configure and compile are one attempt;
+// fetch and verify-source get the tree the plan reads (skipped for
+// --source and a verified cached tree); the command passes their steps to
+// Run (Options.SourceSteps). The plan comes once (Run, Deps.MakePlan): a
+// blocked plan runs nothing. patch, msvc-environment, configure and compile are one attempt;
 // after a failed configure or compile, --heal re-plans and runs the
-// attempt again (at most Options.MaxHeal times). The download and its
-// sha256 check happen before (engine.Fetcher, called by the command: the
-// plan's input is read from the fetched tree).
+// attempt again (at most Options.MaxHeal times).
 type Stage interface {
 	// Name is the stage's step name ("configure").
 	Name() string
