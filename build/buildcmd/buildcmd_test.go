@@ -397,7 +397,7 @@ func TestBuildDownloadedEngineEndToEnd(t *testing.T) {
 	if err := execute(context.Background(), o4); err != nil {
 		t.Fatalf("fourth build: %v", err)
 	}
-	for _, want := range []string{"已是最新：无需重新构建", "已为 cpu 构建 llama.cpp b9591", "程序目录：" + o.OutDir + "\n", "清单文件：", "配置: 自上次配置以来计划未变"} {
+	for _, want := range []string{"已是最新：无需重新构建", "已为 cpu 构建 llama.cpp b9591", "程序目录：" + o.OutDir + "\n", "清单文件：", "配置: 自上次配置以来计划未变", "下载: 已缓存于 ", "校验源码: 已缓存于 "} {
 		if !strings.Contains(out4.String(), want) {
 			t.Errorf("zh-CN build lacks %q:\n%s\n%s", want, out4, errOut4)
 		}
