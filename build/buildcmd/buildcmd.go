@@ -321,18 +321,14 @@ func engineTree(ctx context.Context, o *Options) (engine.Source, plan.Engine) {
 // verify-source, skipped for --source and a verified cached tree), with a
 // progress bar for the download.
 func fetch(ctx context.Context, o *Options, fetcher *engine.Fetcher) (*build.Fetched, error) {
-	so := build.SourceOptions{Fetcher: fetcher, Pin: o.pin}
-	if o.Source != "" {
-		so = build.SourceOptions{Dir: sourceDir(o)}
-	}
 	d := build.Deps{Runner: o.F.Runner, Now: o.F.Now}
 	if o.Source != "" {
-		return build.FetchSource(ctx, d, so)
+		return build.FetchSource(ctx, d, build.SourceOptions{Dir: sourceDir(o)})
 	}
 	// A live bar (bytes, rate) in a terminal, a line every 2 s in CI.
 	dl := ui.NewProgress(o.F.IO, o.t.T("downloading-label", "ref", o.pin.Ref), ui.Bytes)
 	fetcher.Progress = func(done, total int64) { dl.Update(done, total, "") }
-	fetched, err := build.FetchSource(ctx, d, so)
+	fetched, err := build.FetchSource(ctx, d, build.SourceOptions{Fetcher: fetcher, Pin: o.pin})
 	dl.Done()
 	return fetched, err
 }
