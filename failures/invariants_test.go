@@ -63,6 +63,15 @@ func TestInvariantSignatures(t *testing.T) {
 		{"level=WARN source=amd_linux.go:114 msg=\"amdgpu [0] gfx1010 is not supported by /tmp/ollama402405963/rocm [", "rocblas-arch-unsupported", true},
 		{"vulkaninfo.c:921: failed with VK_ERROR_INCOMPATIBLE_DRIVER", "vulkan-no-driver", false},
 		{"RuntimeError: vk::createInstanceUnique: ErrorIncompatibleDriver", "vulkan-no-driver", false},
+		// batch-4 dev: the same causes in other spellings of the same tools
+		{"nvcc fatal   : Unsupported gpu architecture 'compute_native'", "nvcc-arch-native-unsupported", false},
+		{"error while handling argument \"--flash-attn\": error: unkown value for --flash-attn: '--main-gpu'", "engine-flag-fa-value", false},
+		{"error while handling argument \"--flash-attn\": expected value for argument", "engine-flag-fa-value", false},
+		{"LINK : fatal error LNK1104: cannot open file 'cuda.lib'", "cuda-link-libpath", false},
+		{"LINK : fatal error LNK1104: cannot open file 'cublas.lib'", "cuda-link-libpath", false},
+		{"OSError: /tmp/_MEI1/koboldcpp_cublas.so: undefined symbol: cuMemCreate", "cuda-driver-lib-link", false},
+		{"rocBLAS error: Cannot read /opt/rocm/lib/rocblas/library/TensileLibrary.dat: Illegal seek", "rocblas-arch-unsupported", true},
+		{"  could not find specified instance of Visual Studio:", "vs-generator-not-found", false},
 	} {
 		d := Default().DiagnoseString(c.log + "\n")
 		if len(d.Findings) != 1 || d.Findings[0].ID != c.id || (d.Findings[0].Confidence == ConfidenceProbable) != c.probable {
@@ -84,6 +93,13 @@ func TestInvariantSilences(t *testing.T) {
 		// an unrelated DLL in the same sentence shapes
 		"The code execution cannot proceed because foo.dll was not found.",
 		"'mytool' is not recognized as an internal or external command,",
+		// batch-4 invariants: the same shapes for something else
+		"nvcc fatal   : Unsupported gpu architecture 'compute_nativex'",
+		"error while handling argument \"--ctx-size\": expected value for argument",
+		"LINK : fatal error LNK1104: cannot open file 'glew64.lib'",
+		"OSError: /tmp/libfoo.so: undefined symbol: curl_easy_init",
+		"rocBLAS error: Cannot read /opt/rocm/lib/rocblas/library/TensileLibrary.dat: Permission denied",
+		"could not find specified instance of Visual Studio Code",
 	} {
 		if d := Default().DiagnoseString(log + "\n"); len(d.Findings) != 0 {
 			t.Errorf("%q: got %+v, want nothing", log, brief(d.Findings))
