@@ -265,9 +265,12 @@ func TestEveryCommandSpeaksChinese(t *testing.T) {
 	}
 	dir := t.TempDir()
 	cache := filepath.Join(dir, "cache")
-	dirty := make([]int, len(pendingCases))
+	dirty, ran := make([]int, len(pendingCases)), make([]int, len(pendingCases))
 	for _, c := range zhCases(t, dir) {
 		t.Run(c.name, func(t *testing.T) {
+			if i, _ := pendingOwner(c.name); i >= 0 {
+				ran[i]++
+			}
 			stdout, stderr, code := runZh(t, cache, c.env, c.args...)
 			if !containsInt(c.codes, code) {
 				t.Fatalf("llamactl %s: exit %d\n%s%s", strings.Join(c.args, " "), code, stdout, stderr)
@@ -289,7 +292,7 @@ func TestEveryCommandSpeaksChinese(t *testing.T) {
 		return
 	}
 	for i, p := range pendingCases {
-		if dirty[i] == 0 {
+		if ran[i] > 0 && dirty[i] == 0 {
 			t.Errorf("no case matching %s has English left: remove it from pendingCases (%s)", p.re, p.owner)
 		}
 	}
