@@ -72,6 +72,12 @@ func TestInvariantSignatures(t *testing.T) {
 		{"OSError: /tmp/_MEI1/koboldcpp_cublas.so: undefined symbol: cuMemCreate", "cuda-driver-lib-link", false},
 		{"rocBLAS error: Cannot read /opt/rocm/lib/rocblas/library/TensileLibrary.dat: Illegal seek", "rocblas-arch-unsupported", true},
 		{"  could not find specified instance of Visual Studio:", "vs-generator-not-found", false},
+		// VkResult -9, MSVC's and ptxas's forms, and GCC builtins nvcc does not know
+		{"vkCreateInstance failed -9", "vulkan-no-driver", false},
+		{"ERROR at /build/source/vulkaninfo/vulkaninfo.h:688:vkCreateInstance failed with ERROR_INCOMPATIBLE_DRIVER", "vulkan-no-driver", false},
+		{"ggml-cuda.lib(ggml-cuda.cu.obj) : error LNK2019: unresolved external symbol cuMemCreate referenced in function ggml_cuda_pool_vmm", "cuda-driver-lib-link", false},
+		{"ptxas fatal   : Value 'sm_120' is not defined for option 'gpu-name'", "nvcc-arch-too-new", false},
+		{"/usr/lib/gcc/x86_64-linux-gnu/14/include/amxtileintrin.h(42): error: identifier \"__builtin_ia32_ldtilecfg\" is undefined", "nvcc-unsupported-gcc", true},
 	} {
 		d := Default().DiagnoseString(c.log + "\n")
 		if len(d.Findings) != 1 || d.Findings[0].ID != c.id || (d.Findings[0].Confidence == ConfidenceProbable) != c.probable {
@@ -100,6 +106,10 @@ func TestInvariantSilences(t *testing.T) {
 		"OSError: /tmp/libfoo.so: undefined symbol: curl_easy_init",
 		"rocBLAS error: Cannot read /opt/rocm/lib/rocblas/library/TensileLibrary.dat: Permission denied",
 		"could not find specified instance of Visual Studio Code",
+		"vkCreateInstance failed -7",
+		"main.obj : error LNK2019: unresolved external symbol cublasCreate_v2 referenced in function main",
+		"ptxas fatal   : Value 'sm_52' is not defined for option 'gpu-name'",
+		"kernel.cu(12): error: identifier \"my_helper\" is undefined",
 	} {
 		if d := Default().DiagnoseString(log + "\n"); len(d.Findings) != 0 {
 			t.Errorf("%q: got %+v, want nothing", log, brief(d.Findings))
