@@ -78,6 +78,14 @@ func TestInvariantSignatures(t *testing.T) {
 		{"ggml-cuda.lib(ggml-cuda.cu.obj) : error LNK2019: unresolved external symbol cuMemCreate referenced in function ggml_cuda_pool_vmm", "cuda-driver-lib-link", false},
 		{"ptxas fatal   : Value 'sm_120' is not defined for option 'gpu-name'", "nvcc-arch-too-new", false},
 		{"/usr/lib/gcc/x86_64-linux-gnu/14/include/amxtileintrin.h(42): error: identifier \"__builtin_ia32_ldtilecfg\" is undefined", "nvcc-unsupported-gcc", true},
+		// "invalid device function": HIP's words, an NVIDIA build's words with an NVIDIA GPU in sight
+		{"CUDA error: invalid device function", "hip-invalid-device-function", false},
+		{"  Device 0: AMD Radeon 780M, compute capability 11.0, VMM: no\nCUDA error: invalid device function", "hip-invalid-device-function", false},
+		{"  Device 0: NVIDIA GeForce GTX 1080, compute capability 6.1, VMM: yes\nCUDA error: invalid device function", "cuda-no-kernel-image", true},
+		// PyTorch's and nvcc's own words for a driver or Visual Studio problem
+		{"RuntimeError: The NVIDIA driver on your system is too old (found version 11040). Please update your GPU driver", "cuda-driver-too-old", false},
+		{"UserWarning: CUDA initialization: Found no NVIDIA driver on your system. Please check that you have an NVIDIA GPU and installed a driver", "cuda-no-device", false},
+		{"nvcc fatal   : Could not set up the environment for Microsoft Visual Studio using 'C:/BuildTools/VC/Auxiliary/Build/vcvars64.bat'", "msvc-env-missing", false},
 	} {
 		d := Default().DiagnoseString(c.log + "\n")
 		if len(d.Findings) != 1 || d.Findings[0].ID != c.id || (d.Findings[0].Confidence == ConfidenceProbable) != c.probable {
@@ -110,6 +118,8 @@ func TestInvariantSilences(t *testing.T) {
 		"main.obj : error LNK2019: unresolved external symbol cublasCreate_v2 referenced in function main",
 		"ptxas fatal   : Value 'sm_52' is not defined for option 'gpu-name'",
 		"kernel.cu(12): error: identifier \"my_helper\" is undefined",
+		// a ROCm build's error on an NVIDIA machine is not a gfx mismatch
+		"  Device 0: NVIDIA GeForce RTX 3050 Laptop GPU\nhipErrorNoBinaryForGpu: Unable to find code object for all current devices!",
 	} {
 		if d := Default().DiagnoseString(log + "\n"); len(d.Findings) != 0 {
 			t.Errorf("%q: got %+v, want nothing", log, brief(d.Findings))
