@@ -86,6 +86,8 @@ func TestInvariantSignatures(t *testing.T) {
 		{"RuntimeError: The NVIDIA driver on your system is too old (found version 11040). Please update your GPU driver", "cuda-driver-too-old", false},
 		{"UserWarning: CUDA initialization: Found no NVIDIA driver on your system. Please check that you have an NVIDIA GPU and installed a driver", "cuda-no-device", false},
 		{"nvcc fatal   : Could not set up the environment for Microsoft Visual Studio using 'C:/BuildTools/VC/Auxiliary/Build/vcvars64.bat'", "msvc-env-missing", false},
+		// a deprecated (still mapped) option next to a missing toolkit: the toolkit explains the CPU-only build
+		{"CMake Warning at CMakeLists.txt:95 (message):\n  LLAMA_CUDA is deprecated and will be removed in the future.\n-- Could not find nvcc, please set CUDAToolkit_ROOT.", "cuda-toolkit-not-found", false},
 	} {
 		d := Default().DiagnoseString(c.log + "\n")
 		if len(d.Findings) != 1 || d.Findings[0].ID != c.id || (d.Findings[0].Confidence == ConfidenceProbable) != c.probable {
