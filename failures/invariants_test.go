@@ -86,6 +86,12 @@ func TestInvariantSignatures(t *testing.T) {
 		{"RuntimeError: The NVIDIA driver on your system is too old (found version 11040). Please update your GPU driver", "cuda-driver-too-old", false},
 		{"UserWarning: CUDA initialization: Found no NVIDIA driver on your system. Please check that you have an NVIDIA GPU and installed a driver", "cuda-no-device", false},
 		{"nvcc fatal   : Could not set up the environment for Microsoft Visual Studio using 'C:/BuildTools/VC/Auxiliary/Build/vcvars64.bat'", "msvc-env-missing", false},
+		// the compiler's and make's forms of a missing SDK; RPC's default port
+		{"common/download.cpp:5:10: fatal error: curl/curl.h: No such file or directory", "curl-missing", false},
+		{"ggml-vulkan.cpp:1:10: fatal error: vulkan/vulkan.hpp: No such file or directory", "vulkan-sdk-not-found", false},
+		{"make: nvcc: No such file or directory", "cuda-toolkit-not-found", false},
+		{"Failed to connect to 192.168.1.10:50052", "rpc-worker-unreachable", false},
+		{"Failed to connect to 127.0.0.1:50999", "rpc-worker-unreachable", true},
 		// a deprecated (still mapped) option next to a missing toolkit: the toolkit explains the CPU-only build
 		{"CMake Warning at CMakeLists.txt:95 (message):\n  LLAMA_CUDA is deprecated and will be removed in the future.\n-- Could not find nvcc, please set CUDAToolkit_ROOT.", "cuda-toolkit-not-found", false},
 	} {
@@ -120,6 +126,9 @@ func TestInvariantSilences(t *testing.T) {
 		"main.obj : error LNK2019: unresolved external symbol cublasCreate_v2 referenced in function main",
 		"ptxas fatal   : Value 'sm_52' is not defined for option 'gpu-name'",
 		"kernel.cu(12): error: identifier \"my_helper\" is undefined",
+		// host memory is not GPU memory; a header without an ID
+		"ggml_backend_cpu_buffer_type_alloc_buffer: failed to allocate buffer of size 437944320",
+		"ggml.c:1:10: fatal error: omp.h: No such file or directory",
 		// a ROCm build's error on an NVIDIA machine is not a gfx mismatch
 		"  Device 0: NVIDIA GeForce RTX 3050 Laptop GPU\nhipErrorNoBinaryForGpu: Unable to find code object for all current devices!",
 	} {
