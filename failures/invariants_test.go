@@ -92,6 +92,19 @@ func TestInvariantSignatures(t *testing.T) {
 		{"make: nvcc: No such file or directory", "cuda-toolkit-not-found", false},
 		{"Failed to connect to 192.168.1.10:50052", "rpc-worker-unreachable", false},
 		{"Failed to connect to 127.0.0.1:50999", "rpc-worker-unreachable", true},
+		// Visual Studio's environment through the linker, the compiler and distutils
+		{"LINK : fatal error LNK1158: cannot run 'rc.exe'", "msvc-env-missing", false},
+		{"C:\\src\\ggml.c(1): fatal error C1083: Cannot open include file: 'stdio.h': No such file or directory", "msvc-env-missing", true},
+		{"LINK : fatal error LNK1104: cannot open file 'kernel32.lib'", "msvc-env-missing", true},
+		{"error: command 'C:\\BuildTools\\VC\\Tools\\MSVC\\14.29.30133\\bin\\HostX86\\x64\\cl.exe' failed: None", "msvc-env-missing", true},
+		{"error: Microsoft Visual C++ 14.0 is required. Get it with \"Microsoft Visual C++ Build Tools\"", "msvc-env-missing", false},
+		// PyTorch's cpp_extension, the Vulkan loader, nvcc's host-compiler check
+		{"OSError: CUDA_HOME environment variable is not set. Please set it to your CUDA install root.", "cuda-toolkit-not-found", false},
+		{"error: [Errno 2] No such file or directory: '/usr/local/cuda/bin/nvcc'", "cuda-toolkit-not-found", false},
+		{"nvcc fatal   : Unknown option '-generate-dependencies-with-compile'", "cuda-toolkit-too-old", false},
+		{"ERROR: [Loader Message] Code 0 : vkCreateInstance: Found no drivers!", "vulkan-no-driver", false},
+		{"Cannot create Vulkan instance.", "vulkan-no-driver", true},
+		{"nvcc fatal   : The version ('16.0') of the host compiler ('Apple clang') is not supported", "nvcc-unsupported-gcc", false},
 		// a deprecated (still mapped) option next to a missing toolkit: the toolkit explains the CPU-only build
 		{"CMake Warning at CMakeLists.txt:95 (message):\n  LLAMA_CUDA is deprecated and will be removed in the future.\n-- Could not find nvcc, please set CUDAToolkit_ROOT.", "cuda-toolkit-not-found", false},
 	} {
@@ -126,6 +139,11 @@ func TestInvariantSilences(t *testing.T) {
 		"main.obj : error LNK2019: unresolved external symbol cublasCreate_v2 referenced in function main",
 		"ptxas fatal   : Value 'sm_52' is not defined for option 'gpu-name'",
 		"kernel.cu(12): error: identifier \"my_helper\" is undefined",
+		// the same shapes for files and tools that are not the environment's
+		"C:\\src\\main.cpp(3): fatal error C1083: Cannot open include file: 'curl/curl.h': No such file or directory",
+		"LINK : fatal error LNK1104: cannot open file 'mylib.lib'",
+		"error: [Errno 2] No such file or directory: '/usr/local/bin/cmake'",
+		"nvcc fatal   : Unknown option '-fPIC'",
 		// host memory is not GPU memory; a header without an ID
 		"ggml_backend_cpu_buffer_type_alloc_buffer: failed to allocate buffer of size 437944320",
 		"ggml.c:1:10: fatal error: omp.h: No such file or directory",
