@@ -92,6 +92,10 @@ func TestInvariantSignatures(t *testing.T) {
 		{"make: nvcc: No such file or directory", "cuda-toolkit-not-found", false},
 		{"Failed to connect to 192.168.1.10:50052", "rpc-worker-unreachable", false},
 		{"Failed to connect to 127.0.0.1:50999", "rpc-worker-unreachable", true},
+		// Korean and Italian Windows' own sentence for a missing DLL; Chinese PowerShell with its prefix and advice
+		{"VCRUNTIME140.dll을(를) 찾을 수 없으므로 코드 실행을 진행할 수 없습니다. 프로그램을 다시 설치하면 이 문제가 해결될 수 있습니다.", "vc-runtime-dll-missing", false},
+		{"Impossibile continuare l'esecuzione del codice perché non è stato trovato cudart64_12.dll. Il problema potrebbe essere risolto reinstallando il programma.", "cuda-runtime-dll-missing", false},
+		{"nvcc : 无法将“nvcc”项识别为 cmdlet、函数、脚本文件或可运行程序的名称。请检查名称的拼写，如果包括路径，请确保路径正确，然后再试一次。", "cuda-toolkit-not-found", false},
 		// Visual Studio's environment through the linker, the compiler and distutils
 		{"LINK : fatal error LNK1158: cannot run 'rc.exe'", "msvc-env-missing", false},
 		{"C:\\src\\ggml.c(1): fatal error C1083: Cannot open include file: 'stdio.h': No such file or directory", "msvc-env-missing", true},
