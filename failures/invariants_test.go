@@ -109,6 +109,9 @@ func TestInvariantSignatures(t *testing.T) {
 		{"ERROR: [Loader Message] Code 0 : vkCreateInstance: Found no drivers!", "vulkan-no-driver", false},
 		{"Cannot create Vulkan instance.", "vulkan-no-driver", true},
 		{"nvcc fatal   : The version ('16.0') of the host compiler ('Apple clang') is not supported", "nvcc-unsupported-gcc", false},
+		// "no usable GPU" is what a named cause leads to, not a second cause
+		{"ggml_cuda_init: failed to initialize CUDA: no CUDA-capable device is detected\nwarning: no usable GPU found, --gpu-layers option will be ignored", "cuda-no-device", false},
+		{"-- Could not find nvcc, please set CUDAToolkit_ROOT.\nwarning: not compiled with GPU offload support, --gpu-layers option will be ignored", "cuda-toolkit-not-found", false},
 		// a deprecated (still mapped) option next to a missing toolkit: the toolkit explains the CPU-only build
 		{"CMake Warning at CMakeLists.txt:95 (message):\n  LLAMA_CUDA is deprecated and will be removed in the future.\n-- Could not find nvcc, please set CUDAToolkit_ROOT.", "cuda-toolkit-not-found", false},
 	} {
