@@ -79,6 +79,11 @@ type catalogFile struct {
 	// when the value is a sentence of its own ("1.3.290.0 at C:\VulkanSDK"),
 	// so a translation can recognise and translate the value (valueText).
 	ValueTexts map[string]string `json:"value_texts"`
+	// DetailTexts are the English templates of a finding's detail lines
+	// that hold words (a toolkit "found by" its sources, a tool's other
+	// copies on PATH), so a translation can read a line back and translate
+	// it (Translator.Reason).
+	DetailTexts map[string]string `json:"detail_texts"`
 }
 
 var (
@@ -92,6 +97,7 @@ var (
 	catRun      map[string]Message
 	catUI       map[string]string
 	catValues   map[string]string
+	catDetails  map[string]string
 	catErr      error
 )
 
@@ -109,6 +115,7 @@ func loadCatalog() {
 	catRun = f.RunMessages
 	catUI = f.UI
 	catValues = f.ValueTexts
+	catDetails = f.DetailTexts
 	catByID = map[string]*CheckInfo{}
 	for i := range catList {
 		catByID[catList[i].ID] = &catList[i]
@@ -150,6 +157,17 @@ func valueText(key string, kv ...string) string {
 	en, ok := catValues[key]
 	if !ok {
 		return "internal: no value text " + key
+	}
+	return vars(kv).replacerPairs().fill(en)
+}
+
+// detailText is the English detail line key (checks.json "detail_texts")
+// filled with name, value pairs.
+func detailText(key string, kv ...string) string {
+	Catalog()
+	en, ok := catDetails[key]
+	if !ok {
+		return "internal: no detail text " + key
 	}
 	return vars(kv).replacerPairs().fill(en)
 }

@@ -12,11 +12,10 @@ import (
 // Section C of docs/doctor.md\'s "Every check": CUDA toolkits and version selection.
 
 func toolkitLine(tk machine.CUDAToolkit) string {
-	l := tk.Version + "  " + tk.NVCC
 	if len(tk.Found) > 0 {
-		l += "  (found by " + strings.Join(tk.Found, ", ") + ")"
+		return detailText("cuda-toolkit-found", "version", tk.Version, "nvcc", tk.NVCC, "found", strings.Join(tk.Found, ", "))
 	}
-	return l
+	return tk.Version + "  " + tk.NVCC
 }
 
 func checkCUDAInventory(s *machine.Snapshot) []Finding {

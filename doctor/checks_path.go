@@ -41,7 +41,7 @@ func checkPathTools(s *machine.Snapshot) []Finding {
 		}
 		l := t + ": " + hs[0].Path
 		if len(hs) > 1 {
-			l += " (+" + itoa(len(hs)-1) + " more on PATH)"
+			l = detailText("path-tool-more", "tool", t, "path", hs[0].Path, "count", itoa(len(hs)-1))
 		}
 		lines = append(lines, l)
 	}

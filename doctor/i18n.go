@@ -35,6 +35,7 @@ type Overlay struct {
 	RunMessages   map[string]OverlayMessage    `json:"run_messages,omitempty"`
 	UI            map[string]string            `json:"ui,omitempty"`
 	ValueTexts    map[string]string            `json:"value_texts,omitempty"`
+	DetailTexts   map[string]string            `json:"detail_texts,omitempty"`
 	Checks        map[string]OverlayCheck      `json:"checks,omitempty"`
 	Values        map[string]map[string]string `json:"values,omitempty"`
 }
@@ -257,6 +258,8 @@ func (t *Translator) Count(key string, n int) string {
 var (
 	reasonREOnce sync.Once
 	reasonREs    []reasonRE
+	// detailREs read back detail lines (checks.json "detail_texts").
+	detailREs []reasonRE
 )
 
 type reasonRE struct {
@@ -291,13 +294,14 @@ func templateRE(tmpl string) (*regexp.Regexp, []string) {
 
 // Reason translates a selection reason (or a detail line that is one): the
 // selection keeps only the English text, so the key and values are
-// recovered by matching every English reason template. Any other line is
-// returned as it is.
+// recovered by matching every English reason template. A detail line
+// filled from one of checks.json's detail_texts is translated the same
+// way. Any other line is returned as it is.
 func (t *Translator) Reason(line string) string {
 	if tr, ok := t.matrix[line]; ok {
 		return tr
 	}
-	if t.ov == nil || len(t.ov.Reasons) == 0 {
+	if t.ov == nil {
 		return line
 	}
 	reasonREOnce.Do(func() {
@@ -306,9 +310,25 @@ func (t *Translator) Reason(line string) string {
 			re, names := templateRE(catReasons[k])
 			reasonREs = append(reasonREs, reasonRE{key: k, re: re, names: names})
 		}
+		for _, k := range sortedKeys(catDetails) {
+			re, names := templateRE(catDetails[k])
+			detailREs = append(detailREs, reasonRE{key: k, re: re, names: names})
+		}
 	})
-	for _, r := range reasonREs {
-		tr, ok := t.ov.Reasons[r.key]
+	if tr, kv, ok := readBack(reasonREs, t.ov.Reasons, line); ok {
+		return t.values(kv).replacerPairs().fill(tr)
+	}
+	if tr, kv, ok := readBack(detailREs, t.ov.DetailTexts, line); ok {
+		return t.values(kv).replacerPairs().fill(tr)
+	}
+	return line
+}
+
+// readBack finds the first template of res with a translation in tr that
+// line was filled from: that translation and the placeholders' values.
+func readBack(res []reasonRE, tr map[string]string, line string) (string, vars, bool) {
+	for _, r := range res {
+		t, ok := tr[r.key]
 		if !ok {
 			continue
 		}
@@ -320,7 +340,7 @@ func (t *Translator) Reason(line string) string {
 		for i, n := range r.names {
 			kv = append(kv, n, m[i+1])
 		}
-		return t.values(kv).replacerPairs().fill(tr)
+		return t, kv, true
 	}
-	return line
+	return "", nil, false
 }

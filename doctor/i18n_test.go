@@ -11,6 +11,8 @@ import (
 	"strings"
 	"testing"
 	"unicode"
+
+	"github.com/llamactl/llamactl/machine"
 )
 
 var placeholderRE = regexp.MustCompile(`\{[A-Za-z_][A-Za-z0-9_]*\}`)
@@ -54,6 +56,7 @@ func overlayPairs(t *testing.T) []textPair {
 	pairs("selection_reasons", ov.Reasons, catReasons)
 	pairs("ui", ov.UI, catUI)
 	pairs("value_texts", ov.ValueTexts, catValues)
+	pairs("detail_texts", ov.DetailTexts, catDetails)
 	msg := func(id string, tr OverlayMessage, en Message) {
 		if tr.Summary != "" {
 			out = append(out, textPair{id + ".summary", en.Summary, tr.Summary})
@@ -196,7 +199,7 @@ func TestOverlayCoversEveryText(t *testing.T) {
 		}
 	}
 	for kind, m := range map[string]map[string]string{"sections": catSections, "sections_linux": catSecLinux,
-		"skip_reasons": catSkip, "selection_reasons": catReasons, "ui": catUI, "value_texts": catValues} {
+		"skip_reasons": catSkip, "selection_reasons": catReasons, "ui": catUI, "value_texts": catValues, "detail_texts": catDetails} {
 		for k := range m {
 			if !strings.HasSuffix(k, ".one") {
 				need(kind + "/" + k)
@@ -373,4 +376,31 @@ func FuzzReason(f *testing.F) {
 	f.Fuzz(func(t *testing.T, s string) {
 		_ = tr.Reason(s)
 	})
+}
+
+// Detail lines that hold words (checks.json "detail_texts") are read back
+// like reasons: the checks' own lines come out Chinese with their values
+// kept, and English stays as the checks wrote it.
+func TestDetailTranslation(t *testing.T) {
+	tr := NewTranslator(LangZhCN)
+	for _, c := range []struct{ en, zh string }{
+		{toolkitLine(machine.CUDAToolkit{Version: "11.8.89", NVCC: "/usr/bin/nvcc", Found: []string{"debian", "PATH"}}),
+			"11.8.89  /usr/bin/nvcc（由 debian, PATH 找到）"},
+		{detailText("path-tool-more", "tool", "nvcc", "path", `C:\CUDA\v12.4\bin\nvcc.exe`, "count", "2"),
+			`nvcc: C:\CUDA\v12.4\bin\nvcc.exe（PATH 上另有 2 个）`},
+		{toolkitLine(machine.CUDAToolkit{Version: "12.4", NVCC: "/opt/nvcc"}), "12.4  /opt/nvcc"},
+	} {
+		if got := tr.Reason(c.en); got != c.zh {
+			t.Errorf("%q: got %q, want %q", c.en, got, c.zh)
+		}
+		if got := NewTranslator(LangEN).Reason(c.en); got != c.en {
+			t.Errorf("English changed %q: %q", c.en, got)
+		}
+	}
+	if got := toolkitLine(machine.CUDAToolkit{Version: "11.8.89", NVCC: "/usr/bin/nvcc", Found: []string{"debian", "PATH"}}); got != "11.8.89  /usr/bin/nvcc  (found by debian, PATH)" {
+		t.Errorf("English toolkit line: %q", got)
+	}
+	if got := detailText("path-tool-more", "tool", "git", "path", "/usr/bin/git", "count", "1"); got != "git: /usr/bin/git (+1 more on PATH)" {
+		t.Errorf("English PATH line: %q", got)
+	}
 }

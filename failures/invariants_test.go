@@ -63,6 +63,57 @@ func TestInvariantSignatures(t *testing.T) {
 		{"level=WARN source=amd_linux.go:114 msg=\"amdgpu [0] gfx1010 is not supported by /tmp/ollama402405963/rocm [", "rocblas-arch-unsupported", true},
 		{"vulkaninfo.c:921: failed with VK_ERROR_INCOMPATIBLE_DRIVER", "vulkan-no-driver", false},
 		{"RuntimeError: vk::createInstanceUnique: ErrorIncompatibleDriver", "vulkan-no-driver", false},
+		// batch-4 dev: the same causes in other spellings of the same tools
+		{"nvcc fatal   : Unsupported gpu architecture 'compute_native'", "nvcc-arch-native-unsupported", false},
+		{"error while handling argument \"--flash-attn\": error: unkown value for --flash-attn: '--main-gpu'", "engine-flag-fa-value", false},
+		{"error while handling argument \"--flash-attn\": expected value for argument", "engine-flag-fa-value", false},
+		{"LINK : fatal error LNK1104: cannot open file 'cuda.lib'", "cuda-link-libpath", false},
+		{"LINK : fatal error LNK1104: cannot open file 'cublas.lib'", "cuda-link-libpath", false},
+		{"OSError: /tmp/_MEI1/koboldcpp_cublas.so: undefined symbol: cuMemCreate", "cuda-driver-lib-link", false},
+		{"rocBLAS error: Cannot read /opt/rocm/lib/rocblas/library/TensileLibrary.dat: Illegal seek", "rocblas-arch-unsupported", true},
+		{"  could not find specified instance of Visual Studio:", "vs-generator-not-found", false},
+		// VkResult -9, MSVC's and ptxas's forms, and GCC builtins nvcc does not know
+		{"vkCreateInstance failed -9", "vulkan-no-driver", false},
+		{"ERROR at /build/source/vulkaninfo/vulkaninfo.h:688:vkCreateInstance failed with ERROR_INCOMPATIBLE_DRIVER", "vulkan-no-driver", false},
+		{"ggml-cuda.lib(ggml-cuda.cu.obj) : error LNK2019: unresolved external symbol cuMemCreate referenced in function ggml_cuda_pool_vmm", "cuda-driver-lib-link", false},
+		{"ptxas fatal   : Value 'sm_120' is not defined for option 'gpu-name'", "nvcc-arch-too-new", false},
+		{"/usr/lib/gcc/x86_64-linux-gnu/14/include/amxtileintrin.h(42): error: identifier \"__builtin_ia32_ldtilecfg\" is undefined", "nvcc-unsupported-gcc", true},
+		// "invalid device function": HIP's words, an NVIDIA build's words with an NVIDIA GPU in sight
+		{"CUDA error: invalid device function", "hip-invalid-device-function", false},
+		{"  Device 0: AMD Radeon 780M, compute capability 11.0, VMM: no\nCUDA error: invalid device function", "hip-invalid-device-function", false},
+		{"  Device 0: NVIDIA GeForce GTX 1080, compute capability 6.1, VMM: yes\nCUDA error: invalid device function", "cuda-no-kernel-image", true},
+		// PyTorch's and nvcc's own words for a driver or Visual Studio problem
+		{"RuntimeError: The NVIDIA driver on your system is too old (found version 11040). Please update your GPU driver", "cuda-driver-too-old", false},
+		{"UserWarning: CUDA initialization: Found no NVIDIA driver on your system. Please check that you have an NVIDIA GPU and installed a driver", "cuda-no-device", false},
+		{"nvcc fatal   : Could not set up the environment for Microsoft Visual Studio using 'C:/BuildTools/VC/Auxiliary/Build/vcvars64.bat'", "msvc-env-missing", false},
+		// the compiler's and make's forms of a missing SDK; RPC's default port
+		{"common/download.cpp:5:10: fatal error: curl/curl.h: No such file or directory", "curl-missing", false},
+		{"ggml-vulkan.cpp:1:10: fatal error: vulkan/vulkan.hpp: No such file or directory", "vulkan-sdk-not-found", false},
+		{"make: nvcc: No such file or directory", "cuda-toolkit-not-found", false},
+		{"Failed to connect to 192.168.1.10:50052", "rpc-worker-unreachable", false},
+		{"Failed to connect to 127.0.0.1:50999", "rpc-worker-unreachable", true},
+		// Korean and Italian Windows' own sentence for a missing DLL; Chinese PowerShell with its prefix and advice
+		{"VCRUNTIME140.dll을(를) 찾을 수 없으므로 코드 실행을 진행할 수 없습니다. 프로그램을 다시 설치하면 이 문제가 해결될 수 있습니다.", "vc-runtime-dll-missing", false},
+		{"Impossibile continuare l'esecuzione del codice perché non è stato trovato cudart64_12.dll. Il problema potrebbe essere risolto reinstallando il programma.", "cuda-runtime-dll-missing", false},
+		{"nvcc : 无法将“nvcc”项识别为 cmdlet、函数、脚本文件或可运行程序的名称。请检查名称的拼写，如果包括路径，请确保路径正确，然后再试一次。", "cuda-toolkit-not-found", false},
+		// Visual Studio's environment through the linker, the compiler and distutils
+		{"LINK : fatal error LNK1158: cannot run 'rc.exe'", "msvc-env-missing", false},
+		{"C:\\src\\ggml.c(1): fatal error C1083: Cannot open include file: 'stdio.h': No such file or directory", "msvc-env-missing", true},
+		{"LINK : fatal error LNK1104: cannot open file 'kernel32.lib'", "msvc-env-missing", true},
+		{"error: command 'C:\\BuildTools\\VC\\Tools\\MSVC\\14.29.30133\\bin\\HostX86\\x64\\cl.exe' failed: None", "msvc-env-missing", true},
+		{"error: Microsoft Visual C++ 14.0 is required. Get it with \"Microsoft Visual C++ Build Tools\"", "msvc-env-missing", false},
+		// PyTorch's cpp_extension, the Vulkan loader, nvcc's host-compiler check
+		{"OSError: CUDA_HOME environment variable is not set. Please set it to your CUDA install root.", "cuda-toolkit-not-found", false},
+		{"error: [Errno 2] No such file or directory: '/usr/local/cuda/bin/nvcc'", "cuda-toolkit-not-found", false},
+		{"nvcc fatal   : Unknown option '-generate-dependencies-with-compile'", "cuda-toolkit-too-old", false},
+		{"ERROR: [Loader Message] Code 0 : vkCreateInstance: Found no drivers!", "vulkan-no-driver", false},
+		{"Cannot create Vulkan instance.", "vulkan-no-driver", true},
+		{"nvcc fatal   : The version ('16.0') of the host compiler ('Apple clang') is not supported", "nvcc-unsupported-gcc", false},
+		// "no usable GPU" is what a named cause leads to, not a second cause
+		{"ggml_cuda_init: failed to initialize CUDA: no CUDA-capable device is detected\nwarning: no usable GPU found, --gpu-layers option will be ignored", "cuda-no-device", false},
+		{"-- Could not find nvcc, please set CUDAToolkit_ROOT.\nwarning: not compiled with GPU offload support, --gpu-layers option will be ignored", "cuda-toolkit-not-found", false},
+		// a deprecated (still mapped) option next to a missing toolkit: the toolkit explains the CPU-only build
+		{"CMake Warning at CMakeLists.txt:95 (message):\n  LLAMA_CUDA is deprecated and will be removed in the future.\n-- Could not find nvcc, please set CUDAToolkit_ROOT.", "cuda-toolkit-not-found", false},
 	} {
 		d := Default().DiagnoseString(c.log + "\n")
 		if len(d.Findings) != 1 || d.Findings[0].ID != c.id || (d.Findings[0].Confidence == ConfidenceProbable) != c.probable {
@@ -84,6 +135,27 @@ func TestInvariantSilences(t *testing.T) {
 		// an unrelated DLL in the same sentence shapes
 		"The code execution cannot proceed because foo.dll was not found.",
 		"'mytool' is not recognized as an internal or external command,",
+		// batch-4 invariants: the same shapes for something else
+		"nvcc fatal   : Unsupported gpu architecture 'compute_nativex'",
+		"error while handling argument \"--ctx-size\": expected value for argument",
+		"LINK : fatal error LNK1104: cannot open file 'glew64.lib'",
+		"OSError: /tmp/libfoo.so: undefined symbol: curl_easy_init",
+		"rocBLAS error: Cannot read /opt/rocm/lib/rocblas/library/TensileLibrary.dat: Permission denied",
+		"could not find specified instance of Visual Studio Code",
+		"vkCreateInstance failed -7",
+		"main.obj : error LNK2019: unresolved external symbol cublasCreate_v2 referenced in function main",
+		"ptxas fatal   : Value 'sm_52' is not defined for option 'gpu-name'",
+		"kernel.cu(12): error: identifier \"my_helper\" is undefined",
+		// the same shapes for files and tools that are not the environment's
+		"C:\\src\\main.cpp(3): fatal error C1083: Cannot open include file: 'curl/curl.h': No such file or directory",
+		"LINK : fatal error LNK1104: cannot open file 'mylib.lib'",
+		"error: [Errno 2] No such file or directory: '/usr/local/bin/cmake'",
+		"nvcc fatal   : Unknown option '-fPIC'",
+		// host memory is not GPU memory; a header without an ID
+		"ggml_backend_cpu_buffer_type_alloc_buffer: failed to allocate buffer of size 437944320",
+		"ggml.c:1:10: fatal error: omp.h: No such file or directory",
+		// a ROCm build's error on an NVIDIA machine is not a gfx mismatch
+		"  Device 0: NVIDIA GeForce RTX 3050 Laptop GPU\nhipErrorNoBinaryForGpu: Unable to find code object for all current devices!",
 	} {
 		if d := Default().DiagnoseString(log + "\n"); len(d.Findings) != 0 {
 			t.Errorf("%q: got %+v, want nothing", log, brief(d.Findings))

@@ -31,7 +31,6 @@ const (
 // Entry is one failure of the knowledge base, as the data file states it.
 type Entry struct {
 	ID        string      `json:"id"`
-	Rows      []string    `json:"rows,omitempty"` // rows of the build-failure table the ID was first collected in (F01..F50)
 	Title     string      `json:"title"`
 	Severity  string      `json:"severity,omitempty"` // error (default) or warning
 	Role      string      `json:"role,omitempty"`     // "wrapper": reported only when no nested cause matched

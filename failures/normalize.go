@@ -259,7 +259,7 @@ var shapes = []struct {
 	{"non riconosciuto come nome di cmdlet", regexp.MustCompile(`(?:\S+ : )?Termine ["'](\S+?)["'] non riconosciuto come nome di cmdlet[^.]*\.?`), "command not found: $1"},
 	{"não é reconhecido como nome de cmdlet", regexp.MustCompile(`(?:\S+ : )?O termo ["'](\S+?)["'] não é reconhecido como nome de cmdlet[^.]*\.?`), "command not found: $1"},
 	{"не распознано как имя командлета", regexp.MustCompile(`(?:\S+ : )?Имя ["«'](\S+?)["»'] не распознано как имя командлета[^.]*\.?`), "command not found: $1"},
-	{"项识别为 cmdlet", regexp.MustCompile(`(?:\S+ : )?无法将["'](\S+?)["']项识别为 cmdlet[^。]*。?`), "command not found: $1"},
+	{"项识别为 cmdlet", regexp.MustCompile(`(?:\S+ : )?无法将["'“‘](\S+?)["'”’]项识别为 cmdlet.*$`), "command not found: $1"},
 	{"の名前として認識されません", regexp.MustCompile(`(?:\S+ : )?用語 ["'](\S+?)["'] は、コマンドレット[^。]*の名前として認識されません。?`), "command not found: $1"},
 	{"용어가 cmdlet", regexp.MustCompile(`(?:\S+ : )?["'](\S+?)["'] 용어가 cmdlet[^.]*\.?`), "command not found: $1"},
 	{": command not found", regexp.MustCompile(`(?:^|\S+: (?:line \d+: )?)([^\s:]+): command not found`), "command not found: $1"},
@@ -297,6 +297,8 @@ var shapes = []struct {
 	{"所以無法繼續執行程式碼", regexp.MustCompile(`因為找不到 ?([\w.+-]+\.(?:dll|DLL)) ?[，,]所以無法繼續執行程式碼。?`), "The code execution cannot proceed because $1 was not found."},
 	{"non può continuare perché", regexp.MustCompile(`L.esecuzione del codice non può continuare perché non è stato trovato ([\w.+-]+\.(?:dll|DLL))\.?`), "The code execution cannot proceed because $1 was not found."},
 	{"não pode continuar porque", regexp.MustCompile(`A execução de código não pode continuar porque ([\w.+-]+\.(?:dll|DLL)) não foi encontrado\.?`), "The code execution cannot proceed because $1 was not found."},
+	{"찾을 수 없으므로 코드 실행을 진행할 수 없습니다", regexp.MustCompile(`([\w.+-]+\.(?:dll|DLL))을\(를\) 찾을 수 없으므로 코드 실행을 진행할 수 없습니다\.?`), "The code execution cannot proceed because $1 was not found."},
+	{"Impossibile continuare l", regexp.MustCompile(`Impossibile continuare l.esecuzione del codice perché non è stato trovato ([\w.+-]+\.(?:dll|DLL))\.?`), "The code execution cannot proceed because $1 was not found."},
 	{"없어 코드 실행을 진행할 수 없습니다", regexp.MustCompile(`([\w.+-]+\.(?:dll|DLL))이\(가\) 없어 코드 실행을 진행할 수 없습니다\.?`), "The code execution cannot proceed because $1 was not found."},
 	{"缺少文件", regexp.MustCompile(`缺少文件 ?([\w.+-]+\.(?:dll|DLL|so(?:\.\d+)*))`), "$1 was not found"},
 }

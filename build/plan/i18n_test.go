@@ -118,3 +118,36 @@ func TestNetworkReasonsAreMessages(t *testing.T) {
 		}
 	}
 }
+
+// The bash script's MSVC comment is Chinese in a zh-CN plan; the commands
+// of every shell, and the English script, are as they were.
+func TestScriptCommentZhCN(t *testing.T) {
+	p := Plan{
+		VCVars:    &VCVars{Path: `C:\VS\VC\Auxiliary\Build\vcvarsall.bat`, Arch: "x64", Toolset: "14.39"},
+		Env:       []EnvVar{{Name: "CUDAHOSTCXX", Value: `C:\VS\cl.exe`}},
+		Configure: Command{Program: "cmake", Args: []string{"-S", "src", "-B", "build"}},
+		Build:     Command{Program: "cmake", Args: []string{"--build", "build"}},
+	}
+	en := p.Script("bash")
+	wantEN := `# Windows: run inside the MSVC developer environment ("C:\VS\VC\Auxiliary\Build\vcvarsall.bat" x64 -vcvars_ver=14.39), e.g. from an "x64 Native Tools" prompt's bash` + "\n"
+	if !strings.HasPrefix(en, wantEN) {
+		t.Fatalf("English script:\n%s", en)
+	}
+	zh := NewTranslator(lang.ZhCN)
+	got := p.ScriptIn("bash", zh)
+	first, rest, _ := strings.Cut(got, "\n")
+	if first != `# Windows：请在 MSVC 开发者环境（"C:\VS\VC\Auxiliary\Build\vcvarsall.bat" x64 -vcvars_ver=14.39）中运行，例如在 "x64 Native Tools" 命令提示符里启动的 bash 中` {
+		t.Errorf("zh-CN comment: %s", first)
+	}
+	if rest != strings.SplitN(en, "\n", 2)[1] {
+		t.Errorf("zh-CN commands differ:\n%s\nvs\n%s", rest, en)
+	}
+	for _, sh := range []string{"powershell", "cmd"} {
+		if a, b := p.ScriptIn(sh, zh), p.Script(sh); a != b {
+			t.Errorf("%s script changed in zh-CN:\n%s\nvs\n%s", sh, a, b)
+		}
+	}
+	if !strings.Contains(p.TextIn(zh), "  "+first+"\n") {
+		t.Errorf("zh-CN plan text lacks the translated comment")
+	}
+}

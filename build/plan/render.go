@@ -13,12 +13,16 @@ var Shells = []string{"bash", "powershell", "cmd"}
 // Script renders the plan's commands for one shell. The environment changes
 // and the MSVC developer environment are part of the script, so pasting it
 // into a fresh shell reproduces the build.
-func (p Plan) Script(shell string) string {
+func (p Plan) Script(shell string) string { return p.ScriptIn(shell, NewTranslator("")) }
+
+// ScriptIn is Script with its comments in the translator's language; the
+// commands stay as they are.
+func (p Plan) ScriptIn(shell string, t *Translator) string {
 	var b strings.Builder
 	switch shell {
 	case "bash":
 		if p.VCVars != nil {
-			fmt.Fprintf(&b, "# Windows: run inside the MSVC developer environment (\"%s\" %s), e.g. from an \"x64 Native Tools\" prompt's bash\n", p.VCVars.Path, strings.Join(p.VCVars.Args(), " "))
+			fmt.Fprintf(&b, "# %s\n", t.T("script-msvc-comment", p.VCVars.Path, strings.Join(p.VCVars.Args(), " ")))
 		}
 		for _, e := range p.Env {
 			fmt.Fprintf(&b, "export %s=%s\n", e.Name, shQuote(e.Value))
@@ -158,7 +162,7 @@ func (p Plan) TextIn(t *Translator) string {
 	}
 	for _, sh := range Shells {
 		fmt.Fprintf(&b, "\n%s:\n", sh)
-		for _, l := range strings.Split(strings.TrimRight(p.Script(sh), "\n"), "\n") {
+		for _, l := range strings.Split(strings.TrimRight(p.ScriptIn(sh, t), "\n"), "\n") {
 			fmt.Fprintf(&b, "  %s\n", l)
 		}
 	}

@@ -39,16 +39,7 @@ import (
 var pendingCases = []struct {
 	re    *regexp.Regexp
 	owner string
-}{
-	// the "Facts" table and timings; the check details --verbose shows,
-	// "(found by debian, PATH)" (doctor/checks_cuda.go) and "(+2 more on
-	// PATH)" (doctor/checks_path.go), which the renderer's detail
-	// translation would carry
-	{regexp.MustCompile(`^doctor --verbose --replay `), "h-find: the --verbose facts table and check details"},
-	// "# Windows: run inside the MSVC developer environment ..." atop the
-	// bash script of a plan with vcvarsall (build/plan.Plan.Script)
-	{regexp.MustCompile(`^build --dry-run --snapshot win-`), "h-stages: build/plan's dry-run script comment"},
-}
+}{}
 
 // pendingOwner is the pattern (its index) and owner a case waits for.
 func pendingOwner(name string) (int, string) {

@@ -8,6 +8,9 @@ Input: text files of records
     <log excerpt>
 Output: dev/<slug>.log, test/<slug>.log and manifest.json.
 
+`split.py drop CORPUS_DIR --batch N --reason TEXT SLUG...` removes named logs of a batch after its
+draw without re-drawing and records them with the reason.
+
 Later batches (issue #15, turn 3): `split.py add NOTES_DIR CORPUS_DIR --batch N --seed S` appends
 new records to the existing manifest without touching the earlier ones. Records whose URL or
 whose whole text is already in the corpus are refused. The new batch gets its own held-out third,
@@ -200,8 +203,37 @@ def dedupe(out_dir, batch):
         fh.write("\n")
     print(sorted(drop), man["counts"])
 
+def drop(out_dir, batch, reason, slugs):
+    """Drops named logs of one batch after its draw, without re-drawing (for example logs from
+    threads the knowledge base already cites as a source). The slugs and the reason are recorded."""
+    man_path = os.path.join(out_dir, "manifest.json")
+    man = json.load(open(man_path, encoding="utf-8"))
+    have = {l["slug"] for l in man["logs"] if l.get("batch", 1) == batch}
+    for s in slugs:
+        assert s in have, s + ": not a log of batch %d" % batch
+    for l in man["logs"]:
+        if l["slug"] in slugs:
+            os.remove(os.path.join(out_dir, l["file"]))
+    man["logs"] = [l for l in man["logs"] if l["slug"] not in slugs]
+    man["counts"] = {}
+    for l in man["logs"]:
+        man["counts"][l["split"]] = man["counts"].get(l["split"], 0) + 1
+    for b in man["batches"]:
+        if b["batch"] == batch:
+            d = b.setdefault("dropped_after_draw_reasons", {})
+            d[reason] = sorted(set(d.get(reason, [])) | set(slugs))
+            b["counts"] = {s: sum(1 for l in man["logs"] if l.get("batch") == batch and l["split"] == s) for s in ("dev", b["held_out"])}
+    with open(man_path, "w", encoding="utf-8") as fh:
+        json.dump(man, fh, ensure_ascii=False, indent=1)
+        fh.write("\n")
+    print(sorted(slugs), man["counts"])
+
 if __name__ == "__main__":
-    if sys.argv[1] == "dedupe":
+    if sys.argv[1] == "drop":
+        args = sys.argv[2:]
+        i, j = args.index("--batch"), args.index("--reason")
+        drop(args[0], int(args[i + 1]), args[j + 1], [a for k, a in enumerate(args[1:], 1) if k not in (i, i + 1, j, j + 1)])
+    elif sys.argv[1] == "dedupe":
         dedupe(sys.argv[2], int(sys.argv[sys.argv.index("--batch") + 1]))
     elif sys.argv[1] == "add":
         args = sys.argv[2:]
