@@ -23,7 +23,7 @@ func domainCommands(f *cmdutil.Factory) []*cobra.Command {
 		doctorcmd.NewCmd(f),
 		buildcmd.NewCmd(f), patchescmd.NewCmd(f), // build, patches list|show
 		matrixcmd.NewCmd(f),
-		runcmd.NewCmd(f), runcmd.NewGGUFCmd(f), // run MODEL, gguf MODEL
+		runcmd.NewCmd(f), runcmd.NewCmdGGUF(f), // run MODEL, gguf MODEL
 		rpccmd.NewCmd(f), // rpc serve
 		explaincmd.NewCmd(f),
 		probecmd.WithOpenCLChild(f, childcmd.NewCmd(f)), // hidden: llamactl __probe nvml (doctor's native child probe) | opencl (kernels)

@@ -13,7 +13,7 @@ import (
 func TestGGUFCommand(t *testing.T) {
 	model := genModel(t, t.TempDir(), ggufwrite.Config{Arch: "qwen3moe"})
 	f, out, _ := cmdutil.NewTest(nil, &proc.Replay{})
-	cmd := NewGGUFCmd(f)
+	cmd := NewCmdGGUF(f)
 	cmd.SetArgs([]string{model})
 	if err := cmd.Execute(); err != nil {
 		t.Fatal(err)
@@ -25,7 +25,7 @@ func TestGGUFCommand(t *testing.T) {
 	}
 	f, out, _ = cmdutil.NewTest(nil, &proc.Replay{})
 	f.IO.JSON = true
-	cmd = NewGGUFCmd(f)
+	cmd = NewCmdGGUF(f)
 	cmd.SetArgs([]string{model})
 	if err := cmd.Execute(); err != nil {
 		t.Fatal(err)
@@ -35,7 +35,7 @@ func TestGGUFCommand(t *testing.T) {
 		t.Errorf("json: %v %+v", err, d)
 	}
 	f, _, _ = cmdutil.NewTest(nil, &proc.Replay{})
-	cmd = NewGGUFCmd(f)
+	cmd = NewCmdGGUF(f)
 	cmd.SetArgs([]string{"/nonexistent.gguf"})
 	cmd.SilenceErrors, cmd.SilenceUsage = true, true
 	if err := cmd.Execute(); cmdutil.ExitCode(err) != cmdutil.ExitUsage {
@@ -74,12 +74,47 @@ func TestOpenModelFolder(t *testing.T) {
 func TestGGUFCommandEscapesMetadata(t *testing.T) {
 	model := genModel(t, t.TempDir(), ggufwrite.Config{Arch: "llama", Name: "evil\x1b[2J\x1b]0;owned\x07name"})
 	f, out, _ := cmdutil.NewTest(nil, &proc.Replay{})
-	cmd := NewGGUFCmd(f)
+	cmd := NewCmdGGUF(f)
 	cmd.SetArgs([]string{model})
 	if err := cmd.Execute(); err != nil {
 		t.Fatal(err)
 	}
 	if strings.ContainsAny(out.String(), "\x1b\x07") || !strings.Contains(out.String(), `evil\x1b[2J`) {
 		t.Errorf("escape codes printed raw or the name lost:\n%q", out)
+	}
+}
+
+// gguf's flags reach its Options checked: the model, --lang and the
+// catalog it chose (English under --json).
+func TestGGUFOptions(t *testing.T) {
+	f, _, _ := cmdutil.NewTest(map[string]string{}, &proc.Replay{})
+	var got *GGUFOptions
+	cmd := NewCmdGGUF(f, func(o *GGUFOptions) error { got = o; return nil })
+	cmd.SetArgs([]string{"m.gguf", "--lang", "zh-CN"})
+	if err := cmd.Execute(); err != nil || got == nil {
+		t.Fatalf("err = %v, options = %v", err, got)
+	}
+	if got.Model != "m.gguf" || got.Lang != "zh-CN" || got.t.Lang() != "zh-CN" || got.F != f {
+		t.Errorf("options = %+v (catalog %s)", got, got.t.Lang())
+	}
+	f.IO.JSON = true
+	cmd = NewCmdGGUF(f, func(o *GGUFOptions) error { got = o; return nil })
+	cmd.SetArgs([]string{"m.gguf", "--lang", "zh-CN"})
+	if err := cmd.Execute(); err != nil || got.t.Lang() != "en" {
+		t.Errorf("--json: err = %v, catalog %s", err, got.t.Lang())
+	}
+}
+
+// Bad flags and arguments exit 2 before anything runs (an unknown flag is
+// the root's flag error, exit 2 as well).
+func TestGGUFBadFlags(t *testing.T) {
+	for _, args := range [][]string{{"m.gguf", "--lang", "xx"}, {}, {"a.gguf", "b.gguf"}} {
+		f, _, _ := cmdutil.NewTest(map[string]string{}, &proc.Replay{})
+		cmd := NewCmdGGUF(f, func(*GGUFOptions) error { t.Errorf("%q: runF ran", args); return nil })
+		cmd.SetArgs(args)
+		cmd.SilenceErrors, cmd.SilenceUsage = true, true
+		if err := cmd.Execute(); cmdutil.ExitCode(err) != cmdutil.ExitUsage {
+			t.Errorf("%q: exit %d (%v)", args, cmdutil.ExitCode(err), err)
+		}
 	}
 }

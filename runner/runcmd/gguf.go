@@ -28,9 +28,21 @@ type GGUFDoc struct {
 	Model     gguf.Model `json:"model"`
 }
 
-// NewGGUFCmd builds `llamactl gguf MODEL`.
-func NewGGUFCmd(f *cmdutil.Factory) *cobra.Command {
-	var langFlag string
+// GGUFOptions are the inputs of `llamactl gguf`, checked in RunE before
+// runF (tests) or runGGUF runs.
+type GGUFOptions struct {
+	F     *cmdutil.Factory
+	Model string
+	// Lang is --lang as given; t is the catalog chosen from it (English
+	// with --json).
+	Lang string
+	t    *lang.Catalog
+}
+
+// NewCmdGGUF builds `llamactl gguf MODEL`; runF, when given, receives the
+// checked options instead of running (tests).
+func NewCmdGGUF(f *cmdutil.Factory, runF ...func(*GGUFOptions) error) *cobra.Command {
+	o := &GGUFOptions{F: f}
 	cmd := &cobra.Command{
 		Use:   "gguf MODEL.gguf",
 		Short: "Show a GGUF model's architecture, layers, quantization and vocabulary",
@@ -39,19 +51,27 @@ architecture, layers and their sizes, the quantization mix, context length and v
 
   llamactl gguf model.gguf
   llamactl gguf model.gguf --json`,
-		Args: cobra.ExactArgs(1),
+		Args: cobra.ArbitraryArgs, // checked in RunE, in the chosen language
 		RunE: func(cmd *cobra.Command, args []string) error {
-			l, err := f.ChooseLang(langFlag, "llamactl gguf model.gguf --lang zh-CN")
+			l, err := f.ChooseLang(o.Lang, "llamactl gguf model.gguf --lang zh-CN")
 			if err != nil {
 				return err
 			}
 			if f.IO.JSON {
 				l = lang.EN
 			}
-			return runGGUF(f, texts(l), args[0])
+			o.t = texts(l)
+			if len(args) != 1 {
+				return cmdutil.UsageErrorf("%s", o.t.T("err.gguf-one-model", "n", len(args)))
+			}
+			o.Model = args[0]
+			if len(runF) > 0 && runF[0] != nil {
+				return runF[0](o)
+			}
+			return runGGUF(o)
 		},
 	}
-	cmdutil.AddLangFlag(cmd, &langFlag)
+	cmdutil.AddLangFlag(cmd, &o.Lang)
 	return cmd
 }
 
@@ -81,21 +101,43 @@ func openModel(t *lang.Catalog, path string) (*gguf.File, gguf.Model, error) {
 	return gf, m, nil
 }
 
-func runGGUF(f *cmdutil.Factory, t *lang.Catalog, path string) error {
-	gf, m, err := openModel(t, path)
+// runGGUF reads the model and writes it as JSON or as a table.
+func runGGUF(o *GGUFOptions) error {
+	gf, m, err := openModel(o.t, o.Model)
 	if err != nil {
 		return err
 	}
-	if f.IO.JSON {
-		return ui.WriteJSON(f.IO.Out, GGUFDoc{Schema: 1, Path: path, SizeBytes: gf.FileSize, Version: gf.Version,
+	io := o.F.IO
+	if io.JSON {
+		return ui.WriteJSON(io.Out, GGUFDoc{Schema: 1, Path: o.Model, SizeBytes: gf.FileSize, Version: gf.Version,
 			Tensors: len(gf.Tensors), Metadata: len(gf.KVs), Parts: gf.Shards, Model: m})
 	}
-	p := ui.NewPrinter(f.IO)
+	p := ui.NewPrinter(io)
 	title := m.Name
 	if title == "" {
-		title = path
+		title = o.Model
 	}
 	p.Heading(ui.Safe(title, true)) // a model's metadata is not trusted to be text
+	rows := append(ggufShapeRows(o.t, gf, m), ggufExtraRows(o.t, m)...)
+	for _, r := range rows {
+		for i := range r {
+			r[i] = ui.Safe(r[i], true)
+		}
+	}
+	p.Table(nil, rows)
+	if io.Verbose {
+		p.Println()
+		ggufLayerTable(p, o.t, m.Weights)
+	}
+	for _, w := range m.Warnings {
+		p.Line(ui.Warn, ui.Safe(w, true))
+	}
+	return nil
+}
+
+// ggufShapeRows are the rows every model has: architecture, type, size,
+// layers and their sizes, output and token embedding, context, dimensions.
+func ggufShapeRows(t *lang.Catalog, gf *gguf.File, m gguf.Model) [][]string {
 	var minL, maxL, sum uint64
 	for i, b := range m.Weights.Layer {
 		if i == 0 || b < minL {
@@ -120,7 +162,7 @@ func runGGUF(f *cmdutil.Factory, t *lang.Catalog, path string) error {
 	if m.Weights.TiedOutput {
 		output = t.T("gguf.tied", "size", output)
 	}
-	rows := [][]string{
+	return [][]string{
 		{t.T("gguf.architecture"), m.Architecture},
 		{t.T("gguf.file-type"), orDash(m.FileType)},
 		{t.T("gguf.size"), size},
@@ -131,6 +173,12 @@ func runGGUF(f *cmdutil.Factory, t *lang.Catalog, path string) error {
 		{t.T("gguf.context"), strconv.FormatUint(m.ContextLength, 10)},
 		{t.T("gguf.dims"), t.T("gguf.dims-value", "embedding", m.EmbeddingLength, "heads", m.HeadCount, "kv", kv, "dim", m.KeyLength)},
 	}
+}
+
+// ggufExtraRows are the rows only some models have (sliding window,
+// experts, MLA, embedding), then the vocabulary and the quantization mix.
+func ggufExtraRows(t *lang.Catalog, m gguf.Model) [][]string {
+	var rows [][]string
 	if m.SlidingWindow > 0 {
 		n := 0
 		for _, s := range m.SWALayers {
@@ -161,32 +209,25 @@ func runGGUF(f *cmdutil.Factory, t *lang.Catalog, path string) error {
 		}
 		rows = append(rows, []string{k, mix})
 	}
-	for _, r := range rows {
-		for i := range r {
-			r[i] = ui.Safe(r[i], true)
+	return rows
+}
+
+// ggufLayerTable is --verbose's table of every layer's size (and its
+// experts' share).
+func ggufLayerTable(p *ui.Printer, t *lang.Catalog, w gguf.Weights) {
+	var lr [][]string
+	for i, b := range w.Layer {
+		row := []string{strconv.Itoa(i), mibStr(b)}
+		if len(w.LayerExperts) > i {
+			row = append(row, mibStr(w.LayerExperts[i]))
 		}
+		lr = append(lr, row)
 	}
-	p.Table(nil, rows)
-	if f.IO.Verbose {
-		p.Println()
-		var lr [][]string
-		for i, b := range m.Weights.Layer {
-			row := []string{strconv.Itoa(i), mibStr(b)}
-			if len(m.Weights.LayerExperts) > i {
-				row = append(row, mibStr(m.Weights.LayerExperts[i]))
-			}
-			lr = append(lr, row)
-		}
-		h := []string{t.T("gguf.layer"), t.T("gguf.size")}
-		if len(m.Weights.LayerExperts) > 0 {
-			h = append(h, t.T("table.experts"))
-		}
-		p.Table(h, lr)
+	h := []string{t.T("gguf.layer"), t.T("gguf.size")}
+	if len(w.LayerExperts) > 0 {
+		h = append(h, t.T("table.experts"))
 	}
-	for _, w := range m.Warnings {
-		p.Line(ui.Warn, ui.Safe(w, true))
-	}
-	return nil
+	p.Table(h, lr)
 }
 
 func orDash(s string) string {

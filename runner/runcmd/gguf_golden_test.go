@@ -35,7 +35,7 @@ func TestGoldenGGUF(t *testing.T) {
 		for _, m := range modes {
 			f, out, errOut := cmdutil.NewTest(map[string]string{}, &proc.Replay{})
 			f.IO.JSON, f.IO.Verbose = m.json, m.verbose
-			cmd := NewGGUFCmd(f)
+			cmd := NewCmdGGUF(f)
 			cmd.SilenceErrors, cmd.SilenceUsage = true, true
 			cmd.SetArgs(append([]string{model}, m.args...))
 			code := cmdutil.ExitCode(cmd.Execute())

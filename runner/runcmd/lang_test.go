@@ -100,7 +100,7 @@ func TestErrorsInChinese(t *testing.T) {
 func TestGGUFInChinese(t *testing.T) {
 	model := genModel(t, t.TempDir(), ggufwrite.Config{Arch: "qwen3moe"})
 	f, out, _ := cmdutil.NewTest(map[string]string{}, nil)
-	cmd := NewGGUFCmd(f)
+	cmd := NewCmdGGUF(f)
 	cmd.SetArgs([]string{model, "--lang", "zh-CN"})
 	if err := cmd.Execute(); err != nil {
 		t.Fatal(err)
