@@ -1,6 +1,7 @@
 package runcmd
 
 import (
+	"bytes"
 	"context"
 	_ "embed"
 	"fmt"
@@ -357,7 +358,10 @@ func tokenizerMismatch(t *lang.Catalog, a, b gguf.Tokenizer) string {
 	return ""
 }
 
-// engineFailure explains a failed engine with the failure knowledge base.
+// engineFailure explains a failed engine with the failure knowledge base:
+// the error, then each finding (in the output language) as the one findings
+// printer lays it out, plain, with its cause, fix and commands; without a
+// finding, the last lines the engine wrote and how to see the rest.
 func engineFailure(t *lang.Catalog, tail string, res interface{ Combined() string }, err error) error {
 	log := tail
 	if log == "" {
@@ -366,24 +370,27 @@ func engineFailure(t *lang.Catalog, tail string, res interface{ Combined() strin
 	kb := failures.Default()
 	tr := kb.Translator(t.Lang())
 	diag := kb.DiagnoseString(log)
-	var b strings.Builder
-	fmt.Fprintf(&b, "%v", err)
-	for _, fd := range diag.Findings {
-		fd = tr.Finding(fd)
-		fmt.Fprintf(&b, "\n  %s\n  %s", t.T("fail.cause", "text", fd.Cause), t.T("fail.fix", "text", fd.Fix))
-		for _, c := range fd.Commands {
-			fmt.Fprintf(&b, "\n    %s", c)
+	var b bytes.Buffer
+	fmt.Fprintf(&b, "%v\n", err)
+	if len(diag.Findings) > 0 {
+		fs := make([]finding.Finding, len(diag.Findings))
+		for i, fd := range diag.Findings {
+			fd = tr.Finding(fd)
+			fs[i] = fd.Shared()
+			if fd.Cause != "" {
+				fs[i].Details = []string{t.T("fail.cause", "text", fd.Cause)}
+			}
 		}
-	}
-	if len(diag.Findings) == 0 {
+		p := ui.NewPrinter(&ui.IOStreams{Out: &b, NoColor: true})
+		p.Findings(fs, ui.FindingOptions{FixLine: func(text string) string { return t.T("fail.fix", "text", text) }}, false)
+	} else {
 		lines := strings.Split(strings.TrimSpace(log), "\n")
 		if len(lines) > 8 {
 			lines = lines[len(lines)-8:]
 		}
-		fmt.Fprintf(&b, "\n%s\n  %s\n%s", t.T("fail.last-output"), strings.Join(lines, "\n  "), t.T("fail.hint"))
+		fmt.Fprintf(&b, "%s\n  %s\n%s", t.T("fail.last-output"), strings.Join(lines, "\n  "), t.T("fail.hint"))
 	}
-	code := cmdutil.ExitEngine
-	return &cmdutil.ExitError{Code: code, Message: b.String()}
+	return &cmdutil.ExitError{Code: cmdutil.ExitEngine, Message: strings.TrimRight(b.String(), "\n")}
 }
 
 // compareAndRecord shows predicted vs reported memory (--verbose) and

@@ -3,6 +3,7 @@ package runcmd
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http"
 	"os"
@@ -14,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/llamactl/llamactl/failures"
 	"github.com/llamactl/llamactl/internal/cmdutil"
 	"github.com/llamactl/llamactl/internal/proc"
 	"github.com/llamactl/llamactl/internal/testutil"
@@ -446,3 +448,46 @@ func TestDryRunCommandIsShellQuoted(t *testing.T) {
 		t.Errorf("command line not quoted for a shell, want %s in:\n%s", want, out)
 	}
 }
+
+// A failure the knowledge base knows is shown by the findings printer, in
+// the output language: the error, the finding's title, cause, fix and
+// every command; one it does not know shows the engine's last lines and
+// how to see the rest. Both exit with the engine class.
+func TestEngineFailureFindings(t *testing.T) {
+	kb := failures.Default()
+	const known = "error: invalid argument: --draft-max\n"
+	for _, l := range []string{"", "zh-CN"} {
+		cat := texts(l)
+		err := engineFailure(cat, known, combinedLog(""), errors.New("llama-server exited with status 1"))
+		msg := err.Error()
+		d := kb.DiagnoseString(known)
+		if cmdutil.ExitCode(err) != cmdutil.ExitEngine || len(d.Findings) == 0 || !strings.HasPrefix(msg, "llama-server exited with status 1\n") {
+			t.Fatalf("%q: exit %d, %d findings:\n%s", l, cmdutil.ExitCode(err), len(d.Findings), msg)
+		}
+		fd := kb.Translator(cat.Lang()).Finding(d.Findings[0])
+		want := []string{fd.Title, cat.T("fail.cause", "text", fd.Cause), cat.T("fail.fix", "text", fd.Fix)}
+		for _, c := range fd.Commands {
+			want = append(want, "    "+c)
+		}
+		for _, w := range want {
+			if !strings.Contains(msg, w) {
+				t.Errorf("%q: message lacks %q:\n%s", l, w, msg)
+			}
+		}
+		if strings.Contains(msg, cat.T("fail.last-output")) || strings.Contains(msg, "\x1b") {
+			t.Errorf("%q: explained failure shows the raw tail or colour:\n%s", l, msg)
+		}
+
+		err = engineFailure(cat, "", combinedLog("one\ntwo\n"), errors.New("llama-server exited with status 1"))
+		msg = err.Error()
+		for _, w := range []string{cat.T("fail.last-output"), "\n  one\n  two\n", cat.T("fail.hint")} {
+			if cmdutil.ExitCode(err) != cmdutil.ExitEngine || !strings.Contains(msg, w) {
+				t.Errorf("%q: unexplained failure lacks %q (exit %d):\n%s", l, w, cmdutil.ExitCode(err), msg)
+			}
+		}
+	}
+}
+
+type combinedLog string
+
+func (c combinedLog) Combined() string { return string(c) }
