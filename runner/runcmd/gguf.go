@@ -51,7 +51,9 @@ architecture, layers and their sizes, the quantization mix, context length and v
 
   llamactl gguf model.gguf
   llamactl gguf model.gguf --json`,
-		Args: cobra.ArbitraryArgs, // checked in RunE, in the chosen language
+		// One model: cobra's Args check, so the root adds the usage line
+		// (internal/cli TestArgumentErrorsShowTheUsageLine).
+		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			l, err := f.ChooseLang(o.Lang, "llamactl gguf model.gguf --lang zh-CN")
 			if err != nil {
@@ -60,11 +62,7 @@ architecture, layers and their sizes, the quantization mix, context length and v
 			if f.IO.JSON {
 				l = lang.EN
 			}
-			o.t = texts(l)
-			if len(args) != 1 {
-				return cmdutil.UsageErrorf("%s", o.t.T("err.gguf-one-model", "n", len(args)))
-			}
-			o.Model = args[0]
+			o.Model, o.t = args[0], texts(l)
 			if len(runF) > 0 && runF[0] != nil {
 				return runF[0](o)
 			}
