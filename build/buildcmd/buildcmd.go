@@ -537,6 +537,20 @@ func finish(o *Options, doc *Doc, err error) error {
 	return err
 }
 
+// planText writes a dry-run plan through the printer: its text as it is,
+// its warnings and blockers as findings (the one finding printer), indented
+// under their headings.
+type planText struct {
+	pr *ui.Printer
+	pt *plan.Translator
+}
+
+func (w planText) Printf(format string, a ...any) { w.pr.Printf(format, a...) }
+
+func (w planText) Notes(fs []finding.Finding) {
+	w.pr.Findings(fs, ui.FindingOptions{Translator: w.pt, Lead: "  "}, false)
+}
+
 func printText(f *cmdutil.Factory, o *Options, doc *Doc) {
 	t, pt := o.t, o.pt
 	if t == nil {
@@ -551,7 +565,7 @@ func printText(f *cmdutil.Factory, o *Options, doc *Doc) {
 		}
 	}
 	if doc.DryRun && doc.Plan != nil {
-		pr.Printf("%s", doc.Plan.TextIn(pt))
+		doc.Plan.WriteText(pt, planText{pr, pt})
 		if doc.Source != nil && doc.Source.URL != "" {
 			pr.Printf("\n%s\n", t.T("dry-run-source", "url", doc.Source.URL, "dir", doc.Source.Dir))
 		}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/llamactl/llamactl/internal/finding"
 	"github.com/llamactl/llamactl/internal/shellquote"
 )
 
@@ -83,13 +84,38 @@ func cmdCommand(c Command) string {
 	return strings.Join(parts, " ")
 }
 
-// Text renders the plan for a person in English: what will be built and
-// why, the patches, warnings, blockers and the commands for each shell.
+// TextWriter is what a plan's text goes through: the command's printer.
+// Printf writes the text as it is; Notes writes warnings (finding.Warn) or
+// blockers (finding.Error) under their heading, one "  <mark> summary" line
+// each, through the one finding printer (internal/ui Printer.Findings, which
+// a domain package may not import) in the output's language.
+type TextWriter interface {
+	Printf(format string, a ...any)
+	Notes(fs []finding.Finding)
+}
+
+// Text renders the plan in English as WriteText does, but without the lines
+// of its warnings and blockers (those need the command's printer; they are
+// in Warnings and Blockers).
 func (p Plan) Text() string { return p.TextIn(NewTranslator("")) }
 
 // TextIn is Text in the translator's language.
 func (p Plan) TextIn(t *Translator) string {
-	var b strings.Builder
+	var b textOnly
+	p.WriteText(t, &b)
+	return b.String()
+}
+
+// textOnly collects a plan's text and leaves its notes out.
+type textOnly struct{ strings.Builder }
+
+func (b *textOnly) Printf(format string, a ...any) { fmt.Fprintf(&b.Builder, format, a...) }
+func (b *textOnly) Notes([]finding.Finding)        {}
+
+// WriteText renders the plan for a person through w in the translator's
+// language: what will be built and why, the patches, warnings, blockers and
+// the commands for each shell.
+func (p Plan) WriteText(t *Translator, w TextWriter) {
 	eng := p.Engine.Ref
 	if eng == "" {
 		eng = t.T("text-source-tree")
@@ -99,72 +125,74 @@ func (p Plan) TextIn(t *Translator) string {
 		if commit == "" {
 			commit = t.T("text-unknown")
 		}
-		fmt.Fprintf(&b, "%s\n", t.T("text-plan-with-build", eng, p.Engine.BuildNumber, commit, p.Backend, p.OS, p.Generator, p.Jobs))
+		w.Printf("%s\n", t.T("text-plan-with-build", eng, p.Engine.BuildNumber, commit, p.Backend, p.OS, p.Generator, p.Jobs))
 	} else {
-		fmt.Fprintf(&b, "%s\n", t.T("text-plan", eng, p.Backend, p.OS, p.Generator, p.Jobs))
+		w.Printf("%s\n", t.T("text-plan", eng, p.Backend, p.OS, p.Generator, p.Jobs))
 	}
-	fmt.Fprintf(&b, "  %s\n  %s\n", t.T("text-source-dir", p.SourceDir), t.T("text-build-dir", p.BuildDir))
+	w.Printf("  %s\n  %s\n", t.T("text-source-dir", p.SourceDir), t.T("text-build-dir", p.BuildDir))
 	if len(p.Reasons) > 0 {
-		fmt.Fprintf(&b, "\n%s\n", t.T("text-why"))
+		w.Printf("\n%s\n", t.T("text-why"))
 		for _, r := range p.Reasons {
-			fmt.Fprintf(&b, "  - %s\n", t.Line(r))
+			w.Printf("  - %s\n", t.Line(r))
 		}
 	}
 	if p.VCVars != nil {
-		fmt.Fprintf(&b, "\n%s\n", t.T("text-msvc-env", p.VCVars.Path, strings.Join(p.VCVars.Args(), " ")))
+		w.Printf("\n%s\n", t.T("text-msvc-env", p.VCVars.Path, strings.Join(p.VCVars.Args(), " ")))
 	}
-	fmt.Fprintf(&b, "\n%s\n", t.T("text-cmake-options"))
+	w.Printf("\n%s\n", t.T("text-cmake-options"))
 	for _, c := range p.Cache {
-		fmt.Fprintf(&b, "  %s\n", c.String())
+		w.Printf("  %s\n", c.String())
 	}
 	if len(p.Targets) > 0 {
-		fmt.Fprintf(&b, "\n%s\n", t.T("text-targets", strings.Join(p.Targets, " ")))
+		w.Printf("\n%s\n", t.T("text-targets", strings.Join(p.Targets, " ")))
 	}
 	if len(p.Offline) > 0 {
-		fmt.Fprintf(&b, "\n%s\n", t.T("text-offline"))
+		w.Printf("\n%s\n", t.T("text-offline"))
 		for _, o := range p.Offline {
-			fmt.Fprintf(&b, "  - %s\n", t.Note(o))
+			w.Printf("  - %s\n", t.Note(o))
 		}
 	}
 	if len(p.Env) > 0 {
-		fmt.Fprintf(&b, "\n%s\n", t.T("text-environment"))
+		w.Printf("\n%s\n", t.T("text-environment"))
 		for _, e := range p.Env {
-			fmt.Fprintf(&b, "  %s=%s\n", e.Name, e.Value)
+			w.Printf("  %s=%s\n", e.Name, e.Value)
 		}
 	}
 	if len(p.Patches) > 0 {
-		fmt.Fprintf(&b, "\n%s\n", t.T("text-patches"))
+		w.Printf("\n%s\n", t.T("text-patches"))
 		for _, ap := range p.Patches {
 			title, reason := t.Patch(ap)
-			fmt.Fprintf(&b, "  %s\n", t.T("text-patch", ap.ID, title, reason))
+			w.Printf("  %s\n", t.T("text-patch", ap.ID, title, reason))
 			for _, c := range ap.Changes {
-				fmt.Fprintf(&b, "      %s\n", c)
+				w.Printf("      %s\n", c)
 			}
 		}
 	}
 	if len(p.Fixes) > 0 {
-		fmt.Fprintf(&b, "\n%s\n", t.T("text-healed"))
+		w.Printf("\n%s\n", t.T("text-healed"))
 		for _, f := range p.Fixes {
-			fmt.Fprintf(&b, "  %s: %s\n      %s\n", f.ID, f.Change, t.Line(f.Text))
+			w.Printf("  %s: %s\n      %s\n", f.ID, f.Change, t.Line(f.Text))
 		}
 	}
-	if len(p.Warnings) > 0 {
-		fmt.Fprintf(&b, "\n%s\n", t.T("text-warnings"))
-		for _, w := range p.Warnings {
-			fmt.Fprintf(&b, "  ! %s\n", t.Note(w))
+	for _, sec := range []struct {
+		heading string
+		notes   []Note
+		status  finding.Status
+	}{{"text-warnings", p.Warnings, finding.Warn}, {"text-blocked", p.Blockers, finding.Error}} {
+		if len(sec.notes) == 0 {
+			continue
 		}
-	}
-	if len(p.Blockers) > 0 {
-		fmt.Fprintf(&b, "\n%s\n", t.T("text-blocked"))
-		for _, w := range p.Blockers {
-			fmt.Fprintf(&b, "  ✗ %s\n", t.Note(w))
+		w.Printf("\n%s\n", t.T(sec.heading))
+		fs := make([]finding.Finding, len(sec.notes))
+		for i, n := range sec.notes {
+			fs[i] = n.Shared(sec.status)
 		}
+		w.Notes(fs)
 	}
 	for _, sh := range Shells {
-		fmt.Fprintf(&b, "\n%s:\n", sh)
+		w.Printf("\n%s:\n", sh)
 		for _, l := range strings.Split(strings.TrimRight(p.ScriptIn(sh, t), "\n"), "\n") {
-			fmt.Fprintf(&b, "  %s\n", l)
+			w.Printf("  %s\n", l)
 		}
 	}
-	return b.String()
 }

@@ -22,6 +22,9 @@ type FindingOptions struct {
 	OKDetails bool
 	// Indent goes before every line under the summary ("  " in doctor).
 	Indent string
+	// Lead goes before every line the finding writes, its mark included
+	// (the "  " of a dry-run plan's warnings under their heading).
+	Lead string
 	// FixLine words the fix text ("fix: {text}"); nil means "→ " and the text.
 	FixLine func(text string) string
 	// CommandPrefix goes before each command; "" means four spaces.
@@ -85,7 +88,7 @@ func (p *Printer) Finding(f finding.Finding, o FindingOptions) {
 	for i := range lines {
 		lines[i] = o.Indent + lines[i]
 	}
-	p.Line(f.Status, f.Summary, lines...)
+	p.line(o.Lead, f.Status, f.Summary, lines)
 }
 
 // Findings writes findings one after another (Finding), with a blank line

@@ -27,6 +27,7 @@ func TestFindingLayout(t *testing.T) {
 		{"ok details", FindingOptions{OKDetails: true}, finding.Finding{Status: finding.OK, Summary: "fine", Details: []string{"d"}, Fix: &finding.Fix{Text: "no"}}, "✓ fine\n    d\n"},
 		{"ok hides details and fix", FindingOptions{}, finding.Finding{Status: finding.OK, Summary: "fine", Details: []string{"d"}, Fix: &finding.Fix{Text: "no"}}, "✓ fine\n"},
 		{"warn shows fix", FindingOptions{}, finding.Finding{Status: finding.Warn, Summary: "hm", Fix: &finding.Fix{Commands: []string{"c"}}}, "! hm\n        c\n"},
+		{"lead", FindingOptions{Lead: "  ", Indent: "- "}, finding.Finding{Status: finding.Warn, Summary: "hm", Details: []string{"d\ne"}}, "  ! hm\n      - d\n      e\n"},
 		{"skipped shows fix", FindingOptions{}, finding.Finding{Status: finding.Skipped, Summary: "not run", Fix: &finding.Fix{Text: "pass --x"}}, "- not run\n    → pass --x\n"},
 	} {
 		var b bytes.Buffer

@@ -88,11 +88,14 @@ func (p *Printer) Println(a ...any) { fmt.Fprintln(p.w, a...) }
 func (p *Printer) Heading(title string) { fmt.Fprintln(p.w, p.heading.Render(title)) }
 
 // Line writes "<mark> text" and indented detail lines below it.
-func (p *Printer) Line(s Status, text string, details ...string) {
-	fmt.Fprintf(p.w, "%s %s\n", p.Mark(s), text)
+func (p *Printer) Line(s Status, text string, details ...string) { p.line("", s, text, details) }
+
+// line is Line with lead before each line it writes.
+func (p *Printer) line(lead string, s Status, text string, details []string) {
+	fmt.Fprintf(p.w, "%s%s %s\n", lead, p.Mark(s), text)
 	for _, d := range details {
 		for _, l := range strings.Split(strings.TrimRight(d, "\n"), "\n") {
-			fmt.Fprintf(p.w, "    %s\n", l)
+			fmt.Fprintf(p.w, "%s    %s\n", lead, l)
 		}
 	}
 }
