@@ -5,6 +5,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -20,6 +21,14 @@ var updateDryRun = flag.Bool("update-dryrun", false, "rewrite testdata/build/dry
 // the exit code and stderr included. The files were recorded before the
 // notes moved to the printer.
 func TestDryRunBytesEveryMachine(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		// The goldens hold the runner's cache folder ($CACHE/engine/...) and
+		// its quoting as Linux prints them; on Windows the folder is the
+		// runner's own (backslashes, quoted for PowerShell). What they guard,
+		// the printer's bytes, is the same code on every OS; the Windows
+		// dry runs are checked by winsmoke.
+		t.Skip("goldens recorded on Linux (the runner's cache paths)")
+	}
 	var snaps []string
 	for _, g := range []string{filepath.Join("..", "..", "testdata", "doctor", "snapshots", "*.json"), filepath.Join(plans, "*.json")} {
 		m, _ := filepath.Glob(g)

@@ -40,6 +40,8 @@ func TestGoldenGGUF(t *testing.T) {
 			cmd.SetArgs(append([]string{model}, m.args...))
 			code := cmdutil.ExitCode(cmd.Execute())
 			got := fmt.Sprintf("exit %d\n--- stdout\n%s--- stderr\n%s", code, out, errOut)
+			// --json escapes a Windows path's backslashes.
+			got = strings.ReplaceAll(got, strings.ReplaceAll(model, `\`, `\\`), "MODEL")
 			golden(t, "gguf-"+name+"."+m.name, strings.ReplaceAll(got, model, "MODEL"))
 		}
 	}
