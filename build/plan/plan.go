@@ -327,7 +327,7 @@ func (pl *planner) make() error {
 	}
 	pl.p.Translations = tr
 	for _, t := range tr {
-		pl.warn("option-translated", t.Warning)
+		pl.warn("option-translated", t.Given, t.Name, buildName(build))
 	}
 	for _, u := range user {
 		if n, ok := pl.opt.NetworkFor(u.Name); ok && isOn(u.Value) {
