@@ -1,6 +1,7 @@
 package matrix
 
 import (
+	"bytes"
 	"embed"
 	"encoding/json"
 	"fmt"
@@ -339,37 +340,17 @@ func Load(fsys fileSystem) (*Matrix, error) {
 		if err != nil {
 			continue
 		}
-		var ov struct {
-			DataVersion string            `json:"data_version"`
-			About       string            `json:"about"`
-			Locale      string            `json:"locale"`
-			Text        map[string]string `json:"text"`
+		ov, err := readOverlay("data/text."+l+".json", b, l, tk.DataVersion)
+		if err != nil {
+			return nil, err
 		}
-		dec := json.NewDecoder(strings.NewReader(string(b)))
-		dec.DisallowUnknownFields()
-		if err := dec.Decode(&ov); err != nil {
-			return nil, fmt.Errorf("data/text.%s.json: %w", l, err)
-		}
-		if ov.Locale != l || ov.DataVersion != tk.DataVersion {
-			return nil, fmt.Errorf("data/text.%s.json: locale %q, data_version %q; want %q, %q", l, ov.Locale, ov.DataVersion, l, tk.DataVersion)
-		}
-		overlays[l] = ov.Text
+		overlays[l] = ov
 		if b, err := fsys.ReadFile("data/notes." + l + ".json"); err == nil {
-			var nv struct {
-				DataVersion string            `json:"data_version"`
-				About       string            `json:"about"`
-				Locale      string            `json:"locale"`
-				Text        map[string]string `json:"text"`
+			nv, err := readOverlay("data/notes."+l+".json", b, l, tk.DataVersion)
+			if err != nil {
+				return nil, err
 			}
-			dec := json.NewDecoder(strings.NewReader(string(b)))
-			dec.DisallowUnknownFields()
-			if err := dec.Decode(&nv); err != nil {
-				return nil, fmt.Errorf("data/notes.%s.json: %w", l, err)
-			}
-			if nv.Locale != l || nv.DataVersion != tk.DataVersion {
-				return nil, fmt.Errorf("data/notes.%s.json: locale %q, data_version %q; want %q, %q", l, nv.Locale, nv.DataVersion, l, tk.DataVersion)
-			}
-			notes[l] = nv.Text
+			notes[l] = nv
 		}
 	}
 	m := &Matrix{
@@ -402,4 +383,25 @@ func Load(fsys fileSystem) (*Matrix, error) {
 func (t *ToolkitFacts) below(v string) bool {
 	w, ok := parseVersion(v)
 	return !ok || t.v.Compare(w) < 0
+}
+
+// readOverlay decodes one translation file (data/text.LANG.json or
+// data/notes.LANG.json): strict fields, its locale and the data version
+// of the English data it translates.
+func readOverlay(name string, b []byte, locale, dataVersion string) (map[string]string, error) {
+	var ov struct {
+		DataVersion string            `json:"data_version"`
+		About       string            `json:"about"`
+		Locale      string            `json:"locale"`
+		Text        map[string]string `json:"text"`
+	}
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&ov); err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	if ov.Locale != locale || ov.DataVersion != dataVersion {
+		return nil, fmt.Errorf("%s: locale %q, data_version %q; want %q, %q", name, ov.Locale, ov.DataVersion, locale, dataVersion)
+	}
+	return ov.Text, nil
 }
