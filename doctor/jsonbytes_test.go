@@ -2,17 +2,13 @@ package doctor_test
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"flag"
-	"os"
 	"path/filepath"
-	"sort"
-	"strings"
 	"testing"
 
 	"github.com/llamactl/llamactl/doctor"
+	"github.com/llamactl/llamactl/internal/testutil"
 	"github.com/llamactl/llamactl/machine"
 )
 
@@ -28,7 +24,7 @@ func TestFindingsJSONBytesUnchanged(t *testing.T) {
 	if err != nil || len(files) == 0 {
 		t.Fatalf("no snapshots: %v", err)
 	}
-	got := map[string]string{}
+	got := map[string][]byte{}
 	for _, f := range files {
 		s, err := machine.Load(f)
 		if err != nil {
@@ -42,39 +38,7 @@ func TestFindingsJSONBytesUnchanged(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		sum := sha256.Sum256(b)
-		got[filepath.Base(f)] = hex.EncodeToString(sum[:])
+		got[filepath.Base(f)] = b
 	}
-	if *updateJSONBytes {
-		b, _ := json.MarshalIndent(got, "", "  ")
-		if err := os.WriteFile(golden, append(b, '\n'), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	b, err := os.ReadFile(golden)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var want map[string]string
-	if err := json.Unmarshal(b, &want); err != nil {
-		t.Fatal(err)
-	}
-	var names []string
-	for n := range got {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	var bad []string
-	for _, n := range names {
-		if w, ok := want[n]; ok && w != got[n] {
-			bad = append(bad, n)
-		}
-	}
-	if len(bad) > 0 {
-		t.Errorf("doctor's findings JSON changed for %s", strings.Join(bad, ", "))
-	}
-	if len(want) < len(files)/2 {
-		t.Errorf("golden file covers %d of %d snapshots", len(want), len(files))
-	}
+	testutil.HashGolden(t, golden, got, *updateJSONBytes, "go test ./doctor -run TestFindingsJSONBytesUnchanged -update-json-bytes")
 }
