@@ -36,7 +36,7 @@ func TestOutOnFullDisk(t *testing.T) {
 		}
 	}
 	if os.Geteuid() != 0 {
-		t.Skip("needs root for a private tmpfs (CI runs as root)")
+		testutil.Missing(t, "needs root for a private tmpfs (CI runs as root)")
 	}
 	out := filepath.Join(t.TempDir(), "full")
 	if err := os.Mkdir(out, 0o755); err != nil {
@@ -47,7 +47,7 @@ func TestOutOnFullDisk(t *testing.T) {
 	cmd.Env = append(os.Environ(), fullDiskEnv+"="+out)
 	b, err := cmd.CombinedOutput()
 	if err != nil && strings.Contains(string(b), "Operation not permitted") {
-		t.Skipf("no private mount namespace here: %s", b)
+		testutil.Missing(t, "no private mount namespace here: %s", b)
 	}
 	if err != nil || !strings.Contains(string(b), "--- PASS: TestOutOnFullDisk") {
 		t.Fatalf("the build onto a full disk: %v\n%s", err, b)
