@@ -70,6 +70,11 @@ type Signature struct {
 	Min      *int   `json:"min,omitempty"`
 	Max      *int   `json:"max,omitempty"`
 	Severity string `json:"severity,omitempty"` // overrides the entry's
+	// NotIn is two capture groups [a, b]: the line does not count when the
+	// number in group a is one of the numbers listed in group b (ggml's "no
+	// device code for CUDA arch 610 ... compiled for: 610" is a kernel this
+	// architecture lacks by design, not a build for other GPUs).
+	NotIn []int `json:"not_in,omitempty"`
 	// Probable: the line points at the cause without naming it (the finding
 	// says "probably", with the line as evidence, unless a certain
 	// signature of the entry matched too).
@@ -211,6 +216,9 @@ func Load(data []byte) (*KB, error) {
 			}
 			if s.Group > 0 && s.Group > s.re.NumSubexp() {
 				return nil, fmt.Errorf("%s signature %d: group %d does not exist", e.ID, j, s.Group)
+			}
+			if len(s.NotIn) > 0 && (len(s.NotIn) != 2 || s.NotIn[0] < 1 || s.NotIn[1] < 1 || s.NotIn[0] > s.re.NumSubexp() || s.NotIn[1] > s.re.NumSubexp()) {
+				return nil, fmt.Errorf("%s signature %d: not_in %v is not two existing groups", e.ID, j, s.NotIn)
 			}
 		}
 		for j, u := range e.UnlessLog {
@@ -356,3 +364,21 @@ func (kb *KB) Entry(id string) (Entry, bool) {
 
 // Message returns a fixed sentence of the data file by key.
 func (kb *KB) Message(key string) string { return kb.messages[key] }
+
+// listed reports whether the signature's NotIn rule drops this match: the
+// number captured by the first group is one of those the second lists.
+func (s *Signature) listed(sub []string) bool {
+	if len(s.NotIn) != 2 {
+		return false
+	}
+	v := strings.TrimSpace(sub[s.NotIn[0]])
+	if v == "" {
+		return false
+	}
+	for _, item := range strings.FieldsFunc(sub[s.NotIn[1]], func(r rune) bool { return r == ',' || r == ' ' || r == ';' }) {
+		if item == v {
+			return true
+		}
+	}
+	return false
+}

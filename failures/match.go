@@ -225,7 +225,7 @@ func (m *matcher) line(raw string) {
 				continue
 			}
 			sub := s.re.FindStringSubmatch(msg)
-			if sub == nil || !s.bounds(sub) {
+			if sub == nil || !s.bounds(sub) || s.listed(sub) {
 				continue
 			}
 			if s.unless != nil && s.unless.MatchString(msg) {

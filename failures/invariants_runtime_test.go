@@ -1,0 +1,106 @@
+package failures
+
+import "testing"
+
+// Batch 5, runtime half (issue #15): the invariants added or changed for
+// runtime and load failures. Each log names the expected ID and only it,
+// with the expected confidence.
+func TestRuntimeInvariantSignatures(t *testing.T) {
+	for _, c := range []struct {
+		log, id  string
+		probable bool
+	}{
+		// ggml's CUDA error glued to a progress line or inside a bracket
+		{"Processing Prompt [BLAS] (512 / 12710 tokens)CUDA error: out of memory", "gpu-out-of-memory", false},
+		{"[CUDA error: out of memory current device: 0, in function alloc at ggml-cuda.cu:445", "gpu-out-of-memory", false},
+		{"llama runner process has terminated: ROCm error: out of memory", "gpu-out-of-memory", false},
+		// compute buffers that fail with a GPU in use
+		{"llm_load_tensors: offloaded 33/33 layers to GPU\nllama_new_context_with_model: failed to allocate compute buffers", "gpu-out-of-memory", true},
+		{"llama_kv_cache: Vulkan0 KV buffer size = 18.00 MiB\ngraph_reserve: failed to allocate compute buffers", "gpu-out-of-memory", true},
+		// ggml-cuda's older wording of "no code for this GPU", and the newer one without a list
+		{"ERROR: ggml-cuda was compiled without support for the current GPU architecture.", "cuda-no-kernel-image", false},
+		{"ggml-cuda/mmq.cuh:2400: ERROR: CUDA kernel mul_mat_q has no device code compatible with CUDA arch 520. ggml-cuda.cu was compiled for: 610,700,750", "cuda-no-kernel-image", false},
+		{"ERROR: CUDA kernel mul_mat_q has no device code compatible with CUDA arch 500.", "cuda-no-kernel-image", false},
+		// a llama.cpp library symbol missing when the program loads: libraries of two builds
+		{"./llama-server: symbol lookup error: ./llama-server: undefined symbol: mtmd_get_cap_from_file", "ggml-backend-mismatch", false},
+		{"./llama-cli: symbol lookup error: build/src/libllama.so: undefined symbol: ggml_cpu_has_llamafile", "ggml-backend-mismatch", false},
+		{"OSError: /venv/lib/python3.11/site-packages/llama_cpp/lib/libllama.so: undefined symbol: ggml_backend_cuda_init", "ggml-backend-mismatch", false},
+		{"The procedure entry point ggml_backend_dev_count could not be located in the dynamic link library C:\\llama\\llama.dll.", "ggml-backend-mismatch", false},
+		{"Der Prozedureinstiegspunkt \"llama_model_load_from_file\" wurde in der DLL \"C:\\llama\\llama-server.exe\" nicht gefunden.", "ggml-backend-mismatch", false},
+		{"无法定位程序输入点 ggml_backend_load_all 于动态链接库 C:\\llama\\llama-server.exe 上。", "ggml-backend-mismatch", false},
+		{"dyld[4242]: Symbol not found: _ggml_backend_metal_init", "ggml-backend-mismatch", false},
+		// a backend that crashed while the devices were probed, in another loader's words
+		{"vulkan: INFO: Vulkan crashed during device probe; trying next backend", "backend-probe-crash", false},
+		{"CUDA backend crashed while probing devices", "backend-probe-crash", false},
+		// the CUDA driver cannot be initialized (WSL2 libraries not mapped, a stale driver after suspend)
+		{"ggml_cuda_init: failed to initialize CUDA: named symbol not found", "cuda-no-device", true},
+		{"ggml_cuda_init: failed to initialize CUDA: unknown error", "cuda-no-device", true},
+		// a Vulkan driver manifest whose driver does not initialize
+		{"ggml_vk_available_devices_internal: ignoring Vulkan exception: vk::Instance::enumeratePhysicalDevices: ErrorInitializationFailed", "vulkan-no-driver", true},
+		{"vkEnumeratePhysicalDevices failed: VK_ERROR_INITIALIZATION_FAILED", "vulkan-no-driver", true},
+		// clinfo with no platform
+		{"Number of platforms                               0", "opencl-no-platform", false},
+		// a dependency listing that marks a DLL missing
+		{"libomp140.x86_64.dll              MISSING   <---", "openmp-dll-missing", false},
+		{"vulkan-1.dll    MISSING", "vulkan-no-driver", false},
+		// the engine has no GPU backend to load
+		{`time=2024-12-27T13:46:01.758 level=INFO source=routes.go:1339 msg="Dynamic LLM libraries" runners=[cpu]`, "gpu-backend-not-loaded", true},
+		{`level=INFO source=common.go:49 msg="Dynamic LLM libraries" runners="[cpu cpu_avx cpu_avx2]"`, "gpu-backend-not-loaded", true},
+		{"ggml_backend_load_best: failed to load C:\\Users\\x\\AppData\\Local\\Programs\\Ollama\\lib\\ollama\\ggml-cpu-haswell.dll", "gpu-backend-not-loaded", true},
+		// "invalid device function" after an AMD device line is HIP's
+		{"ggml_cuda_init: found 1 ROCm devices:\nllama_model_load: loaded\nCUDA error: invalid device function", "hip-invalid-device-function", false},
+		// ggml-rpc's own line
+		{"ggml-rpc.cpp:547: Failed to connect to 127.0.0.1:50999", "rpc-worker-unreachable", true},
+	} {
+		d := Default().DiagnoseString(c.log + "\n")
+		if len(d.Findings) != 1 || d.Findings[0].ID != c.id || (d.Findings[0].Confidence == ConfidenceProbable) != c.probable {
+			t.Errorf("%q: got %+v, want %s (probable %v)", c.log, brief(d.Findings), c.id, c.probable)
+		}
+	}
+}
+
+// Near misses of the runtime invariants: the same shapes for another cause,
+// where saying nothing is right.
+func TestRuntimeInvariantSilences(t *testing.T) {
+	for _, log := range []string{
+		// a kernel this architecture lacks by design (flash attention on Pascal) is not a build for other GPUs
+		"ggml-cuda/fattn.cu:571: ERROR: CUDA kernel flash_attn_ext_f16 has no device code compatible with CUDA arch 610. ggml-cuda.cu was compiled for: 610",
+		"ERROR: CUDA kernel flash_attn_ext_f16 has no device code compatible with CUDA arch 610. ggml-cuda.cu was compiled for: 520,610,700",
+		// words glued to "CUDA error" are not the error
+		"MYCUDA error: out of memory",
+		// undefined symbols of other libraries, and link-time undefined symbols
+		"./app: symbol lookup error: ./app: undefined symbol: curl_easy_init",
+		"ld.lld: error: undefined symbol: ggml_backend_cuda_init",
+		"The procedure entry point ?foo@@YAXXZ could not be located in the dynamic link library bar.dll.",
+		"Undefined symbols for architecture arm64:\n  \"_ggml_backend_metal_init\", referenced from:",
+		// a crash that is not a device probe
+		"Vulkan crashed during shader compilation",
+		// CUDA initialization errors of other kinds, or a null from a dynamic loader
+		"ggml_cuda_init: failed to initialize CUDA: (null)",
+		// the Vulkan loader hiding a portability driver the application did not ask for
+		"ERROR | DRIVER: vkCreateInstance: Found drivers that contain devices which support the portability subset, but the instance does not enumerate portability drivers! Applications that wish to enumerate portability drivers must set the VK_INSTANCE_CREATE_ENUMERATE_PORTABILITY_BIT_KHR bit.\nERROR | DRIVER: vkCreateInstance: Found no drivers!\nmemtest_vulkan: early exit during init: ERROR_INCOMPATIBLE_DRIVER while getting erupt::generated::InstanceLoader",
+		// clinfo with platforms
+		"Number of platforms                               2",
+		// a library present in a dependency listing, and a word that is not a DLL's state
+		"libomp140.x86_64.dll              <prefix>\\Library\\bin",
+		"ERROR: MISSING vulkan headers",
+		// a runner built for one CUDA major asking for another's library is a broken package
+		"/tmp/ollama2415219728/runners/cuda_v12/ollama_llama_server: error while loading shared libraries: libcublas.so.11: cannot open shared object file: No such file or directory",
+		// ollama runner lists with a GPU runner
+		`msg="Dynamic LLM libraries" runners="[cpu cpu_avx cpu_avx2 cuda_v11 cuda_v12 rocm_v60102]"`,
+		`msg="Dynamic LLM libraries" runners=[metal]`,
+		// a GPU backend that fails to load is another cause's consequence (CUDA runtime DLLs): not named from this line
+		"ggml_backend_load_best: failed to load C:\\ollama\\lib\\ggml-cuda.dll",
+		// compute buffers on the CPU are host memory; alone the line names no device
+		"ggml_gallocr_reserve_n: failed to allocate CPU buffer of size 437944320\nllm_load_tensors: offloaded 0/33 layers to GPU\nllama_new_context_with_model: failed to allocate compute buffers",
+		"llama_new_context_with_model: failed to allocate compute buffers",
+		// clients of other servers
+		"Error: Failed to connect to api.openai.com:443",
+		"Failed to connect to 127.0.0.1:8080: connection refused",
+		"curl: (7) Failed to connect to localhost port 8080 after 0 ms: Connection refused",
+	} {
+		if d := Default().DiagnoseString(log + "\n"); len(d.Findings) != 0 {
+			t.Errorf("%q: got %+v, want nothing", log, brief(d.Findings))
+		}
+	}
+}
