@@ -51,6 +51,23 @@ func TestRuntimeInvariantSignatures(t *testing.T) {
 		{"ggml_cuda_init: found 1 ROCm devices:\nllama_model_load: loaded\nCUDA error: invalid device function", "hip-invalid-device-function", false},
 		// ggml-rpc's own line
 		{"ggml-rpc.cpp:547: Failed to connect to 127.0.0.1:50999", "rpc-worker-unreachable", true},
+		// other tools' words for the same causes (PyTorch on ROCm, XPU and Apple; ggml-metal; SYCL; ollama's driver library)
+		{"torch.OutOfMemoryError: HIP out of memory. Tried to allocate 20.00 MiB. GPU 0 has a total capacity of 15.98 GiB", "gpu-out-of-memory", false},
+		{"RuntimeError: MPS backend out of memory (MPS allocated: 17.77 GB, other allocations: 1.40 GB, max allowed: 18.13 GB).", "gpu-out-of-memory", false},
+		{"ggml_backend_metal_buffer_type_alloc_buffer: error: failed to allocate buffer, size = 8192.00 MiB", "gpu-out-of-memory", false},
+		{"Native API failed. Native API returns: UR_RESULT_ERROR_OUT_OF_DEVICE_MEMORY", "gpu-out-of-memory", false},
+		{"UserWarning: NVIDIA GeForce RTX 5090 with CUDA capability sm_120 is not compatible with the current PyTorch installation.", "cuda-no-kernel-image", false},
+		{`level=INFO source=gpu.go:630 msg="unable to load cuda driver library" library=/usr/lib/x86_64-linux-gnu/libcuda.so.550.54.14 error="cuda driver library init failure: 100"`, "cuda-no-device", false},
+		{`msg="unable to load cuda driver library" library=/usr/lib/wsl/lib/libcuda.so.1 error="cuda driver library init failure: 999"`, "cuda-no-device", true},
+		{`msg="unable to load cuda driver library" library=/usr/lib/libcuda.so.470.256.02 error="cuda driver library init failure: 35"`, "cuda-driver-too-old", false},
+		{`time=2025-10-01T10:00:00.000Z level=INFO source=runner.go:464 msg="failure during GPU discovery" OLLAMA_LIBRARY_PATH=[/usr/lib/ollama /usr/lib/ollama/rocm] extra_envs=map[] error="runner crashed"`, "backend-probe-crash", false},
+		{"ggml_vulkan: No devices found.", "vulkan-no-driver", true},
+		{"ERROR at /build/vulkaninfo/vulkaninfo.h:573:vkEnumerateInstanceExtensionProperties failed with ERROR_INITIALIZATION_FAILED", "vulkan-no-driver", true},
+		{"gguf_init_from_file_impl: failed to read key-value pairs", "model-file-invalid", false},
+		{"ggml-cuda/mmq.cuh:3120: ERROR: HIP kernel mul_mat_q has no device code compatible with HIP arch 1100.", "hip-invalid-device-function", true},
+		{"The code execution cannot proceed because MSVCP140_CODECVT_IDS.dll was not found.", "vc-runtime-dll-missing", false},
+		{"The program can't start because api-ms-win-crt-runtime-l1-1-0.dll is missing from your computer.", "vc-runtime-dll-missing", false},
+		{"OSError: libcufft.so.11: cannot open shared object file: No such file or directory", "cuda-runtime-dll-missing", false},
 	} {
 		d := Default().DiagnoseString(c.log + "\n")
 		if len(d.Findings) != 1 || d.Findings[0].ID != c.id || (d.Findings[0].Confidence == ConfidenceProbable) != c.probable {
@@ -94,6 +111,14 @@ func TestRuntimeInvariantSilences(t *testing.T) {
 		// compute buffers on the CPU are host memory; alone the line names no device
 		"ggml_gallocr_reserve_n: failed to allocate CPU buffer of size 437944320\nllm_load_tensors: offloaded 0/33 layers to GPU\nllama_new_context_with_model: failed to allocate compute buffers",
 		"llama_new_context_with_model: failed to allocate compute buffers",
+		// ollama's discovery that timed out did not crash
+		`msg="failure during GPU discovery" error="failed to finish discovery before timeout"`,
+		// cuDNN on Linux is a separate install, not the CUDA runtime (the corpus threads say nothing about llamactl's fix for it)
+		"Could not load library libcudnn_ops_infer.so.8. Error: libcudnn_ops_infer.so.8: cannot open shared object file: No such file or directory\nPlease make sure libcudnn_ops_infer.so.8 is in your library path!",
+		// pinned host memory that could not be allocated is a debug note, not an error
+		"ggml_cuda_host_malloc: failed to allocate 512.00 MiB of pinned memory: out of memory",
+		// the Universal CRT present in a dependency listing
+		"api-ms-win-crt-runtime-l1-1-0.dll              C:\\Windows\\System32",
 		// clients of other servers
 		"Error: Failed to connect to api.openai.com:443",
 		"Failed to connect to 127.0.0.1:8080: connection refused",
