@@ -68,6 +68,21 @@ func TestRuntimeInvariantSignatures(t *testing.T) {
 		{"The code execution cannot proceed because MSVCP140_CODECVT_IDS.dll was not found.", "vc-runtime-dll-missing", false},
 		{"The program can't start because api-ms-win-crt-runtime-l1-1-0.dll is missing from your computer.", "vc-runtime-dll-missing", false},
 		{"OSError: libcufft.so.11: cannot open shared object file: No such file or directory", "cuda-runtime-dll-missing", false},
+		// more of the same causes in other tools' words
+		{"ggml_gallocr_reserve_n: failed to allocate Metal buffer of size 2147483648", "gpu-out-of-memory", false},
+		{"ggml_gallocr_reserve_n: failed to allocate NVIDIA GeForce RTX 3060 buffer of size 1610612736", "gpu-out-of-memory", false},
+		{"CUDA error: API call is not supported in the installed CUDA driver", "cuda-driver-too-old", false},
+		{"cudaErrorCallRequiresNewerDriver", "cuda-driver-too-old", false},
+		{"pyopencl._cl.LogicError: clGetPlatformIDs failed: PLATFORM_NOT_FOUND_KHR", "opencl-no-platform", false},
+		{"Error: No OpenCL platforms found", "opencl-no-platform", false},
+		{"Failed to initialize NVML: Driver/library version mismatch", "cuda-no-device", false},
+		{"RuntimeError: CUDA unknown error - this may be due to an incorrectly set up environment, e.g. changing env variable CUDA_VISIBLE_DEVICES after program start. Setting the available devices to be zero.", "cuda-no-device", true},
+		{"llama_model_load_from_file_impl: no backends are loaded. hint: use ggml_backend_load() or ggml_backend_load_all() to load a backend before calling this function", "gpu-backend-not-loaded", false},
+		{"Warning: CuBLAS library file not found. Non-BLAS library will be used.", "gpu-backend-not-loaded", true},
+		{`time=2024-05-01T10:00:00.000Z level=INFO source=gpu.go:221 msg="[0] CUDA GPU is too old. Compute Capability detected: 3.5"`, "cuda-no-kernel-image", true},
+		{"rocBLAS error: Cannot read /opt/rocm/lib/rocblas/library/TensileLibrary.dat: No such file or directory", "rocblas-arch-unsupported", true},
+		{"[0 NVIDIA GeForce GTX 1060] vkEnumeratePhysicalDevices failed -3", "vulkan-no-driver", true},
+		{"Error: pull model manifest: 412: The model you are attempting to pull requires a newer version of Ollama.", "model-arch-unsupported", true},
 	} {
 		d := Default().DiagnoseString(c.log + "\n")
 		if len(d.Findings) != 1 || d.Findings[0].ID != c.id || (d.Findings[0].Confidence == ConfidenceProbable) != c.probable {
@@ -119,6 +134,12 @@ func TestRuntimeInvariantSilences(t *testing.T) {
 		"ggml_cuda_host_malloc: failed to allocate 512.00 MiB of pinned memory: out of memory",
 		// the Universal CRT present in a dependency listing
 		"api-ms-win-crt-runtime-l1-1-0.dll              C:\\Windows\\System32",
+		// OpenBLAS is a CPU library: koboldcpp without it still has no GPU question
+		"Warning: OpenBLAS library file not found. Non-BLAS library will be used.",
+		// host allocations and other NVML failures
+		"ggml_gallocr_reserve_n: failed to allocate CPU buffer of size 1610612736",
+		"Failed to initialize NVML: Unknown Error",
+		"Number of OpenCL platforms found: 1",
 		// clients of other servers
 		"Error: Failed to connect to api.openai.com:443",
 		"Failed to connect to 127.0.0.1:8080: connection refused",
