@@ -82,6 +82,7 @@ func TestRuntimeInvariantSignatures(t *testing.T) {
 		{`time=2024-05-01T10:00:00.000Z level=INFO source=gpu.go:221 msg="[0] CUDA GPU is too old. Compute Capability detected: 3.5"`, "cuda-no-kernel-image", true},
 		{"rocBLAS error: Cannot read /opt/rocm/lib/rocblas/library/TensileLibrary.dat: No such file or directory", "rocblas-arch-unsupported", true},
 		{"[0 NVIDIA GeForce GTX 1060] vkEnumeratePhysicalDevices failed -3", "vulkan-no-driver", true},
+		{"$ llama-server -m big.gguf -md small.gguf\nbuild: 9120 (0ab3c1f77) with GNU 13.3.0 for Linux x86_64", "spec-decoding-inactive", false},
 		{"Error: pull model manifest: 412: The model you are attempting to pull requires a newer version of Ollama.", "model-arch-unsupported", true},
 	} {
 		d := Default().DiagnoseString(c.log + "\n")
@@ -140,6 +141,11 @@ func TestRuntimeInvariantSilences(t *testing.T) {
 		"ggml_gallocr_reserve_n: failed to allocate CPU buffer of size 1610612736",
 		"Failed to initialize NVML: Unknown Error",
 		"Number of OpenCL platforms found: 1",
+		// a draft model on a build older than the speculative refactor still speculates
+		"$ llama-server -m big.gguf -md small.gguf -ngl 99\nbuild: 5280 (27aa2595) with cc (Ubuntu 11.4.0-1ubuntu1~22.04) 11.4.0 for x86_64-linux-gnu",
+		"$ llama-server -m big.gguf -md small.gguf\nversion: 8954 (0ab3c1f77)",
+		// a projector file given as the model is not an architecture this build lacks
+		"llama_model_load: error loading model: error loading model architecture: unknown model architecture: 'clip'",
 		// clients of other servers
 		"Error: Failed to connect to api.openai.com:443",
 		"Failed to connect to 127.0.0.1:8080: connection refused",
