@@ -67,6 +67,10 @@ func TestRuntimeInvariantSignatures(t *testing.T) {
 		{"ggml-cuda/mmq.cuh:3120: ERROR: HIP kernel mul_mat_q has no device code compatible with HIP arch 1100.", "hip-invalid-device-function", true},
 		{"The code execution cannot proceed because MSVCP140_CODECVT_IDS.dll was not found.", "vc-runtime-dll-missing", false},
 		{"The program can't start because api-ms-win-crt-runtime-l1-1-0.dll is missing from your computer.", "vc-runtime-dll-missing", false},
+		// "missing" after the DLL's name in French, German and Portuguese dialogs
+		{"L'exécution du code ne peut pas se poursuivre car VCRUNTIME140.dll est introuvable. La réinstallation du programme peut corriger ce problème.", "vc-runtime-dll-missing", false},
+		{"Das Programm kann nicht gestartet werden, da MSVCP140.dll auf dem Computer fehlt.", "vc-runtime-dll-missing", false},
+		{"O programa não pode ser iniciado porque vulkan-1.dll não foi encontrado.", "vulkan-no-driver", false},
 		{"OSError: libcufft.so.11: cannot open shared object file: No such file or directory", "cuda-runtime-dll-missing", false},
 		// more of the same causes in other tools' words
 		{"ggml_gallocr_reserve_n: failed to allocate Metal buffer of size 2147483648", "gpu-out-of-memory", false},
@@ -146,6 +150,9 @@ func TestRuntimeInvariantSilences(t *testing.T) {
 		"$ llama-server -m big.gguf -md small.gguf\nversion: 8954 (0ab3c1f77)",
 		// a projector file given as the model is not an architecture this build lacks
 		"llama_model_load: error loading model: error loading model architecture: unknown model architecture: 'clip'",
+		// the same words for a DLL of no known cause
+		"Die Ausführung des Codes kann nicht fortgesetzt werden, da foo.dll nicht gefunden wurde.",
+		"Das Programm kann nicht gestartet werden, da bar.dll auf dem Computer fehlt.",
 		// clients of other servers
 		"Error: Failed to connect to api.openai.com:443",
 		"Failed to connect to 127.0.0.1:8080: connection refused",
