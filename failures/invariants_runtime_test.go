@@ -163,3 +163,32 @@ func TestRuntimeInvariantSilences(t *testing.T) {
 		}
 	}
 }
+
+// not_in names two existing groups, and drops a match only when the first
+// group's number is listed in the second.
+func TestSignatureNotIn(t *testing.T) {
+	for name, data := range map[string]string{
+		"one group":     `{"schema":1,"failures":[{"id":"x","signatures":[{"re":"^arch ([0-9]+)","not_in":[1]}]}]}`,
+		"missing group": `{"schema":1,"failures":[{"id":"x","signatures":[{"re":"^arch ([0-9]+)","not_in":[1,2]}]}]}`,
+		"group zero":    `{"schema":1,"failures":[{"id":"x","signatures":[{"re":"^arch ([0-9]+) in ([0-9,]+)","not_in":[0,2]}]}]}`,
+	} {
+		if _, err := Load([]byte(data)); err == nil {
+			t.Errorf("%s: loaded", name)
+		}
+	}
+	kb, err := Load([]byte(`{"schema":1,"failures":[{"id":"x","title":"t","stage":"runtime","platforms":["all"],"signatures":[{"re":"^arch ([0-9]+)(?: built: ([0-9, ]+))?","not_in":[1,2]}]}]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for log, want := range map[string]int{
+		"arch 610":                 1, // no list: counts
+		"arch 610 built: 520,700":  1,
+		"arch 610 built: 520,610":  0,
+		"arch 61 built: 610, 700":  1, // whole numbers only
+		"arch 700 built: 610, 700": 0,
+	} {
+		if got := len(kb.DiagnoseString(log + "\n").Findings); got != want {
+			t.Errorf("%q: %d findings, want %d", log, got, want)
+		}
+	}
+}
