@@ -153,6 +153,9 @@ func TestRuntimeInvariantSilences(t *testing.T) {
 		// the same words for a DLL of no known cause
 		"Die Ausführung des Codes kann nicht fortgesetzt werden, da foo.dll nicht gefunden wurde.",
 		"Das Programm kann nicht gestartet werden, da bar.dll auf dem Computer fehlt.",
+		// a library path tried and missed during discovery, at debug level
+		`time=2024-05-01T10:00:00.000Z level=DEBUG source=gpu.go:468 msg="Unable to load cudart" library=/usr/local/cuda/lib64/libcudart.so.12 error="libcudart.so.12: cannot open shared object file: No such file or directory"`,
+		`level=DEBUG source=gpu.go:500 msg="Unable to load nvcuda" library=/usr/lib/wsl/lib/libcuda.so.1 error="libcuda.so.1: cannot open shared object file"`,
 		// clients of other servers
 		"Error: Failed to connect to api.openai.com:443",
 		"Failed to connect to 127.0.0.1:8080: connection refused",
