@@ -148,6 +148,7 @@ func TestRuntimeInvariantSilences(t *testing.T) {
 		// a draft model on a build older than the speculative refactor still speculates
 		"$ llama-server -m big.gguf -md small.gguf -ngl 99\nbuild: 5280 (27aa2595) with cc (Ubuntu 11.4.0-1ubuntu1~22.04) 11.4.0 for x86_64-linux-gnu",
 		"$ llama-server -m big.gguf -md small.gguf\nversion: 8954 (0ab3c1f77)",
+		"$ llama-server -m big.gguf -md small.gguf\nmain: build = 1500 (0ab3c1f)",
 		// a projector file given as the model is not an architecture this build lacks
 		"llama_model_load: error loading model: error loading model architecture: unknown model architecture: 'clip'",
 		// the same words for a DLL of no known cause
