@@ -46,7 +46,7 @@ func TestRuntimeInvariantSignatures(t *testing.T) {
 		// the engine has no GPU backend to load
 		{`time=2024-12-27T13:46:01.758 level=INFO source=routes.go:1339 msg="Dynamic LLM libraries" runners=[cpu]`, "gpu-backend-not-loaded", true},
 		{`level=INFO source=common.go:49 msg="Dynamic LLM libraries" runners="[cpu cpu_avx cpu_avx2]"`, "gpu-backend-not-loaded", true},
-		{"ggml_backend_load_best: failed to load C:\\Users\\x\\AppData\\Local\\Programs\\Ollama\\lib\\ollama\\ggml-cpu-haswell.dll", "gpu-backend-not-loaded", true},
+		{"ggml_backend_load_best: failed to load C:\\Users\\x\\AppData\\Local\\Programs\\Ollama\\lib\\ollama\\ggml-cpu-alderlake.dll\nggml_backend_load_best: failed to load C:\\Users\\x\\AppData\\Local\\Programs\\Ollama\\lib\\ollama\\ggml-cpu-haswell.dll", "gpu-backend-not-loaded", true},
 		// "invalid device function" after an AMD device line is HIP's
 		{"ggml_cuda_init: found 1 ROCm devices:\nllama_model_load: loaded\nCUDA error: invalid device function", "hip-invalid-device-function", false},
 		// ggml-rpc's own line
@@ -157,6 +157,8 @@ func TestRuntimeInvariantSilences(t *testing.T) {
 		// a library path tried and missed during discovery, at debug level
 		`time=2024-05-01T10:00:00.000Z level=DEBUG source=gpu.go:468 msg="Unable to load cudart" library=/usr/local/cuda/lib64/libcudart.so.12 error="libcudart.so.12: cannot open shared object file: No such file or directory"`,
 		`level=DEBUG source=gpu.go:500 msg="Unable to load nvcuda" library=/usr/lib/wsl/lib/libcuda.so.1 error="libcuda.so.1: cannot open shared object file"`,
+		// one CPU variant that fails to load is not the whole folder
+		"ggml_backend_load_best: failed to load /usr/lib/ollama/ggml-cpu-icelake.so: undefined symbol: foo",
 		// clients of other servers
 		"Error: Failed to connect to api.openai.com:443",
 		"Failed to connect to 127.0.0.1:8080: connection refused",
