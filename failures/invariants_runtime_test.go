@@ -71,6 +71,9 @@ func TestRuntimeInvariantSignatures(t *testing.T) {
 		{"L'exécution du code ne peut pas se poursuivre car VCRUNTIME140.dll est introuvable. La réinstallation du programme peut corriger ce problème.", "vc-runtime-dll-missing", false},
 		{"Das Programm kann nicht gestartet werden, da MSVCP140.dll auf dem Computer fehlt.", "vc-runtime-dll-missing", false},
 		{"O programa não pode ser iniciado porque vulkan-1.dll não foi encontrado.", "vulkan-no-driver", false},
+		// TensorFlow's loader warning, printed on machines without a GPU too
+		{"2021-05-01 10:00:00.123456: W tensorflow/stream_executor/platform/default/dso_loader.cc:64] Could not load dynamic library 'cudart64_110.dll'; dlerror: cudart64_110.dll not found", "cuda-runtime-dll-missing", true},
+		{"W tensorflow/stream_executor/platform/default/dso_loader.cc:64] Could not load dynamic library 'libcudart.so.11.0'; dlerror: libcudart.so.11.0: cannot open shared object file: No such file or directory", "cuda-runtime-dll-missing", true},
 		{"OSError: libcufft.so.11: cannot open shared object file: No such file or directory", "cuda-runtime-dll-missing", false},
 		// more of the same causes in other tools' words
 		{"ggml_gallocr_reserve_n: failed to allocate Metal buffer of size 2147483648", "gpu-out-of-memory", false},
