@@ -1,0 +1,334 @@
+package failures
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// Metamorphic test: the same failure pasted in another form (the end only,
+// quoted, fenced, HTML-escaped, coloured, prefixed by a logger, hard-wrapped
+// by a console, from another user, drive, CUDA directory or version) must be
+// diagnosed the same: every expected ID still named, no new ID, the same
+// confidence. Every transformation is a small pure function of the log text
+// (tail also takes the first evidence line of the original diagnosis).
+
+// pasteForm is one way of pasting a log.
+type pasteForm struct {
+	name string
+	// apply returns the transformed log; first is the earliest line the
+	// original findings cite (0 when there are none).
+	apply func(log string, first int) string
+}
+
+func mapLines(log string, f func(i int, line string) string) string {
+	lines := strings.Split(strings.TrimRight(log, "\n"), "\n")
+	for i, l := range lines {
+		lines[i] = f(i, strings.TrimRight(l, "\r"))
+	}
+	return strings.Join(lines, "\n") + "\n"
+}
+
+func prefixEach(p string) func(string, int) string {
+	return func(log string, _ int) string {
+		return mapLines(log, func(_ int, l string) string { return p + l })
+	}
+}
+
+// tailPaste keeps what a user pastes when they paste the end: from three
+// lines before the earliest cited evidence (for a combination its earliest
+// part) to the end.
+func tailPaste(log string, first int) string {
+	if first <= 0 {
+		lines := strings.Split(strings.TrimRight(log, "\n"), "\n")
+		if len(lines) > 15 {
+			lines = lines[len(lines)-15:]
+		}
+		return strings.Join(lines, "\n") + "\n"
+	}
+	lines := strings.Split(log, "\n")
+	start := first - 1 - 3
+	if start < 0 {
+		start = 0
+	}
+	return strings.Join(lines[start:], "\n")
+}
+
+func githubQuote(log string, _ int) string {
+	return mapLines(log, func(_ int, l string) string {
+		if l == "" {
+			return ">"
+		}
+		return "> " + l
+	})
+}
+
+func codeFence(log string, _ int) string { return "```console\n" + log + "\n```\n" }
+
+func quotedFence(log string, _ int) string { return githubQuote(codeFence(log, 0), 0) }
+
+var htmlEscaper = strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;", `"`, "&quot;", "'", "&#39;")
+
+func htmlEscape(log string, _ int) string { return htmlEscaper.Replace(log) }
+
+func ansiColour(log string, _ int) string {
+	return mapLines(log, func(i int, l string) string {
+		if l == "" {
+			return l
+		}
+		return fmt.Sprintf("\x1b[%dm%s\x1b[0m", 31+i%6, l)
+	})
+}
+
+func crlf(log string, _ int) string {
+	return strings.ReplaceAll(strings.ReplaceAll(log, "\r\n", "\n"), "\n", "\r\n")
+}
+
+var leadingSpaces = regexp.MustCompile(`(?m)^( {2,})`)
+
+// tabs indents with tabs where the log indents with spaces, and puts a tab
+// after every colon-space, the way some terminals copy aligned output.
+func tabs(log string, _ int) string {
+	log = leadingSpaces.ReplaceAllStringFunc(log, func(s string) string { return strings.Repeat("\t", (len(s)+1)/2) })
+	return mapLines(log, func(_ int, l string) string { return "\t" + l })
+}
+
+func ollamaSlog(log string, _ int) string {
+	return mapLines(log, func(i int, l string) string {
+		q := strconv.Quote(l)
+		return fmt.Sprintf("time=2024-05-01T12:00:%02d.123Z level=ERROR source=server.go:%d msg=%s", i%60, 100+i, q)
+	})
+}
+
+func pipSubprocess(log string, _ int) string {
+	return "  error: subprocess-exited-with-error\n  \n  × Building wheel for llama-cpp-python (pyproject.toml) did not run successfully.\n  │ exit code: 1\n  ╰─> [40 lines of output]\n" +
+		mapLines(log, func(_ int, l string) string { return "      " + l }) + "      [end of output]\n"
+}
+
+// powershellRecord wraps the first line the way Windows PowerShell 5.1 shows
+// a native command's first stderr line (NativeCommandError).
+func powershellRecord(log string, _ int) string {
+	lines := strings.Split(log, "\n")
+	for i, l := range lines {
+		if strings.TrimSpace(l) == "" {
+			continue
+		}
+		rec := []string{"cmake : " + strings.TrimRight(l, "\r"), "At line:1 char:1", "+ cmake -B build -DGGML_CUDA=ON", "+ ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~",
+			"    + CategoryInfo          : NotSpecified: (" + cut(strings.TrimSpace(l), 40) + ":String) [], RemoteException",
+			"    + FullyQualifiedErrorId : NativeCommandError", " "}
+		out := append(append(append([]string{}, lines[:i]...), rec...), lines[i+1:]...)
+		return strings.Join(out, "\n")
+	}
+	return log
+}
+
+// hardWrap cuts every line longer than width columns, as a console does.
+func hardWrap(width int) func(string, int) string {
+	return func(log string, _ int) string {
+		return mapLines(log, func(_ int, l string) string {
+			r := []rune(l)
+			if len(r) <= width {
+				return l
+			}
+			var parts []string
+			for len(r) > width {
+				parts = append(parts, string(r[:width]))
+				r = r[width:]
+			}
+			return strings.Join(append(parts, string(r)), "\n")
+		})
+	}
+}
+
+var winPathRe = regexp.MustCompile(`\b[A-Za-z]:\\[^\s"'<>|]*`)
+
+// forwardSlashes writes Windows paths with '/' (CMake and Python print them so).
+func forwardSlashes(log string, _ int) string {
+	return winPathRe.ReplaceAllStringFunc(log, func(p string) string { return strings.ReplaceAll(p, `\`, "/") })
+}
+
+var (
+	userRe  = regexp.MustCompile(`(?i)(\\Users\\|/Users/|/home/|C:/Users/)([^\\/\s"']+)`)
+	driveRe = regexp.MustCompile(`\b([C-F]):([\\/])`)
+	cudaWin = regexp.MustCompile(`(?i)C:[\\/]Program Files[\\/]NVIDIA GPU Computing Toolkit[\\/]CUDA[\\/]`)
+	cudaLin = regexp.MustCompile(`/usr/local/cuda(-\d+\.\d+)?/`)
+	cudaVer = regexp.MustCompile(`(CUDA[\\/]v|cuda-|CUDA Toolkit |cuda_|release |V)(\d+)\.(\d)\b`)
+	smRe    = regexp.MustCompile(`\b(sm_|compute_|SM |sm)(86|89)\b`)
+	gccRe   = regexp.MustCompile(`\b(gcc-|g\+\+-|gcc version |GNU |gcc-toolset-)(1[1-4])\b`)
+)
+
+func otherUser(log string, _ int) string {
+	return userRe.ReplaceAllString(log, "${1}Jörg Müller-Lüdenscheidt")
+}
+
+func otherDrive(log string, _ int) string {
+	return driveRe.ReplaceAllStringFunc(log, func(s string) string {
+		return string(s[0]+1) + s[1:]
+	})
+}
+
+func otherCUDADir(log string, _ int) string {
+	log = cudaWin.ReplaceAllString(log, `D:\Tools\NVIDIA\CUDA\`)
+	return cudaLin.ReplaceAllString(log, "/opt/cuda/")
+}
+
+// otherVersion changes minor CUDA versions, sm_86/sm_89 and gcc majors 11-14.
+// Excluded on purpose: the architecture in nvcc's "Unsupported gpu
+// architecture" (a rule compares it: nvcc-arch-dropped/-too-new), driver
+// versions (compared against the toolkit's minimum) and CUDA major versions
+// (they decide compatibility); only values no rule compares change here.
+func otherVersion(log string, _ int) string {
+	log = cudaVer.ReplaceAllStringFunc(log, func(s string) string {
+		m := cudaVer.FindStringSubmatch(s)
+		minor := m[3][0]
+		if minor == '9' {
+			minor = '8'
+		} else {
+			minor++
+		}
+		return m[1] + m[2] + "." + string(minor)
+	})
+	log = smRe.ReplaceAllStringFunc(log, func(s string) string {
+		if strings.HasSuffix(s, "86") {
+			return strings.TrimSuffix(s, "86") + "89"
+		}
+		return strings.TrimSuffix(s, "89") + "86"
+	})
+	return gccRe.ReplaceAllStringFunc(log, func(s string) string {
+		m := gccRe.FindStringSubmatch(s)
+		n, _ := strconv.Atoi(m[2])
+		return m[1] + strconv.Itoa(n+1)
+	})
+}
+
+var pasteForms = []pasteForm{
+	{"tail", tailPaste},
+	{"github-quote", githubQuote},
+	{"code-fence", codeFence},
+	{"quoted-fence", quotedFence},
+	{"html-escaped", htmlEscape},
+	{"ansi", ansiColour},
+	{"crlf", crlf},
+	{"tabs", tabs},
+	{"docker-timestamp", prefixEach("2024-05-01T12:00:00.123456789Z ")},
+	{"actions-timestamp", prefixEach("2024-05-01T12:00:00.1234567Z ")},
+	{"journald", prefixEach("Dec 01 10:00:00 host ollama[123]: ")},
+	{"ollama-slog", ollamaSlog},
+	{"python-logging-info", prefixEach("INFO:root:")},
+	{"python-logging-error", prefixEach("ERROR:llama_cpp:")},
+	{"pip-subprocess", pipSubprocess},
+	{"powershell-record", powershellRecord},
+	{"wrap-80", hardWrap(80)},
+	{"wrap-120", hardWrap(120)},
+	{"forward-slashes", forwardSlashes},
+	{"other-user", otherUser},
+	{"other-drive", otherDrive},
+	{"other-cuda-dir", otherCUDADir},
+	{"other-version", otherVersion},
+}
+
+// metaLog is one log the metamorphic test transforms.
+type metaLog struct {
+	name   string
+	body   string
+	expect []string
+}
+
+func metamorphicLogs(t *testing.T) []metaLog {
+	var logs []metaLog
+	for _, l := range readManifest(t).Logs {
+		if l.Split != "dev" {
+			continue // never the held-out splits
+		}
+		b, err := os.ReadFile(filepath.Join(publicCorpusDir, l.File))
+		if err != nil {
+			t.Fatal(err)
+		}
+		logs = append(logs, metaLog{name: l.File, body: string(b), expect: l.Expect})
+	}
+	want := readExpected(t)
+	files, _ := filepath.Glob(filepath.Join(corpusDir, "*.log"))
+	for _, p := range files {
+		name := filepath.Base(p)
+		logs = append(logs, metaLog{name: name, body: logBody(t, p), expect: want[name]})
+	}
+	return logs
+}
+
+// knownFormGaps are (form, log) pairs the test accepts as changed, each with
+// the reason the new form legitimately changes the answer.
+var knownFormGaps = map[string]string{}
+
+// TestPasteFormsInvariant is the metamorphic test: see pasteForms.
+func TestPasteFormsInvariant(t *testing.T) {
+	kb := Default()
+	logs := metamorphicLogs(t)
+	if len(logs) < 300 {
+		t.Fatalf("only %d logs", len(logs))
+	}
+	changed, altered := map[string]int{}, map[string]int{}
+	var failures []string
+	for _, l := range logs {
+		orig := kb.DiagnoseString(l.body)
+		conf := map[string]string{}
+		first := 0
+		for _, f := range orig.Findings {
+			conf[f.ID] = f.Confidence
+			if len(f.Lines) > 0 && (first == 0 || f.Lines[0] < first) {
+				first = f.Lines[0]
+			}
+		}
+		for _, form := range pasteForms {
+			text := form.apply(l.body, first)
+			if text != l.body {
+				altered[form.name]++
+			}
+			d := kb.DiagnoseString(text)
+			got := map[string]string{}
+			for _, f := range d.Findings {
+				got[f.ID] = f.Confidence
+			}
+			var why []string
+			for _, id := range l.expect {
+				if _, ok := conf[id]; !ok {
+					continue // the original misses it too (an accepted dev miss)
+				}
+				if c, ok := got[id]; !ok {
+					why = append(why, id+" lost")
+				} else if c != conf[id] {
+					why = append(why, fmt.Sprintf("%s %s -> %s", id, conf[id], c))
+				}
+			}
+			for id := range got {
+				if _, ok := conf[id]; !ok {
+					why = append(why, id+" new")
+				}
+			}
+			if len(why) == 0 {
+				continue
+			}
+			changed[form.name]++
+			key := form.name + " " + l.name
+			if _, ok := knownFormGaps[key]; ok {
+				continue
+			}
+			sort.Strings(why)
+			failures = append(failures, key+": "+strings.Join(why, ", "))
+		}
+	}
+	for _, form := range pasteForms {
+		t.Logf("%-22s text of %3d/%d logs altered, diagnosis of %d changed", form.name, altered[form.name], len(logs), changed[form.name])
+		if altered[form.name] == 0 {
+			t.Errorf("%s alters no log: the test of it cannot fail", form.name)
+		}
+	}
+	sort.Strings(failures)
+	for _, f := range failures {
+		t.Error(f)
+	}
+}
