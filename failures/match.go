@@ -8,7 +8,6 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/llamactl/llamactl/internal/textenc"
 )
@@ -256,21 +255,25 @@ func (m *matcher) feed(raw string) {
 		m.prevRaw, m.wrapPieces, m.wrapText = "", 0, ""
 		return
 	}
-	m.line(raw)
-	switch {
-	case m.wrapPieces > 0 && strings.TrimSpace(raw) != "":
+	// the joined reading first: it cites the first piece with the whole text
+	joinedWrap := false
+	if m.wrapPieces > 0 && strings.TrimSpace(raw) != "" {
 		joined := m.wrapText + strings.TrimRight(raw, "\r")
 		m.reread(joined, Normalize(joined), m.wrapStart)
+		joinedWrap = true
 		if m.wrapPieces < maxWrapJoin && wrapped(raw) {
 			m.wrapText = joined
 			m.wrapPieces++
 		} else {
 			m.wrapPieces, m.wrapText = 0, ""
 		}
-	case wrapped(raw):
-		m.wrapText, m.wrapStart, m.wrapPieces = strings.TrimRight(raw, "\r"), m.n, 1
-	default:
+	}
+	m.line(raw)
+	if !joinedWrap {
 		m.wrapPieces, m.wrapText = 0, ""
+		if wrapped(raw) {
+			m.wrapText, m.wrapStart, m.wrapPieces = strings.TrimRight(raw, "\r"), m.n, 1
+		}
 	}
 	m.prevRaw = ""
 	if len(raw) <= maxExcerptLine*4 {
@@ -278,19 +281,40 @@ func (m *matcher) feed(raw string) {
 	}
 }
 
-// wrapped reports whether a line is exactly as wide as a console.
+// wrapped reports whether a line fills a console's width: its columns
+// (colours take none, East Asian wide characters two) are the width, or one
+// less when a wide character did not fit at the end.
 func wrapped(raw string) bool {
 	raw = strings.TrimRight(raw, "\r")
 	if len(raw) < wrapWidths[0] {
 		return false
 	}
-	n := utf8.RuneCountInString(raw)
+	if strings.IndexByte(raw, 0x1b) >= 0 {
+		raw = ansiRe.ReplaceAllString(raw, "")
+	}
+	cols, wide := 0, false
+	for _, r := range raw {
+		if wideRune(r) {
+			cols += 2
+			wide = true
+		} else {
+			cols++
+		}
+	}
 	for _, w := range wrapWidths {
-		if n == w {
+		if cols == w || (wide && cols == w-1) {
 			return true
 		}
 	}
 	return false
+}
+
+// wideRune reports whether a console shows r two columns wide (the East
+// Asian wide and fullwidth blocks).
+func wideRune(r rune) bool {
+	return r >= 0x1100 && (r <= 0x115f || (r >= 0x2e80 && r <= 0xa4cf && r != 0x303f) ||
+		(r >= 0xac00 && r <= 0xd7a3) || (r >= 0xf900 && r <= 0xfaff) || (r >= 0xfe30 && r <= 0xfe4f) ||
+		(r >= 0xff00 && r <= 0xff60) || (r >= 0xffe0 && r <= 0xffe6))
 }
 
 // reread matches another reading (msg) of line n's text against the

@@ -4,11 +4,13 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
 	"regexp"
 	"sort"
 	"strconv"
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 // Metamorphic test: the same failure pasted in another form (the end only,
@@ -127,20 +129,36 @@ func powershellRecord(log string, _ int) string {
 	return log
 }
 
-// hardWrap cuts every line longer than width columns, as a console does.
+// hardWrap cuts every line wider than width columns, as a console does: a
+// wide (CJK) character takes two columns and moves to the next line when
+// only one is left.
 func hardWrap(width int) func(string, int) string {
 	return func(log string, _ int) string {
 		return mapLines(log, func(_ int, l string) string {
-			r := []rune(l)
-			if len(r) <= width {
-				return l
+			var b strings.Builder
+			cols := 0
+			for i := 0; i < len(l); {
+				if l[i] == 0x1b { // colours take no column
+					if loc := ansiRe.FindStringIndex(l[i:]); loc != nil && loc[0] == 0 {
+						b.WriteString(l[i : i+loc[1]])
+						i += loc[1]
+						continue
+					}
+				}
+				r, size := utf8.DecodeRuneInString(l[i:])
+				w := 1
+				if wideRune(r) {
+					w = 2
+				}
+				if cols+w > width {
+					b.WriteByte('\n')
+					cols = 0
+				}
+				b.WriteString(l[i : i+size])
+				cols += w
+				i += size
 			}
-			var parts []string
-			for len(r) > width {
-				parts = append(parts, string(r[:width]))
-				r = r[width:]
-			}
-			return strings.Join(append(parts, string(r)), "\n")
+			return b.String()
 		})
 	}
 }
@@ -230,6 +248,15 @@ var pasteForms = []pasteForm{
 	{"other-drive", otherDrive},
 	{"other-cuda-dir", otherCUDADir},
 	{"other-version", otherVersion},
+	// forms on forms: a quoted log GitHub escaped, ollama under systemd, a
+	// coloured CRLF log cut at 80 columns
+	{"quoted-html", func(log string, _ int) string { return htmlEscape(githubQuote(log, 0), 0) }},
+	{"journald-slog", func(log string, _ int) string {
+		return prefixEach("Dec 01 10:00:00 host ollama[123]: ")(ollamaSlog(log, 0), 0)
+	}},
+	{"ansi-crlf-wrap-80", func(log string, _ int) string { return crlf(hardWrap(80)(ansiColour(log, 0), 0), 0) }},
+	{"wrap-80-ansi", func(log string, _ int) string { return ansiColour(hardWrap(80)(log, 0), 0) }},
+	{"tail-quoted", func(log string, first int) string { return githubQuote(tailPaste(log, first), 0) }},
 }
 
 // metaLog is one log the metamorphic test transforms.
@@ -330,5 +357,86 @@ func TestPasteFormsInvariant(t *testing.T) {
 	sort.Strings(failures)
 	for _, f := range failures {
 		t.Error(f)
+	}
+}
+
+func TestNormalizePasteForms(t *testing.T) {
+	const want = "nvcc fatal : Unsupported gpu architecture 'compute_120'"
+	for _, in := range []string{
+		"> nvcc fatal   : Unsupported gpu architecture 'compute_120'",
+		"> > nvcc fatal : Unsupported gpu architecture 'compute_120'",
+		"nvcc fatal : Unsupported gpu architecture &#39;compute_120&#39;",
+		"&gt; nvcc fatal : Unsupported gpu architecture &#x27;compute_120&#x27;",
+		`time=2024-05-01T12:00:00.123Z level=ERROR source=server.go:12 msg="nvcc fatal : Unsupported gpu architecture 'compute_120'"`,
+		`time=2024-05-01T12:00:00.123Z level=ERROR source=server.go:12 msg="\x1b[31mnvcc fatal : Unsupported gpu architecture 'compute_120'\x1b[0m"`,
+		"Dec 01 10:00:00 host ollama[123]: time=2024-05-01T12:00:00Z level=INFO msg=\"nvcc fatal : Unsupported gpu architecture 'compute_120'\"",
+		"ERROR:llama_cpp:nvcc fatal : Unsupported gpu architecture 'compute_120'",
+		"INFO:root:nvcc fatal : Unsupported gpu architecture 'compute_120'",
+	} {
+		if got := Normalize(in); got != want {
+			t.Errorf("Normalize(%q)\n got %q\nwant %q", in, got, want)
+		}
+	}
+	for in, want := range map[string]string{
+		// slog: escaped quotes and backslashes come back; attributes after
+		// the message stay
+		`time=x level=WARN source=a.go:1 msg="open \"C:\\x\\y.dll\"" error="exit status 2"`: `open "C:\x\y.dll" error="exit status 2"`,
+		`time=x level=INFO msg=started`: "started",
+		// an unterminated quote keeps what it holds
+		`time=x level=INFO msg="a \q b`: `a \q b`,
+		// a line with '&' but no entity, and one that is not a quote
+		"a & b; c":  "a & b; c",
+		">>= x":     ">>= x",
+		"x > y; z":  "x > y; z",
+		"ERROR: x":  "ERROR: x",
+		"INFO:root": "INFO:root",
+	} {
+		if got := Normalize(in); got != want {
+			t.Errorf("Normalize(%q)\n got %q\nwant %q", in, got, want)
+		}
+	}
+}
+
+// A hard-wrapped line is matched joined; the finding cites its first line
+// and shows the user's text; each piece is still read alone, and the line
+// count is the input's.
+func TestDiagnoseJoinsHardWraps(t *testing.T) {
+	line := "C:\\Users\\someone\\llama.cpp\\build\\ggml\\src\\ggml-cuda\\ggml-cuda.vcxproj(120,5): error : nvcc fatal   : Unsupported gpu architecture 'compute_120'"
+	log := "-- Configuring done\n" + hardWrap(80)(line+"\n", 0) + "Build FAILED.\n"
+	if strings.Count(log, "\n") != 4 {
+		t.Fatalf("wrap: %q", log)
+	}
+	d := Default().DiagnoseString(log)
+	if d.Lines != 4 || len(d.Findings) != 1 || d.Findings[0].ID != "nvcc-arch-too-new" {
+		t.Fatalf("lines %d, findings %+v", d.Lines, d.Findings)
+	}
+	f := d.Findings[0]
+	if f.Lines[0] != 2 || f.Excerpt != line {
+		t.Errorf("cites %v %q, want line 2 and the text as written", f.Lines, f.Excerpt)
+	}
+	// a line of exactly 80 columns that is not wrapped still reads alone
+	full := strings.Repeat("x", 80) + "\nnvcc fatal   : Unsupported gpu architecture 'compute_120'\n"
+	if d := Default().DiagnoseString(full); len(d.Findings) != 1 || d.Findings[0].Lines[0] != 2 {
+		t.Errorf("exact-width line: %+v", d.Findings)
+	}
+}
+
+// PowerShell's error record: the first stderr line without the command name,
+// the record's lines skipped in distances, the line count the input's.
+func TestDiagnosePowerShellRecord(t *testing.T) {
+	log := "cmake : CMake Error at CMakeLists.txt:102 (message):\r\nAt line:1 char:1\r\n+ cmake -B build -DLLAMA_CUBLAS=ON\r\n+ ~~~~~\r\n" +
+		"    + CategoryInfo          : NotSpecified: (CMake Error at ...:String) [], RemoteException\r\n    + FullyQualifiedErrorId : NativeCommandError\r\n \r\n" +
+		"  LLAMA_CUBLAS is deprecated and will be removed in the future.\r\n"
+	d := Default().DiagnoseString(log)
+	if d.Lines != 8 || len(d.Findings) != 1 || d.Findings[0].ID != "cmake-flag-removed" {
+		t.Fatalf("lines %d, findings %+v", d.Lines, d.Findings)
+	}
+	if f := d.Findings[0]; !reflect.DeepEqual(f.Lines, []int{1, 8}) || !strings.HasPrefix(f.Excerpt, "cmake : CMake Error") {
+		t.Errorf("cites %v %q", f.Lines, f.Excerpt)
+	}
+	// without the record, eight lines apart is too far for that signature
+	far := strings.Replace(log, "At line:1 char:1", "x", 1)
+	if d := Default().DiagnoseString(far); len(d.Findings) != 0 {
+		t.Errorf("no record: %+v", d.Findings)
 	}
 }

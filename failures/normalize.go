@@ -57,7 +57,7 @@ var (
 		// LM Studio / electron-log "[2025-02-08 01:29:29.905] [error] "
 		{"[", regexp.MustCompile(`^\[\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}(?:[.,]\d+)?\](?: \[\w+\])? `)},
 		// a GitHub/e-mail quote "> " (nested: "> > ")
-		{">", regexp.MustCompile(`^>+ ?`)},
+		{">", regexp.MustCompile(`^>+ `)},
 		// Python's logging.basicConfig "ERROR:llama_cpp:" / "INFO:root:"
 		{"DIWEC", regexp.MustCompile(`^(?:DEBUG|INFO|WARNING|ERROR|CRITICAL):[\w.-]+:`)},
 	}
