@@ -91,12 +91,12 @@ func crlf(log string, _ int) string {
 	return strings.ReplaceAll(strings.ReplaceAll(log, "\r\n", "\n"), "\n", "\r\n")
 }
 
-var leadingSpaces = regexp.MustCompile(`(?m)^( {2,})`)
+var spaceRun = regexp.MustCompile(` {2,}`)
 
-// tabs indents with tabs where the log indents with spaces, and puts a tab
-// after every colon-space, the way some terminals copy aligned output.
+// tabs writes tabs where the log aligns with runs of spaces, and indents
+// every line with one, the way some terminals and editors copy output.
 func tabs(log string, _ int) string {
-	log = leadingSpaces.ReplaceAllStringFunc(log, func(s string) string { return strings.Repeat("\t", (len(s)+1)/2) })
+	log = spaceRun.ReplaceAllStringFunc(log, func(s string) string { return strings.Repeat("\t", (len(s)+1)/2) })
 	return mapLines(log, func(_ int, l string) string { return "\t" + l })
 }
 
@@ -236,6 +236,8 @@ var pasteForms = []pasteForm{
 	{"docker-timestamp", prefixEach("2024-05-01T12:00:00.123456789Z ")},
 	{"actions-timestamp", prefixEach("2024-05-01T12:00:00.1234567Z ")},
 	{"journald", prefixEach("Dec 01 10:00:00 host ollama[123]: ")},
+	{"kubernetes-cri", prefixEach("2024-05-01T12:00:00.123456789Z stderr F ")},
+	{"compose", prefixEach("llama-server-1  | ")},
 	{"ollama-slog", ollamaSlog},
 	{"python-logging-info", prefixEach("INFO:root:")},
 	{"python-logging-error", prefixEach("ERROR:llama_cpp:")},
@@ -439,4 +441,48 @@ func TestDiagnosePowerShellRecord(t *testing.T) {
 	if d := Default().DiagnoseString(far); len(d.Findings) != 0 {
 		t.Errorf("no record: %+v", d.Findings)
 	}
+}
+
+// FuzzDiagnosePasteForms: whatever the text, the paste forms that change how
+// lines are read (wraps, PowerShell records, quotes, slog) keep every cited
+// line inside the log, in order, and, for plain ASCII text, the line count
+// the input's.
+func FuzzDiagnosePasteForms(f *testing.F) {
+	f.Add("nvcc fatal   : Unsupported gpu architecture 'compute_120'\n")
+	f.Add("cmake : CMake Error at x.cmake:1 (message):\nAt line:1 char:1\n+ cmake\n+ ~\n \n  LLAMA_CUBLAS is deprecated and will be removed in the future.\n")
+	f.Add(strings.Repeat("y", 80) + "\n" + strings.Repeat("z", 120) + "\nAt line:1 char:1\n")
+	f.Add("ggml_vulkan: Found 1 Vulkan devices:\nx : y\nAt C:\\a.ps1:3 char:5\n+ z\nSegmentation fault\n")
+	f.Add(`time=x level=ERROR msg="\"nvcc\" \x1b[31m"` + "\n&lt;x&gt;\n> > y\n")
+	kb := Default()
+	forms := []func(string, int) string{
+		func(s string, _ int) string { return s }, hardWrap(80), hardWrap(120), powershellRecord, githubQuote, ollamaSlog,
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if len(s) > 1<<14 {
+			return
+		}
+		for i, form := range forms {
+			text := form(s, 0)
+			d := kb.DiagnoseString(text)
+			for _, fd := range d.Findings {
+				prev := 0
+				for _, l := range fd.Lines {
+					if l <= prev || l > d.Lines {
+						t.Fatalf("form %d: %s cites %v of %d lines", i, fd.ID, fd.Lines, d.Lines)
+					}
+					prev = l
+				}
+			}
+			plain := text != ""
+			for j := 0; j < len(text); j++ {
+				if c := text[j]; c >= 0x80 || (c < 0x20 && c != '\n') {
+					plain = false
+					break
+				}
+			}
+			if want := strings.Count(strings.TrimSuffix(text, "\n"), "\n") + 1; plain && d.Lines != want {
+				t.Fatalf("form %d: %d lines read of %d", i, d.Lines, want)
+			}
+		}
+	})
 }

@@ -56,6 +56,8 @@ var (
 		{"ADFJMNOS", regexp.MustCompile(`^(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) +\d{1,2} \d{2}:\d{2}:\d{2} \S+ [\w.@/-]+(?:\[\d+\])?: `)},
 		// LM Studio / electron-log "[2025-02-08 01:29:29.905] [error] "
 		{"[", regexp.MustCompile(`^\[\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}(?:[.,]\d+)?\](?: \[\w+\])? `)},
+		// a Kubernetes container log (CRI) after its timestamp: "stderr F "
+		{"s", regexp.MustCompile(`^(?:stdout|stderr) [FP] `)},
 		// a GitHub/e-mail quote "> " (nested: "> > ")
 		{">", regexp.MustCompile(`^>+ `)},
 		// Python's logging.basicConfig "ERROR:llama_cpp:" / "INFO:root:"
@@ -132,7 +134,7 @@ func normalize(line string, nested bool) string {
 	if dbl {
 		// docker compose pads the service name: "ollama  | ", "llama-1  | "
 		if loc := composeRe.FindStringIndex(line); loc != nil && loc[1] < len(line) {
-			line = line[loc[1]:]
+			line = strings.TrimLeft(line[loc[1]:], " \t")
 		}
 	}
 	if dbl || ctl || high || esc {
