@@ -45,7 +45,12 @@ func prefixEach(p string) func(string, int) string {
 // tailPaste keeps what a user pastes when they paste the end: from three
 // lines before the earliest cited evidence (for a combination its earliest
 // part) to the end.
-func tailPaste(log string, first int) string {
+func tailPaste(log string, first int) string { return tailFrom(log, first, 3) }
+
+// tailExact starts the paste at the evidence line itself.
+func tailExact(log string, first int) string { return tailFrom(log, first, 0) }
+
+func tailFrom(log string, first, before int) string {
 	if first <= 0 {
 		lines := strings.Split(strings.TrimRight(log, "\n"), "\n")
 		if len(lines) > 15 {
@@ -54,7 +59,7 @@ func tailPaste(log string, first int) string {
 		return strings.Join(lines, "\n") + "\n"
 	}
 	lines := strings.Split(log, "\n")
-	start := first - 1 - 3
+	start := first - 1 - before
 	if start < 0 {
 		start = 0
 	}
@@ -177,6 +182,7 @@ var (
 	cudaLin = regexp.MustCompile(`/usr/local/cuda(-\d+\.\d+)?/`)
 	cudaVer = regexp.MustCompile(`(CUDA[\\/]v|cuda-|CUDA Toolkit |cuda_|release |V)(\d+)\.(\d)\b`)
 	smRe    = regexp.MustCompile(`\b(sm_|compute_|SM |sm)(86|89)\b`)
+	otherRe = regexp.MustCompile(`(cmake-3\.|MSVC[\\/]14\.|build: |build = |version: )(\d+)\b`)
 	gccRe   = regexp.MustCompile(`\b(gcc-|g\+\+-|gcc version |GNU |gcc-toolset-)(1[1-4])\b`)
 )
 
@@ -195,7 +201,8 @@ func otherCUDADir(log string, _ int) string {
 	return cudaLin.ReplaceAllString(log, "/opt/cuda/")
 }
 
-// otherVersion changes minor CUDA versions, sm_86/sm_89 and gcc majors 11-14.
+// otherVersion changes minor CUDA versions, sm_86/sm_89, gcc majors 11-14,
+// CMake, MSVC toolset and llama.cpp build numbers.
 // Excluded on purpose: the architecture in nvcc's "Unsupported gpu
 // architecture" (a rule compares it: nvcc-arch-dropped/-too-new), driver
 // versions (compared against the toolkit's minimum) and CUDA major versions
@@ -217,8 +224,15 @@ func otherVersion(log string, _ int) string {
 		}
 		return strings.TrimSuffix(s, "89") + "86"
 	})
-	return gccRe.ReplaceAllStringFunc(log, func(s string) string {
+	log = gccRe.ReplaceAllStringFunc(log, func(s string) string {
 		m := gccRe.FindStringSubmatch(s)
+		n, _ := strconv.Atoi(m[2])
+		return m[1] + strconv.Itoa(n+1)
+	})
+	// CMake's module directory, MSVC's toolset directory, llama.cpp's build
+	// number
+	return otherRe.ReplaceAllStringFunc(log, func(s string) string {
+		m := otherRe.FindStringSubmatch(s)
 		n, _ := strconv.Atoi(m[2])
 		return m[1] + strconv.Itoa(n+1)
 	})
@@ -226,6 +240,7 @@ func otherVersion(log string, _ int) string {
 
 var pasteForms = []pasteForm{
 	{"tail", tailPaste},
+	{"tail-exact", tailExact},
 	{"github-quote", githubQuote},
 	{"code-fence", codeFence},
 	{"quoted-fence", quotedFence},
@@ -289,11 +304,16 @@ func metamorphicLogs(t *testing.T) []metaLog {
 	return logs
 }
 
-// knownFormGaps are (form, log) pairs the test accepts as changed, each with
-// the reason the new form legitimately changes the answer.
-var knownFormGaps = map[string]string{}
-
-// TestPasteFormsInvariant is the metamorphic test: see pasteForms.
+// TestPasteFormsInvariant is the metamorphic test: see pasteForms. The
+// success logs (kind "ok", the ok-* fixtures) are among the logs: a form must
+// not make them name anything either.
+//
+// Logs (of 358) whose diagnosis a form changed before the normalizer and
+// matcher learned these forms: github-quote 84, quoted-fence 84,
+// html-escaped 85, quoted-html 147, kubernetes-cri 84, compose 48,
+// ollama-slog 138, journald-slog 138, python-logging-info/-error 99 each,
+// powershell-record 17, wrap-80 54, wrap-120 28, ansi-crlf-wrap-80 54,
+// wrap-80-ansi 54, tail-quoted 84; every other form 0.
 func TestPasteFormsInvariant(t *testing.T) {
 	kb := Default()
 	logs := metamorphicLogs(t)
@@ -342,12 +362,8 @@ func TestPasteFormsInvariant(t *testing.T) {
 				continue
 			}
 			changed[form.name]++
-			key := form.name + " " + l.name
-			if _, ok := knownFormGaps[key]; ok {
-				continue
-			}
 			sort.Strings(why)
-			failures = append(failures, key+": "+strings.Join(why, ", "))
+			failures = append(failures, form.name+" "+l.name+": "+strings.Join(why, ", "))
 		}
 	}
 	for _, form := range pasteForms {
