@@ -360,6 +360,10 @@ func (m *matcher) match(raw, msg, lower string) bool {
 		keep := m.pend[:0]
 		for _, p := range m.pend {
 			s := &m.kb.entries[p.entry].Signature[p.sig]
+			if p.line >= m.n { // a reading of its own line (reread) does not complete it
+				keep = append(keep, p)
+				continue
+			}
 			if (s.thenNeedle == "" || strings.Contains(lower, s.thenNeedle)) && s.then.MatchString(msg) {
 				m.record(p.entry, s, p.line, p.text+"\n"+raw, m.n)
 				continue

@@ -202,11 +202,12 @@ func otherCUDADir(log string, _ int) string {
 }
 
 // otherVersion changes minor CUDA versions, sm_86/sm_89, gcc majors 11-14,
-// CMake, MSVC toolset and llama.cpp build numbers.
-// Excluded on purpose: the architecture in nvcc's "Unsupported gpu
-// architecture" (a rule compares it: nvcc-arch-dropped/-too-new), driver
-// versions (compared against the toolkit's minimum) and CUDA major versions
-// (they decide compatibility); only values no rule compares change here.
+// CMake, MSVC toolset and llama.cpp build numbers, wherever they appear.
+// Excluded on purpose, because they may legitimately change the answer:
+// architectures across the bound nvcc-arch-dropped/-too-new compare (below
+// 75 / 75 and up; 86 and 89 are on the same side, so swapping them may touch
+// that evidence), driver versions (compared against the toolkit's minimum:
+// cuda-driver-too-old) and CUDA major versions (they decide compatibility).
 func otherVersion(log string, _ int) string {
 	log = cudaVer.ReplaceAllStringFunc(log, func(s string) string {
 		m := cudaVer.FindStringSubmatch(s)
@@ -366,6 +367,13 @@ func TestPasteFormsInvariant(t *testing.T) {
 			failures = append(failures, form.name+" "+l.name+": "+strings.Join(why, ", "))
 		}
 	}
+	ok := 0
+	for _, l := range logs {
+		if len(l.expect) == 0 {
+			ok++
+		}
+	}
+	t.Logf("%d logs, %d of them expected to name nothing (success logs among them)", len(logs), ok)
 	for _, form := range pasteForms {
 		t.Logf("%-22s text of %3d/%d logs altered, diagnosis of %d changed", form.name, altered[form.name], len(logs), changed[form.name])
 		if altered[form.name] == 0 {
