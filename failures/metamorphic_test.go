@@ -392,6 +392,7 @@ func TestNormalizePasteForms(t *testing.T) {
 		"> nvcc fatal   : Unsupported gpu architecture 'compute_120'",
 		"> > nvcc fatal : Unsupported gpu architecture 'compute_120'",
 		"nvcc fatal : Unsupported gpu architecture &#39;compute_120&#39;",
+		"nvcc fatal : Unsupported gpu architecture &#x27;compute_120&#39;",
 		"&gt; nvcc fatal : Unsupported gpu architecture &#x27;compute_120&#x27;",
 		`time=2024-05-01T12:00:00.123Z level=ERROR source=server.go:12 msg="nvcc fatal : Unsupported gpu architecture 'compute_120'"`,
 		`time=2024-05-01T12:00:00.123Z level=ERROR source=server.go:12 msg="\x1b[31mnvcc fatal : Unsupported gpu architecture 'compute_120'\x1b[0m"`,

@@ -179,7 +179,7 @@ func normalize(line string, nested bool) string {
 
 // htmlEntities are the escapes a log pasted into a web page shows (GitHub's
 // rendered HTML, a forum); a line holding none is left as it is.
-var htmlEntities = []string{"&lt;", "&gt;", "&quot;", "&#39;", "&#34;", "&#x27;", "&amp;", "&nbsp;"}
+var htmlEntities = []string{"&lt;", "&gt;", "&quot;", "&amp;", "&nbsp;", "&#"}
 
 func unescapeHTML(line string) string {
 	for _, e := range htmlEntities {
