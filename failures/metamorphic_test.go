@@ -511,3 +511,15 @@ func FuzzDiagnosePasteForms(f *testing.F) {
 		}
 	})
 }
+
+// CMake writes Windows paths with '/': "C:/Users/..." is as much a Windows
+// signal as "C:\Users\..." for the combinations that weigh the platform.
+func TestForwardSlashPathIsWindows(t *testing.T) {
+	for _, p := range []string{`C:\Users\me\llama.cpp\build\CMakeFiles\CMakeOutput.log`, `C:/Users/me/llama.cpp/build/CMakeFiles/CMakeOutput.log`} {
+		log := "CMake Error at CMakeLists.txt:2 (project):\n  No CMAKE_CXX_COMPILER could be found.\n\n-- Configuring incomplete, errors occurred!\nSee also \"" + p + "\".\n"
+		d := Default().DiagnoseString(log)
+		if len(d.Findings) != 1 || d.Findings[0].ID != "msvc-env-missing" || d.Findings[0].Confidence != ConfidenceProbable {
+			t.Errorf("%s: %+v", p, d.Findings)
+		}
+	}
+}
