@@ -257,8 +257,8 @@ func (m *matcher) feed(raw string) {
 	}
 	// the joined reading first: it cites the first piece with the whole text
 	joinedWrap := false
-	if m.wrapPieces > 0 && strings.TrimSpace(raw) != "" {
-		joined := m.wrapText + strings.TrimRight(raw, "\r")
+	if m.wrapPieces > 0 && strings.TrimSpace(unquote(raw)) != "" {
+		joined := m.wrapText + strings.TrimRight(unquote(raw), "\r")
 		m.reread(joined, Normalize(joined), m.wrapStart)
 		joinedWrap = true
 		if m.wrapPieces < maxWrapJoin && wrapped(raw) {
@@ -281,12 +281,39 @@ func (m *matcher) feed(raw string) {
 	}
 }
 
+// unquote drops the quote marker ("> ", "> > ") a pasted line may have
+// been given after the console wrapped it, when the width and the text
+// joined are the console's.
+func unquote(raw string) string {
+	s := raw
+	for len(s) > 0 && s[0] == '>' {
+		switch {
+		case len(s) == 1:
+			s = ""
+		case s[1] == ' ':
+			s = s[2:]
+		case s[1] == '>':
+			s = s[1:]
+		default:
+			return raw // ">>= x" is not a quote
+		}
+	}
+	return s
+}
+
 // wrapped reports whether a line fills a console's width: its columns
 // (colours take none, East Asian wide characters two) are the width, or one
 // less when a wide character did not fit at the end.
 func wrapped(raw string) bool {
 	raw = strings.TrimRight(raw, "\r")
-	if len(raw) < wrapWidths[0] {
+	if u := unquote(raw); u != raw && fills(u) {
+		return true // quoted after the console wrapped it
+	}
+	return fills(raw)
+}
+
+func fills(raw string) bool {
+	if len(raw) < wrapWidths[0]-1 {
 		return false
 	}
 	if strings.IndexByte(raw, 0x1b) >= 0 {

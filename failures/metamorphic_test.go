@@ -275,6 +275,7 @@ var pasteForms = []pasteForm{
 	{"ansi-crlf-wrap-80", func(log string, _ int) string { return crlf(hardWrap(80)(ansiColour(log, 0), 0), 0) }},
 	{"wrap-80-ansi", func(log string, _ int) string { return ansiColour(hardWrap(80)(log, 0), 0) }},
 	{"tail-quoted", func(log string, first int) string { return githubQuote(tailPaste(log, first), 0) }},
+	{"wrap-120-quoted", func(log string, _ int) string { return githubQuote(hardWrap(120)(log, 0), 0) }},
 }
 
 // metaLog is one log the metamorphic test transforms.
@@ -314,7 +315,8 @@ func metamorphicLogs(t *testing.T) []metaLog {
 // html-escaped 85, quoted-html 147, kubernetes-cri 84, compose 48,
 // ollama-slog 138, journald-slog 138, python-logging-info/-error 99 each,
 // powershell-record 17, wrap-80 54, wrap-120 28, ansi-crlf-wrap-80 54,
-// wrap-80-ansi 54, tail-quoted 84; every other form 0.
+// wrap-80-ansi 54, tail-quoted 84, wrap-120-quoted 111; every other form 0
+// (other-version was measured before its CMake/MSVC/build-number part).
 func TestPasteFormsInvariant(t *testing.T) {
 	kb := Default()
 	logs := metamorphicLogs(t)
@@ -440,6 +442,11 @@ func TestDiagnoseJoinsHardWraps(t *testing.T) {
 	f := d.Findings[0]
 	if f.Lines[0] != 2 || f.Excerpt != line {
 		t.Errorf("cites %v %q, want line 2 and the text as written", f.Lines, f.Excerpt)
+	}
+	// quoted after wrapping: each piece got its "> "
+	d = Default().DiagnoseString(githubQuote(log, 0))
+	if len(d.Findings) != 1 || d.Findings[0].Lines[0] != 2 || d.Findings[0].Excerpt != "> "+line {
+		t.Errorf("quoted: %+v", d.Findings)
 	}
 	// a line of exactly 80 columns that is not wrapped still reads alone
 	full := strings.Repeat("x", 80) + "\nnvcc fatal   : Unsupported gpu architecture 'compute_120'\n"
