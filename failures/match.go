@@ -205,7 +205,9 @@ func (kb *KB) DiagnoseString(s string) Diagnosis {
 // A console hard-wraps a long line at its width (80 columns in a terminal,
 // 120 in Windows' console). After a line of exactly that many characters,
 // the pieces joined are matched too, as one more reading of the first
-// piece's line (up to maxWrapJoin pieces); each piece is still read alone.
+// piece's line: the next line is joined, and the one after it while the
+// last piece is as wide (maxWrapJoin+1 pieces at most). Each piece is still
+// read alone.
 var wrapWidths = [...]int{80, 120}
 
 const maxWrapJoin = 8
