@@ -144,6 +144,7 @@ func normalize(line string, nested bool) string {
 	if strings.HasSuffix(line, "]") {
 		line = msbuildSuffixRe.ReplaceAllString(line, "")
 	}
+	unprefixed := line
 	for i := 0; i < 8; i++ {
 		before := line
 		for _, p := range prefixes {
@@ -166,6 +167,11 @@ func normalize(line string, nested bool) string {
 		if line == before {
 			break
 		}
+	}
+	if line != unprefixed {
+		// shapes anchored at the start ("/bin/sh: 1: nvcc: not found") see
+		// the line without the prefixes too
+		line = canonicalShapes(line, high)
 	}
 	if len(line) > maxMessage {
 		n := maxMessage
