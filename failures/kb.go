@@ -58,6 +58,9 @@ type Entry struct {
 	Source   string    `json:"source"`
 
 	unlessLog []*regexp.Regexp
+	// unlessNeedles[i] is a literal every match of unlessLog[i] contains
+	// (lower-cased; "" when none): unless_log runs on every line.
+	unlessNeedles []string
 }
 
 // Signature is one way a failure shows in a log.
@@ -231,6 +234,7 @@ func Load(data []byte) (*KB, error) {
 				return nil, fmt.Errorf("%s unless_log %d: %w", e.ID, j, err)
 			}
 			e.unlessLog = append(e.unlessLog, re)
+			e.unlessNeedles = append(e.unlessNeedles, needleOf(x))
 		}
 		for j := range e.Combine {
 			c := &e.Combine[j]
