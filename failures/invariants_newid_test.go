@@ -10,7 +10,7 @@ import (
 // The IDs of issue #15: causes the neighbourhood (prebuilt llama.cpp,
 // ollama, koboldcpp, GPT4All, llama-cpp-python wheels, llamafile, docker)
 // hits constantly, each recognised by an invariant of its own.
-var newIDs = []string{"cpu-instruction-unsupported", "glibc-too-old", "docker-gpu-runtime-missing", "llamafile-ape-binfmt"}
+var newIDs = []string{"cpu-instruction-unsupported", "glibc-too-old", "docker-gpu-runtime-missing", "llamafile-ape-binfmt", "llamafile-exe-too-large"}
 
 // Each log names the expected ID and only it, with the expected confidence.
 func TestNewIDSignatures(t *testing.T) {
@@ -64,6 +64,12 @@ func TestNewIDSignatures(t *testing.T) {
 		{"run-detectors: unable to find an interpreter for ./Meta-Llama-3-8B-Instruct.Q6_K.llamafile", "llamafile-ape-binfmt", false},
 		{"run-detectors: unable to find an interpreter for /home/u/bin/llamafile", "llamafile-ape-binfmt", false},
 		{"error: APE is running on WIN32 inside WSL. You need to run: sudo sh -c 'echo -1 > /proc/sys/fs/binfmt_misc/WSLInterop'", "llamafile-ape-binfmt", false},
+
+		// Windows refuses an executable over 4 GB in the words of PowerShell (English,
+		// Chinese) and of the loader; a cut-off download says the same: probable
+		{"ResourceUnavailable: Program 'mistral-7b-instruct-v0.2.Q5_K_M.llamafile.exe' failed to run: An error occurred trying to start process 'E:\\AI\\mistral-7b-instruct-v0.2.Q5_K_M.llamafile.exe' with working directory 'E:\\AI'. The specified executable is not a valid application for this OS platform.At line:1 char:1", "llamafile-exe-too-large", true},
+		{"程序“llava-v1.5-7b-q4.llamafile.exe”无法运行: 指定的可执行文件不是此操作系统平台的有效应用程序。所在位置 行:1 字符: 1", "llamafile-exe-too-large", true},
+		{"C:\\models\\wizardcoder-python-13b.llamafile.exe is not a valid Win32 application.", "llamafile-exe-too-large", true},
 	} {
 		d := Default().DiagnoseString(c.log + "\n")
 		if len(d.Findings) != 1 || d.Findings[0].ID != c.id || (d.Findings[0].Confidence == ConfidenceProbable) != c.probable {
@@ -115,6 +121,8 @@ func TestNewIDNearMisses(t *testing.T) {
 		"run-detectors: unable to find an interpreter for ./setup.exe",
 		// zsh older than 5.9 refuses APE files: another cause
 		"zsh: exec format error: ./mistral-7b-instruct-v0.1-Q4_K_M-main.llamafile",
+		// another program Windows will not run
+		"ResourceUnavailable: Program 'setup.exe' failed to run: The specified executable is not a valid application for this OS platform.",
 	} {
 		d := Default().DiagnoseString(log + "\n")
 		for _, f := range d.Findings {
