@@ -39,10 +39,13 @@ case1() {
   local sp=$!
   for i in $(seq 600); do grep -q "listening on\|exiting due to\|Aborted\|failed to" "$W/s.log" && break; sleep 0.5; done
   kill -- -"$sp" 2>/dev/null; for p in "${pids[@]}"; do kill -- -"$p" 2>/dev/null; done; wait 2>/dev/null
+  # each worker's port becomes 50052, 50053... in the order of --rpc (stable, distinct endpoints)
+  local subst=() k=0
+  for ep in "${eps[@]}"; do subst+=(-e "s/127\.0\.0\.1:${ep#*:}\b/127.0.0.1:$((50052 + k))/g"); k=$((k + 1)); done
   { echo "# sid llama.cpp 0.7.0 (ggml 0.27.0, Vulkan on lavapipe): $nw RPC worker(s) of ${CAP:-256} MiB, local Vulkan: ${LOCAL:-0}"
     echo "# llama-server $model.gguf $* (--rpc, --host, --port, -lv 4, --no-warmup, --fit off)"
     grep -E "load_tensors: .*buffer size|llama_kv_cache: .*buffer size|llama_context: (n_ctx |n_ubatch|flash_attn|pipeline|.*output buffer size)|sched_reserve: |graph_reserve: failed|offloaded [0-9]+/|listening on" "$W/s.log" \
-      | sed -E 's/^[0-9.]+ [IWE] //; s/127\.0\.0\.1:[0-9]+/127.0.0.1:PORT/g; s/(http:\/\/127\.0\.0\.1:)[0-9]+/\1PORT/'
+      | sed -E 's/^[0-9.]+ [IWE] //; s/(http:\/\/127\.0\.0\.1:)[0-9]+/\18080/' | sed "${subst[@]}" -e b
   } > "$here/$name.log"
   echo "$name: $(grep -E '(CPU|_Host) +compute buffer' "$here/$name.log" | tail -1 | sed -E 's/.*= *//') ($(grep -o 'sched copies = [0-9]' "$here/$name.log" | tail -1))"
 }
