@@ -76,5 +76,9 @@ case1 g3-c1024-ub256-np1 g3 2 -ngl 99 -c 1024 -ub 256 -np 1 -fa on
 case1 single-m1-c2048-ub512-np1 m1 1 -ngl 99 -c 2048 -ub 512 -np 1 -fa on
 case1 partial-m1-c2048-ub512-np1 m1 2 -ngl 8 -c 2048 -ub 512 -np 1 -fa on
 case1 smnone-m1-c2048-ub512-np1 m1 2 -ngl 99 -c 2048 -ub 512 -np 1 -fa on -sm none -mg 1
+# One local Vulkan device (the single-copy buffer, runner/plan/memory_test.go TestHostStagingMeasured):
+# a quantized K only, and a head size (96) without rotation matrices.
+LOCAL=1 case1 vk-m1-c2048-ub512-np1-q8k m1 0 -ngl 99 -c 2048 -ub 512 -np 1 -fa on -ctk q8_0
+LOCAL=1 case1 vk-q3-c2048-ub512-np1-q8 q3 0 -ngl 99 -c 2048 -ub 512 -np 1 -fa on -ctk q8_0 -ctv q8_0
 # Workers too small for the pipeline-parallel compute buffers: the engine retries without.
 CAP=48 case1 retry-m1-c2048-ub512-np1 m1 2 -ngl 99 -c 2048 -ub 512 -np 1 -fa on
