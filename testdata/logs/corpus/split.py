@@ -12,8 +12,10 @@ Output: dev/<slug>.log, test/<slug>.log and manifest.json.
 draw without re-drawing and records them with the reason.
 
 Later batches (issue #15, turn 3): `split.py add NOTES_DIR CORPUS_DIR --batch N --seed S` appends
-new records to the existing manifest without touching the earlier ones. Records whose URL or
-whose whole text is already in the corpus are refused. The new batch gets its own held-out third,
+new records to the existing manifest without touching the earlier ones. Records are refused
+BEFORE the draw (listed under "refused_before_draw" with the reason) when their URL is already in
+the corpus or in the batch, when the knowledge base or docs/ cite their thread (as a URL or as
+owner/repo#N), or when their whole text is in, or contains, another log's text. The new batch gets its own held-out third,
 drawn the same way (per stratum, sorted by slug, shuffled with random.Random(S), every third from a
 seeded offset) into the folder and split "test<N>"; the rest goes to "dev". The seed, the method and
 the counts of every batch are recorded under "batches" in the manifest.
@@ -112,6 +114,25 @@ def main(src_dir, out_dir):
 def norm(text):
     return " ".join(text.split())
 
+def kb_cited_text(out_dir):
+    """The text of the knowledge base and the user guides (failures/data, docs/), in which a
+    candidate's URL must not appear: a thread the knowledge base was written from is not unseen."""
+    root = os.path.normpath(os.path.join(out_dir, "..", "..", ".."))
+    parts = []
+    for d in ("failures/data", "docs"):
+        for dp, _, fs in os.walk(os.path.join(root, d)):
+            for f in fs:
+                parts.append(open(os.path.join(dp, f), encoding="utf-8", errors="replace").read())
+    return "\n".join(parts)
+
+def cited_by(url, text):
+    """Whether text cites the thread at url, as a URL or as owner/repo#N (the knowledge base's form)."""
+    forms = [re.escape(url)]
+    m = re.match(r"https?://github\.com/([^/]+/[^/]+)/(?:issues|pull|discussions)/([0-9]+)", url)
+    if m:
+        forms.append(re.escape(m.group(1)) + "#" + m.group(2))
+    return any(re.search(f + r"(?![0-9A-Za-z_-])", text, re.I) for f in forms)
+
 def add(src_dir, out_dir, batch, seed):
     man_path = os.path.join(out_dir, "manifest.json")
     man = json.load(open(man_path, encoding="utf-8"))
@@ -125,13 +146,33 @@ def add(src_dir, out_dir, batch, seed):
             recs += parse(os.path.join(src_dir, f))
     slugs = [r["slug"] for r in recs]
     assert len(slugs) == len(set(slugs)), "duplicate slug"
-    urls = [r["url"].rstrip("/") for r in recs]
-    assert len(urls) == len(set(urls)), "duplicate URL in the batch"
+    cited = kb_cited_text(out_dir)
+    refused, kept = {}, []
     for r in recs:
-        assert r["slug"] not in old_slugs, r["slug"] + ": slug already in the corpus"
-        assert r["url"].rstrip("/") not in old_urls, r["slug"] + ": URL already in the corpus"
+        url = r["url"].rstrip("/")
         t = norm(r["log"])
-        assert t and not any(t in o or o in t for o in old_texts), r["slug"] + ": text already in the corpus"
+        if cited_by(url, cited):
+            refused[r["slug"]] = "URL cited by the knowledge base or the docs"
+        elif r["slug"] in old_slugs:
+            refused[r["slug"]] = "slug already in the corpus"
+        elif url in old_urls:
+            refused[r["slug"]] = "URL already in the corpus"
+        elif not t or any(t in o or o in t for o in old_texts):
+            refused[r["slug"]] = "empty, or text already in the corpus"
+        elif any(url == k["url"].rstrip("/") for k in kept):
+            refused[r["slug"]] = "URL twice in the batch"
+        else:
+            kept.append(r)
+    texts = {r["slug"]: norm(r["log"]) for r in kept}
+    for a in kept:
+        for b in kept:
+            ta, tb = texts[a["slug"]], texts[b["slug"]]
+            if a is not b and ta in tb and (ta != tb or a["slug"] > b["slug"]):
+                refused[a["slug"]] = "text contained in " + b["slug"] + " of the same batch"
+    kept = [r for r in kept if r["slug"] not in refused]
+    for slug, why in sorted(refused.items()):
+        print("refused before the draw:", slug, "-", why)
+    recs = kept
     by = {}
     for r in recs:
         r["stratum"] = stratum(r)
@@ -160,7 +201,8 @@ def add(src_dir, out_dir, batch, seed):
     batches.append({"batch": batch, "seed": seed, "held_out": held,
                     "method": "per stratum: sort by slug, random.Random(seed).shuffle, every 3rd from a seeded offset -> " + held + "; drawn before any matcher change of this batch",
                     "counts": {s: sum(1 for r in recs if r["split"] == s) for s in ("dev", held)},
-                    "strata": {k: len(v) for k, v in sorted(by.items())}})
+                    "strata": {k: len(v) for k, v in sorted(by.items())},
+                    **({"refused_before_draw": refused} if refused else {})})
     man["batches"] = batches
     man["counts"] = {}
     for l in old:
