@@ -303,8 +303,9 @@ func HostStagingMiB(m *gguf.Model, p Params) float64 {
 // GGML_TENSOR_FLAG_INPUT, which the scheduler assigns to the CPU backend)
 // and marks them as outputs so that ggml-alloc never reuses their memory.
 // The inputs, per token of the ubatch (src/llama-graph.cpp,
-// src/llama-kv-cache.cpp): the embeddings input (F32, n_embd); the token,
-// position and embedding-slot ids (I32, I32, I32, I64: 20 bytes); per KV
+// src/llama-kv-cache.cpp, and sid's inp_mixed_* inputs): the embeddings
+// input (F32, n_embd); the token ids twice (I32), the positions (I32) and
+// the embedding slots (I64): 20 bytes; per KV
 // cache the K and V row indices (I64 each; without flash attention V's
 // are per element, n_embd_v_gqa of them) and the KQ mask row: F16 with
 // flash attention, F32 without, of the cache's cells per stream (each
@@ -460,7 +461,11 @@ func Predict(m *gguf.Model, p Params, nDev int, splitWeights []float64, cal Cali
 		// Every other device that holds layers runs its part of the graph
 		// at the same ubatch: its own compute buffer of the same size
 		// (measured with two RPC workers: 17.01 and 16.01 MiB for 16.02
-		// predicted, TestRealRPCSplitOverWorkers).
+		// predicted, TestRealRPCSplitOverWorkers, where the engine retried
+		// without pipeline parallelism). With pipeline parallelism each
+		// device's buffer is larger (four copies of its inputs and more:
+		// 33.05 and 24.04 MiB, runner/plan/testdata/pipeline); that is
+		// not modelled.
 		holds := make([]bool, nDev)
 		for _, d := range pl.Layer {
 			if d >= 0 {
