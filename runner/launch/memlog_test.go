@@ -71,6 +71,7 @@ func TestParseOOMRecorded(t *testing.T) {
 func FuzzParseLog(f *testing.F) {
 	f.Add("load_tensors:        CUDA0 model buffer size =  4403.49 MiB")
 	f.Add("allocating 51748.72 MiB on device 1: cudaMalloc failed: out of memory")
+	f.Add("sched_reserve: reserve took 3.11 ms, sched copies = 4\nsched_reserve: compute buffer allocation failed, retrying without pipeline parallelism")
 	f.Fuzz(func(t *testing.T, s string) {
 		r := ParseLog(strings.NewReader(s))
 		if r.Host.Total() < 0 {
