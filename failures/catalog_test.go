@@ -204,3 +204,41 @@ func TestCatalogMatchesTree(t *testing.T) {
 		}
 	}
 }
+
+// catalogWrappers print a catalog line the way llama.cpp's own logger
+// (common/log.cpp, with --log-prefix --log-timestamps, coloured or not) and
+// a Windows console write it.
+var catalogWrappers = []struct {
+	name string
+	wrap func(line string) string
+}{
+	{"log-prefix", func(l string) string { return "0.00.812.337 E " + l }},
+	{"log-colors", func(l string) string { return "\x1b[34m0.00.812.337\x1b[0m \x1b[31mE " + l + "\x1b[0m" }},
+	{"crlf", func(l string) string { return l + "\r" }},
+}
+
+// The same messages, printed through those wrappers, name the same thing.
+func TestCatalogMessagesWrapped(t *testing.T) {
+	c := loadCatalog(t)
+	kb := Default()
+	for _, m := range c.Messages {
+		if len(m.Before) > 0 {
+			continue // CMake's own lines, not the engine's logger
+		}
+		msg, _ := m.instantiate()
+		want := ""
+		if m.ID != "" {
+			want = m.ID + "/" + m.Confidence
+		}
+		for _, w := range catalogWrappers {
+			d := kb.DiagnoseString(w.wrap(m.Prefix+msg) + "\n")
+			var got []string
+			for _, f := range d.Findings {
+				got = append(got, f.ID+"/"+f.Confidence)
+			}
+			if strings.Join(got, ",") != want {
+				t.Errorf("%s, %s: explain names %v, want %q", m.name(), w.name, got, want)
+			}
+		}
+	}
+}
