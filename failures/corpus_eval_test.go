@@ -271,7 +271,6 @@ var acceptedDevMisses = map[string]string{
 // not yet asserted, and their misses are not listed. The next round of matcher
 // work tunes on their dev logs and removes them from here.
 var pendingBatches = map[int]string{
-	6: "collected by three collectors while batch 5's matcher work was in progress (turn 4); held-out third drawn with seed 93677435",
 	7: "collected by three collectors while batch 5's matcher work was in progress (turn 4), after the new IDs of issue #15 joined; held-out third drawn with seed 57504608",
 }
 
