@@ -85,6 +85,8 @@ func TestBatch6NearMisses(t *testing.T) {
 		{"  Device 0: Tesla K80, compute capability 3.7, VMM: yes\nCUDA error: unspecified launch failure", "cuda-no-kernel-image"},
 		{"  Device 0: NVIDIA GeForce GTX 765M, compute capability 3.0\nllama_model_load: loaded meta data", "cuda-no-kernel-image"},
 		{"  Device 0: NVIDIA GeForce GTX 680, compute capability 3.0\nCUDA error: out of memory\n  current device: 0", "cuda-no-kernel-image"},
+		// a Kepler's last driver (R470) is older than a CUDA 12 runtime: the driver is named
+		{"  Device 0: NVIDIA GeForce GTX 680, compute capability 3.0\nCUDA error: CUDA driver version is insufficient for CUDA runtime version", "cuda-no-kernel-image"},
 		{"  Device 0: NVIDIA GeForce RTX 3060, compute capability 3.05\nCUDA error: unspecified launch failure", "cuda-no-kernel-image"},
 
 		// a project's own include, and the Windows HIP SDK's broken paths (another ID)
