@@ -42,6 +42,7 @@ func TestBatch6Signatures(t *testing.T) {
 		{"CMake Error at /opt/rocm-5.3.0/lib/cmake/hip-lang/hip-lang-config.cmake:90 (include):\n  include could not find requested file:\n\n    /opt/rocm-5.3.0/lib/cmake/hip-lang/hip-lang-targets.cmake", "hip-sdk-not-found", true},
 
 		// CMake's FindCUDA module found no toolkit
+		{"CMake Error at /usr/share/cmake-3.16/Modules/FindPackageHandleStandardArgs.cmake:146 (message):\n  Could NOT find CUDA (missing: CUDA_TOOLKIT_ROOT_DIR CUDA_NVCC_EXECUTABLE\n  CUDA_INCLUDE_DIRS CUDA_CUDART_LIBRARY)", "cuda-toolkit-not-found", false},
 		{"CMake Error at /usr/share/cmake-3.10/Modules/FindCUDA.cmake:682 (message):\n  Specify CUDA_TOOLKIT_ROOT_DIR\nCall Stack (most recent call first):\n  CMakeLists.txt:11 (find_package)", "cuda-toolkit-not-found", false},
 	} {
 		d := Default().DiagnoseString(c.log + "\n")
@@ -95,6 +96,8 @@ func TestBatch6NearMisses(t *testing.T) {
 
 		// FindCUDA finding the toolkit
 		{"-- Found CUDA: /usr/local/cuda (found version \"11.8\")", "cuda-toolkit-not-found"},
+		// an optional CUDA not found is a status line, not the failure
+		{"-- Could NOT find CUDA (missing: CUDA_TOOLKIT_ROOT_DIR CUDA_NVCC_EXECUTABLE CUDA_INCLUDE_DIRS CUDA_CUDART_LIBRARY)\nCMake Error at CMakeLists.txt:40 (message):\n  Protobuf not found", "cuda-toolkit-not-found"},
 	} {
 		d := Default().DiagnoseString(c.log + "\n")
 		for _, f := range d.Findings {
