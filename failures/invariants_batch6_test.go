@@ -33,6 +33,11 @@ func TestBatch6Signatures(t *testing.T) {
 			"level=INFO source=types.go:107 msg=\"inference compute\" id=0 library=rocm variant=\"\" compute=gfx1030 driver=6.3 name=1002:73bf total=\"16.0 GiB\"",
 			"gpu-backend-not-loaded", true},
 
+		// ollama 0.1's form: the list inside the message
+		{"time=2024-04-20T10:00:00.000Z level=INFO source=payload.go:44 msg=\"Dynamic LLM libraries [cpu_avx2 cpu cpu_avx]\"\n" +
+			"time=2024-04-20T10:00:01.000Z level=INFO source=types.go:71 msg=\"inference compute\" id=GPU-5ab1 library=cuda compute=8.6 driver=12.4 name=\"NVIDIA GeForce RTX 3090\" total=\"24.0 GiB\" available=\"23.1 GiB\"",
+			"gpu-backend-not-loaded", true},
+
 		// a GPU no CUDA 11+ toolkit compiles for, then a CUDA error
 		{"ggml_init_cublas: found 1 CUDA devices:\n  Device 0: NVIDIA GeForce GTX 765M, compute capability 3.0\n\ncuBLAS error 3 at ggml-cuda.cu:5552\ncurrent device: 0", "cuda-no-kernel-image", true},
 		{"  Device 0: GeForce GT 520, compute capability 2.1, VMM: no\nCUDA error: unspecified launch failure\n  current device: 0, in function ggml_cuda_op_mul_mat at ggml-cuda.cu:1610", "cuda-no-kernel-image", true},
@@ -80,6 +85,7 @@ func TestBatch6NearMisses(t *testing.T) {
 
 		// GPU runners present, or no GPU at all
 		{"msg=\"Dynamic LLM libraries\" runners=\"[cpu cpu_avx cpu_avx2 cuda_v11 cuda_v12 rocm_avx]\"\nmsg=\"inference compute\" id=GPU-1 library=cuda variant=v12 compute=8.6", "gpu-backend-not-loaded"},
+		{"msg=\"Dynamic LLM libraries [cpu_avx2 cuda_v11 rocm_v60002 cpu cpu_avx]\"\nmsg=\"inference compute\" id=GPU-1 library=cuda compute=8.6", "gpu-backend-not-loaded"},
 		{"msg=\"Dynamic LLM libraries\" runners=[cpu]\nmsg=\"inference compute\" id=0 library=cpu variant=avx2 compute=\"\" driver=0.0 name=\"\" total=\"31.2 GiB\"", "gpu-backend-not-loaded"},
 
 		// a GPU some toolkit still compiles for; an old GPU without an error; an old GPU out of memory
