@@ -86,7 +86,7 @@ func TestBatch6NearMisses(t *testing.T) {
 		// GPU runners present, or no GPU at all
 		{"msg=\"Dynamic LLM libraries\" runners=\"[cpu cpu_avx cpu_avx2 cuda_v11 cuda_v12 rocm_avx]\"\nmsg=\"inference compute\" id=GPU-1 library=cuda variant=v12 compute=8.6", "gpu-backend-not-loaded"},
 		{"msg=\"Dynamic LLM libraries [cpu_avx2 cuda_v11 rocm_v60002 cpu cpu_avx]\"\nmsg=\"inference compute\" id=GPU-1 library=cuda compute=8.6", "gpu-backend-not-loaded"},
-		{"msg=\"Dynamic LLM libraries\" runners=[cpu]\nmsg=\"inference compute\" id=0 library=cpu variant=avx2 compute=\"\" driver=0.0 name=\"\" total=\"31.2 GiB\"", "gpu-backend-not-loaded"},
+		{"msg=\"Dynamic LLM libraries [cpu_avx2 cpu cpu_avx]\"\nmsg=\"inference compute\" id=0 library=cpu variant=avx2 compute=\"\" driver=0.0 name=\"\" total=\"31.2 GiB\"", "gpu-backend-not-loaded"},
 
 		// a GPU some toolkit still compiles for; an old GPU without an error; an old GPU out of memory
 		{"  Device 0: Tesla K80, compute capability 3.7, VMM: yes\nCUDA error: unspecified launch failure", "cuda-no-kernel-image"},
