@@ -17,7 +17,7 @@ func TestInvariantSignatures(t *testing.T) {
 		// ggml's "CUDA error N at file:line: message" keeps only the message
 		{"CUDA error 2 at ggml-cuda.cu:359: out of memory", "gpu-out-of-memory", false},
 		{"cuBLAS error CUBLAS_STATUS_ALLOC_FAILED at ggml-cuda.cu:6345", "gpu-out-of-memory", false},
-		{"llama_model_load: error loading model: unable to allocate backend buffer", "gpu-out-of-memory", false},
+		{"llama_model_load: error loading model: unable to allocate backend buffer", "gpu-out-of-memory", true},
 		{"CUDA error 209 at ggml-cuda.cu:7124: no kernel image is available for execution on the device", "cuda-no-kernel-image", false},
 		{"CUDA error 209 at /src/ggml-cuda.cu:500", "cuda-no-kernel-image", false},
 		// loaders by file name
@@ -58,7 +58,7 @@ func TestInvariantSignatures(t *testing.T) {
 		// says so of an integrated GPU next to a supported one), no Vulkan driver
 		{"Error\tMSB8020\tThe build tools for v143 (Platform Toolset = 'v143') cannot be found.", "vs-generator-not-found", false},
 		{"ror MSB8020: The build tools for Visual Studio 2013 (Platform Toolset = 'v120') cannot be found. To build using the v12", "vs-generator-not-found", false},
-		{"Returned: \"Available devices: \"", "gpu-backend-not-loaded", false},
+		{"Returned: \"Available devices: \"", "gpu-backend-not-loaded", true},
 		{"time=2025-01-23T16:42:09.019+01:00 level=WARN source=amd_windows.go:140 msg=\"amdgpu is not supported (supported types:[gfx1103])\" gpu_type=gfx1150", "rocblas-arch-unsupported", true},
 		{"level=WARN source=amd_linux.go:114 msg=\"amdgpu [0] gfx1010 is not supported by /tmp/ollama402405963/rocm [", "rocblas-arch-unsupported", true},
 		{"vulkaninfo.c:921: failed with VK_ERROR_INCOMPATIBLE_DRIVER", "vulkan-no-driver", false},
