@@ -1,0 +1,61 @@
+package failures
+
+import "testing"
+
+// The confidence audit of issue #15: a finding is certain only when the
+// matched line states the cause; a symptom several causes print is
+// probable. Each case below is a near miss: the line another cause prints
+// next to (or instead of) the symptom, and the confidence each ID must get.
+// want lists every finding as ID/confidence, in the order explain reports
+// them; an empty want means the log must name nothing.
+func TestAuditConfidence(t *testing.T) {
+	for _, c := range []struct {
+		log  string
+		want []string
+	}{
+		// --- runtime ---
+		// an exit code of the device listing is any crash or abort; a driver that says why outranks it
+		{"llama-server --list-devices failed: exit status 0xc0000409", []string{"backend-probe-crash/probable"}},
+		{"ggml_cuda_init: failed to initialize CUDA: CUDA driver version is insufficient for CUDA runtime version\nllama-server --list-devices failed: exit status 134",
+			[]string{"cuda-driver-too-old/certain", "backend-probe-crash/probable"}},
+		{"vulkan: INFO: Vulkan crashed during device probe; trying next backend", []string{"backend-probe-crash/certain"}},
+		// "no usable GPU" and an empty device list are what a missing driver prints too
+		{"warning: no usable GPU found, --gpu-layers option will be ignored", []string{"gpu-backend-not-loaded/probable"}},
+		{"ggml_cuda_init: failed to initialize CUDA: no CUDA-capable device is detected\nwarning: no usable GPU found, --gpu-layers option will be ignored", []string{"cuda-no-device/certain"}},
+		{"warning: not compiled with GPU offload support, --gpu-layers option will be ignored", []string{"gpu-backend-not-loaded/certain"}},
+		{"llama_model_load_from_file_impl: no backends are loaded. hint: use ggml_backend_load() or ggml_backend_load_all() to load a backend before calling this function", []string{"gpu-backend-not-loaded/probable"}},
+		{"load_backend: failed to load C:\\llama\\ggml-cpu.dll: vcruntime140_1.dll was not found\nllama_model_load_from_file_impl: no backends are loaded. hint: use ggml_backend_load() or ggml_backend_load_all() to load a backend before calling this function",
+			[]string{"vc-runtime-dll-missing/certain"}},
+		// a buffer that did not fit: certain only with the allocator's out-of-memory words
+		{"ggml_gallocr_reserve_n: failed to allocate CUDA0 buffer of size 2147483648", []string{"gpu-out-of-memory/probable"}},
+		{"ggml_backend_cuda_buffer_type_alloc_buffer: allocating 2048.00 MiB on device 0: cudaMalloc failed: out of memory\nggml_gallocr_reserve_n: failed to allocate CUDA0 buffer of size 2147483648", []string{"gpu-out-of-memory/certain"}},
+		{"ggml_backend_metal_buffer_type_alloc_buffer: failed to allocate Metal buffer of 8589934592 bytes (out of memory)", []string{"gpu-out-of-memory/certain"}},
+		{"llama_model_load: error loading model: unable to allocate backend buffer", []string{"gpu-out-of-memory/probable"}},
+		{"llama_init_from_model: failed to initialize the context: std::bad_alloc", []string{"gpu-out-of-memory/probable"}},
+		{"ggml_vulkan: Device memory allocation of size 4294967296 failed.\nggml_vulkan: vk::Device::allocateMemory: ErrorUnknown", []string{"gpu-out-of-memory/probable"}},
+		{"ggml_vulkan: Device memory allocation of size 4294967296 failed.\nggml_vulkan: vk::Device::allocateMemory: ErrorOutOfDeviceMemory", []string{"gpu-out-of-memory/certain"}},
+		// ggml-opencl's failed allocation names its OpenCL error: only -4 is exhausted memory
+		{"ggml_backend_opencl_buffer_type_alloc_buffer: failed to allocate 512.00 MiB (err=-61). Consider reducing -ngl, lowering -c / -ub, or using quantized KV cache.", []string{"gpu-out-of-memory/probable"}},
+		{"ggml_backend_opencl_buffer_type_alloc_buffer: failed to allocate 512.00 MiB (err=-4). Consider reducing -ngl, lowering -c / -ub, or using quantized KV cache.", []string{"gpu-out-of-memory/certain"}},
+		// a lost Vulkan device is a hang, a timeout or a crash as often as a driver problem
+		{"ggml_vulkan: device lost on AMD Radeon RX 6600 (RADV NAVI23)", []string{"vulkan-no-driver/probable"}},
+		{"vk::PhysicalDevice::createDevice: ErrorDeviceLost", []string{"vulkan-no-driver/probable"}},
+		{"terminate called after throwing an instance of 'vk::IncompatibleDriverError'", []string{"vulkan-no-driver/certain"}},
+	} {
+		d := Default().DiagnoseString(c.log + "\n")
+		got := []string{}
+		for _, f := range d.Findings {
+			got = append(got, f.ID+"/"+f.Confidence)
+		}
+		if len(got) != len(c.want) {
+			t.Errorf("%q: got %v, want %v", c.log, got, c.want)
+			continue
+		}
+		for i := range got {
+			if got[i] != c.want[i] {
+				t.Errorf("%q: got %v, want %v", c.log, got, c.want)
+				break
+			}
+		}
+	}
+}
