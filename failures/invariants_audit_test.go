@@ -41,6 +41,11 @@ func TestAuditConfidence(t *testing.T) {
 		{"ggml_vulkan: device lost on AMD Radeon RX 6600 (RADV NAVI23)", []string{"vulkan-no-driver/probable"}},
 		{"vk::PhysicalDevice::createDevice: ErrorDeviceLost", []string{"vulkan-no-driver/probable"}},
 		{"terminate called after throwing an instance of 'vk::IncompatibleDriverError'", []string{"vulkan-no-driver/certain"}},
+		// gguf.cpp's "failed to read ..." closes any error of its section: a tensor type this build does not know is the engine's age
+		{"gguf_init_from_file_impl: tensor 'blk.0.attn_q.weight' has invalid ggml type 39. should be in [0, 39)\ngguf_init_from_file_impl: failed to read tensor info", []string{"model-arch-unsupported/probable"}},
+		{"gguf_init_from_file_impl: failed to read tensor info", []string{"model-file-invalid/probable"}},
+		{"gguf_init_from_file_impl: failed to read magic", []string{"model-file-invalid/certain"}},
+		{"gguf_init_from_file_impl: invalid magic characters: '<!DO', expected 'GGUF'", []string{"model-file-invalid/certain"}},
 	} {
 		d := Default().DiagnoseString(c.log + "\n")
 		got := []string{}

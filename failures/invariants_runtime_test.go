@@ -62,7 +62,7 @@ func TestRuntimeInvariantSignatures(t *testing.T) {
 		{`msg="unable to load cuda driver library" library=/usr/lib/libcuda.so.470.256.02 error="cuda driver library init failure: 35"`, "cuda-driver-too-old", false},
 		{`time=2025-10-01T10:00:00.000Z level=INFO source=runner.go:464 msg="failure during GPU discovery" OLLAMA_LIBRARY_PATH=[/usr/lib/ollama /usr/lib/ollama/rocm] extra_envs=map[] error="runner crashed"`, "backend-probe-crash", false},
 		{"ERROR at /build/vulkaninfo/vulkaninfo.h:573:vkEnumerateInstanceExtensionProperties failed with ERROR_INITIALIZATION_FAILED", "vulkan-no-driver", true},
-		{"gguf_init_from_file_impl: failed to read key-value pairs", "model-file-invalid", false},
+		{"gguf_init_from_file_impl: failed to read key-value pairs", "model-file-invalid", true},
 		{"ggml-cuda/mmq.cuh:3120: ERROR: HIP kernel mul_mat_q has no device code compatible with HIP arch 1100.", "hip-invalid-device-function", true},
 		{"The code execution cannot proceed because MSVCP140_CODECVT_IDS.dll was not found.", "vc-runtime-dll-missing", false},
 		{"The program can't start because api-ms-win-crt-runtime-l1-1-0.dll is missing from your computer.", "vc-runtime-dll-missing", false},
