@@ -37,6 +37,9 @@ func TestAuditConfidence(t *testing.T) {
 		// ggml-opencl's failed allocation names its OpenCL error: only -4 is exhausted memory
 		{"ggml_backend_opencl_buffer_type_alloc_buffer: failed to allocate 512.00 MiB (err=-61). Consider reducing -ngl, lowering -c / -ub, or using quantized KV cache.", []string{"gpu-out-of-memory/probable"}},
 		{"ggml_backend_opencl_buffer_type_alloc_buffer: failed to allocate 512.00 MiB (err=-4). Consider reducing -ngl, lowering -c / -ub, or using quantized KV cache.", []string{"gpu-out-of-memory/certain"}},
+		// SYCL's pool says the device gave no memory, which a single allocation over the 4 GiB limit of some Intel GPUs prints too
+		{"ggml_backend_sycl_buffer_type_alloc_buffer: can't allocate 8589934592 Bytes of memory on device", []string{"gpu-out-of-memory/probable"}},
+		{"Native API failed. Native API returns: UR_RESULT_ERROR_OUT_OF_DEVICE_MEMORY\nggml_backend_sycl_buffer_type_alloc_buffer: can't allocate 8589934592 Bytes of memory on device", []string{"gpu-out-of-memory/certain"}},
 		// a lost Vulkan device is a hang, a timeout or a crash as often as a driver problem
 		{"ggml_vulkan: device lost on AMD Radeon RX 6600 (RADV NAVI23)", []string{"vulkan-no-driver/probable"}},
 		{"vk::PhysicalDevice::createDevice: ErrorDeviceLost", []string{"vulkan-no-driver/probable"}},
