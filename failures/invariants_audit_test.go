@@ -49,6 +49,11 @@ func TestAuditConfidence(t *testing.T) {
 		{"gguf_init_from_file_impl: failed to read tensor info", []string{"model-file-invalid/probable"}},
 		{"gguf_init_from_file_impl: failed to read magic", []string{"model-file-invalid/certain"}},
 		{"gguf_init_from_file_impl: invalid magic characters: '<!DO', expected 'GGUF'", []string{"model-file-invalid/certain"}},
+		// --- cli ---
+		// a flag that a newer llama.cpp removed is also unknown to a build older than the flag
+		{"error: invalid argument: --draft-max", []string{"engine-flag-removed/probable"}},
+		{"error: invalid argument: --memory-f32", []string{"engine-flag-removed/certain"}},
+		{"error while handling argument \"--draft-max\": the argument has been removed. use --spec-draft-n-max or --spec-ngram-mod-n-max", []string{"engine-flag-removed/certain"}},
 	} {
 		d := Default().DiagnoseString(c.log + "\n")
 		got := []string{}
