@@ -49,6 +49,10 @@ func TestAuditConfidence(t *testing.T) {
 		{"gguf_init_from_file_impl: failed to read tensor info", []string{"model-file-invalid/probable"}},
 		{"gguf_init_from_file_impl: failed to read magic", []string{"model-file-invalid/certain"}},
 		{"gguf_init_from_file_impl: invalid magic characters: '<!DO', expected 'GGUF'", []string{"model-file-invalid/certain"}},
+		// a draft model without --spec-type is inert only from build b8955 on: the command line alone is probable
+		{"$ llama-server -m big.gguf -md small.gguf", []string{"spec-decoding-inactive/probable"}},
+		{"$ llama-server -m big.gguf -md small.gguf\nbuild: 9120 (0ab3c1f77) with GNU 13.3.0 for Linux x86_64", []string{"spec-decoding-inactive/certain"}},
+		{"$ llama-server -m big.gguf -md small.gguf\nbuild: 8100 (0ab3c1f77) with GNU 13.3.0 for Linux x86_64", []string{}},
 		// --- cli ---
 		// a flag that a newer llama.cpp removed is also unknown to a build older than the flag
 		{"error: invalid argument: --draft-max", []string{"engine-flag-removed/probable"}},
