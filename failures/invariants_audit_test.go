@@ -49,6 +49,10 @@ func TestAuditConfidence(t *testing.T) {
 		{"gguf_init_from_file_impl: failed to read tensor info", []string{"model-file-invalid/probable"}},
 		{"gguf_init_from_file_impl: failed to read magic", []string{"model-file-invalid/certain"}},
 		{"gguf_init_from_file_impl: invalid magic characters: '<!DO', expected 'GGUF'", []string{"model-file-invalid/certain"}},
+		// Windows' loader code 126 is the library or one of its dependencies (cuDNN 8 without zlibwapi.dll); a DLL named as missing is certain
+		{"Could not load library cudnn_cnn_infer64_8.dll. Error code 126\nPlease make sure cudnn_cnn_infer64_8.dll is in your library path!", []string{"cuda-runtime-dll-missing/probable"}},
+		{"The code execution cannot proceed because cublas64_12.dll was not found. Reinstalling the program may fix this problem.", []string{"cuda-runtime-dll-missing/certain"}},
+		{"OSError: [WinError 126] The specified module could not be found. Error loading \"C:\\torch\\lib\\cudnn_cnn_infer64_8.dll\" or one of its dependencies.", []string{}},
 		// a draft model without --spec-type is inert only from build b8955 on: the command line alone is probable
 		{"$ llama-server -m big.gguf -md small.gguf", []string{"spec-decoding-inactive/probable"}},
 		{"$ llama-server -m big.gguf -md small.gguf\nbuild: 9120 (0ab3c1f77) with GNU 13.3.0 for Linux x86_64", []string{"spec-decoding-inactive/certain"}},

@@ -27,8 +27,8 @@ func TestInvariantSignatures(t *testing.T) {
 		{"The code execution cannot proceed because vulkan-1.dll was not found.", "vulkan-no-driver", false},
 		{"./main: error while loading shared libraries: libOpenCL.so.1: cannot open shared object file: No such file or directory", "opencl-no-platform", false},
 		{"由于找不到OpenCL.dll，无法继续执行代码。", "opencl-no-platform", false},
-		{"Could not load library cudnn_cnn_infer64_8.dll. Error code 126", "cuda-runtime-dll-missing", false},
-		{"Please make sure cudnn_ops_infer64_8.dll is in your library path!", "cuda-runtime-dll-missing", false},
+		{"Could not load library cudnn_cnn_infer64_8.dll. Error code 126", "cuda-runtime-dll-missing", true},
+		{"Please make sure cudnn_ops_infer64_8.dll is in your library path!", "cuda-runtime-dll-missing", true},
 		// tools by name, in several shells and languages
 		{"'ninja' is not recognized as an internal or external command,", "ninja-missing", false},
 		{"RuntimeError: Ninja is required to load C++ extensions", "ninja-missing", false},
