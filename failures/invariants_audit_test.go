@@ -57,6 +57,17 @@ func TestAuditConfidence(t *testing.T) {
 		{"$ llama-server -m big.gguf -md small.gguf", []string{"spec-decoding-inactive/probable"}},
 		{"$ llama-server -m big.gguf -md small.gguf\nbuild: 9120 (0ab3c1f77) with GNU 13.3.0 for Linux x86_64", []string{"spec-decoding-inactive/certain"}},
 		{"$ llama-server -m big.gguf -md small.gguf\nbuild: 8100 (0ab3c1f77) with GNU 13.3.0 for Linux x86_64", []string{}},
+		// --- build ---
+		// scikit-build gives up on every generator when any compiler is missing, on Linux too
+		{"scikit-build could not get a working generator for your system. Aborting build.", []string{"msvc-env-missing/probable"}},
+		{"error: Microsoft Visual C++ 14.0 or greater is required. Get it with \"Microsoft C++ Build Tools\"", []string{"msvc-env-missing/certain"}},
+		// a driver API symbol missing at load time: a library built without -lcuda, or a libcuda older than the symbol
+		{"OSError: /tmp/_MEI1/koboldcpp_cublas.so: undefined symbol: cuMemCreate", []string{"cuda-driver-lib-link/probable"}},
+		{"/usr/bin/ld: ggml-cuda.cu.o: undefined reference to `cuMemCreate'", []string{"cuda-driver-lib-link/certain"}},
+		// nvcc's "single input file" is any stray argument, not only an unquoted path
+		{"nvcc fatal : A single input file is required for a non-link phase when an outputfile is specified", []string{"nvcc-unquoted-arg/probable"}},
+		// CMake cannot identify a HIP compiler that cannot compile its probe for any reason (device libraries too)
+		{"-- The HIP compiler identification is unknown", []string{"hip-sdk-not-found/probable"}},
 		// --- cli ---
 		// a flag that a newer llama.cpp removed is also unknown to a build older than the flag
 		{"error: invalid argument: --draft-max", []string{"engine-flag-removed/probable"}},
