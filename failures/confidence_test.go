@@ -1,6 +1,8 @@
 package failures
 
 import (
+	"encoding/json"
+	"os"
 	"strings"
 	"testing"
 )
@@ -173,6 +175,55 @@ func TestCertainSignaturesRejectGenericSymptoms(t *testing.T) {
 				}
 				t.Errorf("%s signature %d (%s) is certain and matches the generic line %q", e.ID, i, s.Re, strings.TrimSpace(line))
 			}
+		}
+	}
+}
+
+// TestConfidenceAudit: every certain signature of the data file has its
+// line in testdata/confidence-audit.tsv (ID, the pattern as the data file
+// writes it with " THEN " and its second line, and the verdict "states the
+// cause: ..."), and every line of the audit names a certain signature that
+// still exists. A new certain signature needs its line: if the matched line
+// only points at the cause (a crash, an exit code, a generic failure), mark
+// the signature probable instead.
+func TestConfidenceAudit(t *testing.T) {
+	var df dataFile
+	if err := json.Unmarshal(defaultData, &df); err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile("testdata/confidence-audit.tsv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	audited := map[[2]string]bool{}
+	for i, line := range strings.Split(strings.TrimRight(string(b), "\n"), "\n") {
+		f := strings.Split(line, "\t")
+		if len(f) != 3 || !strings.HasPrefix(f[2], "states the cause: ") || len(f[2]) < len("states the cause: ")+10 {
+			t.Errorf("confidence-audit.tsv:%d: want ID<TAB>pattern<TAB>states the cause: <why>, got %q", i+1, line)
+			continue
+		}
+		audited[[2]string{f[0], f[1]}] = true
+	}
+	certain := map[[2]string]bool{}
+	for _, e := range df.Failures {
+		for _, s := range e.Signature {
+			if s.Probable {
+				continue
+			}
+			key := s.Re
+			if s.Then != "" {
+				key += " THEN " + s.Then
+			}
+			k := [2]string{e.ID, key}
+			certain[k] = true
+			if !audited[k] {
+				t.Errorf("%s: certain signature %q has no line in testdata/confidence-audit.tsv: add one that says how the line states the cause, or make it probable", e.ID, key)
+			}
+		}
+	}
+	for k := range audited {
+		if !certain[k] {
+			t.Errorf("confidence-audit.tsv: %s %q is not a certain signature of the data file (changed, removed or made probable): update the line", k[0], k[1])
 		}
 	}
 }
