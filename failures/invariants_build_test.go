@@ -30,6 +30,27 @@ func TestInvariantBuildSignatures(t *testing.T) {
 		{"-- Found nlohmann_json: build/vcpkg_installed/x64-windows/share/nlohmann_json/nlohmann_jsonConfig.cmake\nCMake Error at src/CMakeLists.txt:67 (message):\n  Required program `glslangValidator` not found.", "vulkan-sdk-not-found", true},
 		{"C:\\src\\app>cmake --build build\n'glslangValidator' is not recognized as an internal or external command,", "vulkan-sdk-not-found", true},
 		{"-- Could NOT find Vulkan (missing: glslangValidator) (found version \"1.3.280\")\nC:\\src\\app\\build", "vulkan-sdk-not-found", true},
+		// precision review: CMake's "Could NOT find X" is a status line where X is
+		// optional; under FindPackageHandleStandardArgs' error (or llama.cpp's own
+		// hint) it names the cause, alone it points at it
+		{"CMake Error at /usr/share/cmake-3.25/Modules/FindPackageHandleStandardArgs.cmake:230 (message):\n  Could NOT find Vulkan (missing: Vulkan_LIBRARY Vulkan_INCLUDE_DIR glslc)", "vulkan-sdk-not-found", false},
+		{"-- Could NOT find Vulkan (missing: Vulkan_LIBRARY Vulkan_INCLUDE_DIR)", "vulkan-sdk-not-found", true},
+		{"CMake Error at common/CMakeLists.txt:90 (message):\n  Could NOT find CURL. Hint: to disable this feature, set -DLLAMA_CURL=OFF", "curl-missing", false},
+		{"CMake Error at /usr/share/cmake-3.28/Modules/FindPackageHandleStandardArgs.cmake:230 (message):\n  Could NOT find CURL (missing: CURL_LIBRARY CURL_INCLUDE_DIR)", "curl-missing", false},
+		{"-- Could NOT find CURL (missing: CURL_LIBRARY CURL_INCLUDE_DIR)", "curl-missing", true},
+		{"CMake Error at /usr/share/cmake-3.28/Modules/FindPackageHandleStandardArgs.cmake:230 (message):\n  Could NOT find CUDAToolkit (missing: CUDA_CUDART)", "cuda-toolkit-not-found", false},
+		// CMake's compiler test names its language on the line before the sentence
+		{"  The CUDA compiler\n\n    \"/usr/local/cuda/bin/nvcc\"\n\n  is not able to compile a simple test program.", "cuda-compiler-test-failed", false},
+		{"    \"C:/Program Files/NVIDIA GPU Computing Toolkit/CUDA/v12.2/bin/nvcc.exe\"\n\n  is not able to compile a simple test program.", "cuda-compiler-test-failed", false},
+		// GCC 11's std::function is what nvcc 11.5 trips on; the bare error is any template's
+		{"/usr/include/c++/11/bits/std_function.h:435:145: error: parameter packs not expanded with '...':\n  435 |         function(_Functor&& __f)\n/usr/include/c++/11/bits/std_function.h:435:145: note:         '_ArgTypes'", "cuda-gcc-parameter-packs", false},
+		{"/usr/include/c++/11/bits/std_function.h:435:145: error: parameter packs not expanded with '...':", "cuda-gcc-parameter-packs", true},
+		// a GPU_TARGETS value that is not a gfx name is a command line, not an error
+		{"make -j16 LLAMA_HIPBLAS=1 AMDGPU_TARGETS=gxf1032", "hip-invalid-target", true},
+		// a stale shader header: ggml-vulkan's pipeline code in sight, or gcc's sibling hint
+		{"ggml-vulkan.cpp:1918:42: error: 'flash_attn_f32_f16_int8_data' was not declared in this scope\n 1918 |  if (f32acc) { spv_data = flash_attn_f32_f16_int8_data; }", "vulkan-shaders-header-stale", false},
+		{"ggml/src/ggml-vulkan/ggml-vulkan.cpp: In function 'void ggml_vk_load_shaders(vk_device&)':\nggml-vulkan.cpp:2010:9: error: 'matmul_f16_l_len' was not declared in this scope", "vulkan-shaders-header-stale", true},
+		{"x.cpp:1918:42: error: 'rope_f16_data' was not declared in this scope; did you mean 'rope_f32_data'?", "vulkan-shaders-header-stale", true},
 	} {
 		d := Default().DiagnoseString(c.log + "\n")
 		if len(d.Findings) != 1 || d.Findings[0].ID != c.id || (d.Findings[0].Confidence == ConfidenceProbable) != c.probable {
@@ -58,6 +79,16 @@ func TestInvariantBuildSilences(t *testing.T) {
 		"[ 40%] Compiling vertex shader\n/bin/sh: 1: Vulkan_GLSLANG_VALIDATOR_EXECUTABLE-NOTFOUND: not found\namd@host:~/src$",
 		"/usr/bin/ld: cannot find -lfoo\nglslangValidator: command not found\n/home/u/src",
 		"-- Found glslangValidator: C:/VulkanSDK/1.3.280.0/Bin/glslangValidator.exe",
+		// CMake's compiler test of another language; CMakeOutput.log's success line
+		"CMake Error at /usr/share/cmake-3.25/Modules/CMakeTestCCompiler.cmake:70 (message):\n  The C compiler\n\n    \"/usr/bin/cc\"\n\n  is not able to compile a simple test program.",
+		"  is not able to compile a simple test program.",
+		"Compiling the CUDA compiler identification source file \"CMakeCUDACompilerId.cu\" succeeded.",
+		// a variable or placeholder for the targets
+		"cmake -B build -DGGML_HIP=ON -DAMDGPU_TARGETS=$GFX_ARCH",
+		"cmake -B build -DGGML_HIP=ON -DAMDGPU_TARGETS=${{ matrix.targets }}",
+		"cmake -B build -DGGML_HIP=ON -DAMDGPU_TARGETS=<your gfx>",
+		// an undeclared *_len of the project's own, without Vulkan in sight
+		"src/parse.cpp:40:9: error: 'header_len' was not declared in this scope",
 	} {
 		if d := Default().DiagnoseString(log + "\n"); len(d.Findings) != 0 {
 			t.Errorf("%q: got %+v, want nothing", log, brief(d.Findings))
