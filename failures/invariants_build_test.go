@@ -51,6 +51,21 @@ func TestInvariantBuildSignatures(t *testing.T) {
 		{"ggml-vulkan.cpp:1918:42: error: 'flash_attn_f32_f16_int8_data' was not declared in this scope\n 1918 |  if (f32acc) { spv_data = flash_attn_f32_f16_int8_data; }", "vulkan-shaders-header-stale", false},
 		{"ggml/src/ggml-vulkan/ggml-vulkan.cpp: In function 'void ggml_vk_load_shaders(vk_device&)':\nggml-vulkan.cpp:2010:9: error: 'matmul_f16_l_len' was not declared in this scope", "vulkan-shaders-header-stale", true},
 		{"x.cpp:1918:42: error: 'rope_f16_data' was not declared in this scope; did you mean 'rope_f32_data'?", "vulkan-shaders-header-stale", true},
+		// the same causes in the words of CMake's other modules, clang, MSBuild,
+		// MSVC and setuptools
+		{"CMake Error at /usr/share/cmake-3.22/Modules/CMakeDetermineCUDACompiler.cmake:179 (message):\n  Failed to find nvcc.\n\n  Compiler requires the CUDA toolkit.  Please set the CUDAToolkit_ROOT\n  variable.", "cuda-toolkit-not-found", false},
+		{"CMake Error at /usr/share/cmake-3.16/Modules/FindPackageHandleStandardArgs.cmake:146 (message):\n  Could NOT find CUDA (missing: CUDA_TOOLKIT_ROOT_DIR CUDA_NVCC_EXECUTABLE)", "cuda-toolkit-not-found", false},
+		{"CMake Error at /usr/share/cmake-3.16/Modules/FindCUDA.cmake:857 (message):\n  Specify CUDA_TOOLKIT_ROOT_DIR", "cuda-toolkit-not-found", false},
+		{`C:\Program Files\Microsoft Visual Studio\2022\Community\MSBuild\Microsoft\VC\v170\BuildCustomizations\CUDA 12.4.targets(862,9): error : The CUDA Toolkit v12.4 directory '' does not exist.  Please verify the CUDA Toolkit is installed properly or define the CudaToolkitDir property to resolve this error.`, "cuda-toolkit-not-found", false},
+		{"CMake Error at CMakeLists.txt:3 (project):\n  No CMAKE_HIP_COMPILER could be found.", "hip-sdk-not-found", false},
+		{"clang: error: cannot find HIP runtime; provide its path via '--rocm-path', or pass '-nogpuinc' to build without HIP runtime", "hip-sdk-not-found", false},
+		{`C:\llama.cpp\ggml\src\ggml-vulkan\ggml-vulkan.cpp(3): fatal error C1083: Cannot open include file: 'vulkan/vulkan.hpp': No such file or directory`, "vulkan-sdk-not-found", false},
+		{`C:\llama.cpp\ggml\src\ggml-vulkan\ggml-vulkan.cpp(5): fatal error C1083: Cannot open include file: 'spirv/unified1/spirv.hpp': No such file or directory`, "vulkan-spirv-headers-missing", false},
+		{"error: command 'x86_64-linux-gnu-gcc' failed: No such file or directory", "cxx-compiler-missing", false},
+		{"unable to execute 'gcc': No such file or directory", "cxx-compiler-missing", false},
+		{"error: command 'cl.exe' failed: No such file or directory", "msvc-env-missing", false},
+		{`C:\src\ext.cpp(1): fatal error C1083: Cannot open include file: 'type_traits': No such file or directory`, "msvc-env-missing", true},
+		{"FileNotFoundError: [Errno 2] No such file or directory: 'ninja'", "ninja-missing", false},
 	} {
 		d := Default().DiagnoseString(c.log + "\n")
 		if len(d.Findings) != 1 || d.Findings[0].ID != c.id || (d.Findings[0].Confidence == ConfidenceProbable) != c.probable {
@@ -87,6 +102,15 @@ func TestInvariantBuildSilences(t *testing.T) {
 		"cmake -B build -DGGML_HIP=ON -DAMDGPU_TARGETS=$GFX_ARCH",
 		"cmake -B build -DGGML_HIP=ON -DAMDGPU_TARGETS=${{ matrix.targets }}",
 		"cmake -B build -DGGML_HIP=ON -DAMDGPU_TARGETS=<your gfx>",
+		// FindCUDA's and CMake's words where CUDA is optional; a compiler that
+		// ran and failed; a tool other than ninja; the project's own header
+		"-- Could NOT find CUDA (missing: CUDA_TOOLKIT_ROOT_DIR CUDA_NVCC_EXECUTABLE CUDA_INCLUDE_DIRS CUDA_CUDART_LIBRARY)",
+		"CUDA_TOOLKIT_ROOT_DIR not found or specified",
+		"error: command 'gcc' failed with exit status 1",
+		"error: command '/usr/bin/gcc' failed with exit code 1",
+		"FileNotFoundError: [Errno 2] No such file or directory: 'ninja.log'",
+		`C:\src\x.cpp(1): fatal error C1083: Cannot open include file: 'vulkan_helpers.h': No such file or directory`,
+		"clang: error: cannot find libdevice for sm_35; provide path to different CUDA installation via '--cuda-path'",
 		// an undeclared *_len of the project's own, without Vulkan in sight
 		"src/parse.cpp:40:9: error: 'header_len' was not declared in this scope",
 	} {
