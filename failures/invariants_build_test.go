@@ -66,6 +66,16 @@ func TestInvariantBuildSignatures(t *testing.T) {
 		{"error: command 'cl.exe' failed: No such file or directory", "msvc-env-missing", false},
 		{`C:\src\ext.cpp(1): fatal error C1083: Cannot open include file: 'type_traits': No such file or directory`, "msvc-env-missing", true},
 		{"FileNotFoundError: [Errno 2] No such file or directory: 'ninja'", "ninja-missing", false},
+		// llama.cpp before GGML only warned and built for the CPU; the warning
+		// names the SDK only after FindVulkan's status line says what is missing
+		{"-- Could NOT find Vulkan (missing: Vulkan_LIBRARY Vulkan_INCLUDE_DIR)\nCMake Warning at CMakeLists.txt:480 (message):\n  Vulkan not found", "vulkan-sdk-not-found", false},
+		{"-- Could NOT find Vulkan (missing: glslc) (found version \"1.3.257\")\nCMake Warning at CMakeLists.txt:343 (message):\n  Vulkan not found", "vulkan-glslc-missing", false},
+		{"CMake Warning at vendor/llama.cpp/CMakeLists.txt:305 (message):\n  cuBLAS not found", "cuda-toolkit-not-found", false},
+		{"CMake Warning at CMakeLists.txt:500 (message):\n  hipBLAS or HIP not found. Try setting CMAKE_PREFIX_PATH=/opt/rocm", "hip-sdk-not-found", false},
+		// nvcc includes the runtime API itself: an unknown cuda* function is the
+		// toolkit's age; a half intrinsic or cuBLAS call may be a missing include
+		{"ggml-cuda/common.cuh(126): error: identifier \"cudaGridDependencySynchronize\" is undefined", "cuda-toolkit-too-old", false},
+		{"ggml-cuda/fattn.cu(10): error: identifier \"__hmax\" is undefined", "cuda-toolkit-too-old", true},
 	} {
 		d := Default().DiagnoseString(c.log + "\n")
 		if len(d.Findings) != 1 || d.Findings[0].ID != c.id || (d.Findings[0].Confidence == ConfidenceProbable) != c.probable {
@@ -111,6 +121,9 @@ func TestInvariantBuildSilences(t *testing.T) {
 		"FileNotFoundError: [Errno 2] No such file or directory: 'ninja.log'",
 		`C:\src\x.cpp(1): fatal error C1083: Cannot open include file: 'vulkan_helpers.h': No such file or directory`,
 		"clang: error: cannot find libdevice for sm_35; provide path to different CUDA installation via '--cuda-path'",
+		// a CMake warning of another package; a type that is not a CUDA API
+		"CMake Warning at CMakeLists.txt:40 (message):\n  OpenMP not found",
+		"kernel.cu(10): error: identifier \"my_cuda_helper\" is undefined",
 		// an undeclared *_len of the project's own, without Vulkan in sight
 		"src/parse.cpp:40:9: error: 'header_len' was not declared in this scope",
 	} {
