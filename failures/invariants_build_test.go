@@ -76,6 +76,16 @@ func TestInvariantBuildSignatures(t *testing.T) {
 		// toolkit's age; a half intrinsic or cuBLAS call may be a missing include
 		{"ggml-cuda/common.cuh(126): error: identifier \"cudaGridDependencySynchronize\" is undefined", "cuda-toolkit-too-old", false},
 		{"ggml-cuda/fattn.cu(10): error: identifier \"__hmax\" is undefined", "cuda-toolkit-too-old", true},
+		// a missing header in the compilers' other languages: MSVC words C1083
+		// per language (the code and the header name stay), gcc's strerror is
+		// glibc's translation and zh-CN's colons are full-width
+		{`C:\src\x.cpp(1): schwerwiegender Fehler C1083: Datei (Include) kann nicht geöffnet werden: "stdio.h": No such file or directory`, "msvc-env-missing", true},
+		{`C:\src\x.cpp(1): fatal error C1083: Не удается открыть файл включение: stdio.h: No such file or directory`, "msvc-env-missing", true},
+		{`C:\src\x.cpp(1): fatal error C1083: include ファイルを開けません。'stdio.h':No such file or directory`, "msvc-env-missing", true},
+		{`C:\src\ggml-vulkan.cpp(1): fatal error C1083: No se puede abrir el archivo incluir: 'vulkan/vulkan.hpp': No such file or directory`, "vulkan-sdk-not-found", false},
+		{"common/download.cpp:5:10: fatal error: curl/curl.h: No existe el archivo o el directorio", "curl-missing", false},
+		{"ggml-vulkan.cpp:8:10: schwerwiegender Fehler: vulkan/vulkan.hpp: Datei oder Verzeichnis nicht gefunden", "vulkan-sdk-not-found", false},
+		{"ggml-vulkan.cpp:8:10: 致命错误：vulkan/vulkan.hpp：没有那个文件或目录", "vulkan-sdk-not-found", false},
 	} {
 		d := Default().DiagnoseString(c.log + "\n")
 		if len(d.Findings) != 1 || d.Findings[0].ID != c.id || (d.Findings[0].Confidence == ConfidenceProbable) != c.probable {
@@ -121,6 +131,9 @@ func TestInvariantBuildSilences(t *testing.T) {
 		"FileNotFoundError: [Errno 2] No such file or directory: 'ninja.log'",
 		`C:\src\x.cpp(1): fatal error C1083: Cannot open include file: 'vulkan_helpers.h': No such file or directory`,
 		"clang: error: cannot find libdevice for sm_35; provide path to different CUDA installation via '--cuda-path'",
+		// a header of the project's own whose name ends like the C runtime's; a source file
+		`C:\src\x.cpp(1): fatal error C1083: Cannot open include file: 'mystdio.h': No such file or directory`,
+		`C:\src\x.cpp(1): fatal error C1083: Cannot open source file: 'stdio.h.cpp': No such file or directory`,
 		// a CMake warning of another package; a type that is not a CUDA API
 		"CMake Warning at CMakeLists.txt:40 (message):\n  OpenMP not found",
 		"kernel.cu(10): error: identifier \"my_cuda_helper\" is undefined",
