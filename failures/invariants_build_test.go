@@ -86,6 +86,16 @@ func TestInvariantBuildSignatures(t *testing.T) {
 		{"common/download.cpp:5:10: fatal error: curl/curl.h: No existe el archivo o el directorio", "curl-missing", false},
 		{"ggml-vulkan.cpp:8:10: schwerwiegender Fehler: vulkan/vulkan.hpp: Datei oder Verzeichnis nicht gefunden", "vulkan-sdk-not-found", false},
 		{"ggml-vulkan.cpp:8:10: 致命错误：vulkan/vulkan.hpp：没有那个文件或目录", "vulkan-sdk-not-found", false},
+		// CMake names the compiler it could not run: cl is Visual Studio's
+		// environment, nvcc the CUDA toolkit, g++ the system compiler, the HIP
+		// compiler ROCm; the NMake fallback with no compiler identified points at
+		// Visual Studio's environment
+		{"CMake Error at CMakeLists.txt:3 (project):\n  The CMAKE_C_COMPILER:\n\n    cl\n\n  is not a full path and was not found in the PATH.", "msvc-env-missing", false},
+		{"The CMAKE_CXX_COMPILER: cl.exe is not a full path and was not found in the PATH.", "msvc-env-missing", false},
+		{"CMake Error at CMakeLists.txt:3 (project):\n  The CMAKE_CUDA_COMPILER:\n\n    /usr/local/cuda/bin/nvcc\n\n  is not a full path to an existing compiler tool.", "cuda-toolkit-not-found", false},
+		{"CMake Error at CMakeLists.txt:3 (project):\n  The CMAKE_CXX_COMPILER:\n\n    g++\n\n  is not a full path and was not found in the PATH.", "cxx-compiler-missing", false},
+		{"CMake Error at CMakeLists.txt:3 (project):\n  The CMAKE_HIP_COMPILER:\n\n    C:/Program Files/AMD/ROCm/6.1/bin/clang++.exe\n\n  is not a full path to an existing compiler tool.", "hip-sdk-not-found", false},
+		{"-- Building for: NMake Makefiles\n-- The C compiler identification is unknown\nCMake Error at CMakeLists.txt:3 (project):", "msvc-env-missing", true},
 	} {
 		d := Default().DiagnoseString(c.log + "\n")
 		if len(d.Findings) != 1 || d.Findings[0].ID != c.id || (d.Findings[0].Confidence == ConfidenceProbable) != c.probable {
@@ -134,6 +144,11 @@ func TestInvariantBuildSilences(t *testing.T) {
 		// a header of the project's own whose name ends like the C runtime's; a source file
 		`C:\src\x.cpp(1): fatal error C1083: Cannot open include file: 'mystdio.h': No such file or directory`,
 		`C:\src\x.cpp(1): fatal error C1083: Cannot open source file: 'stdio.h.cpp': No such file or directory`,
+		// a compiler path of the user's own; Ninja chosen (the compiler may be
+		// anything); a line that is only "cl"
+		"CMake Error at CMakeLists.txt:3 (project):\n  The CMAKE_C_COMPILER:\n\n    /usr/bin/mycc\n\n  is not a full path to an existing compiler tool.",
+		"-- Building for: Ninja\n-- The C compiler identification is unknown",
+		"cl",
 		// a CMake warning of another package; a type that is not a CUDA API
 		"CMake Warning at CMakeLists.txt:40 (message):\n  OpenMP not found",
 		"kernel.cu(10): error: identifier \"my_cuda_helper\" is undefined",
