@@ -96,6 +96,10 @@ func TestInvariantBuildSignatures(t *testing.T) {
 		{"CMake Error at CMakeLists.txt:3 (project):\n  The CMAKE_CXX_COMPILER:\n\n    g++\n\n  is not a full path and was not found in the PATH.", "cxx-compiler-missing", false},
 		{"CMake Error at CMakeLists.txt:3 (project):\n  The CMAKE_HIP_COMPILER:\n\n    C:/Program Files/AMD/ROCm/6.1/bin/clang++.exe\n\n  is not a full path to an existing compiler tool.", "hip-sdk-not-found", false},
 		{"-- Building for: NMake Makefiles\n-- The C compiler identification is unknown\nCMake Error at CMakeLists.txt:3 (project):", "msvc-env-missing", true},
+		// HIP through a Visual Studio generator: CMake refuses it by name, or a
+		// HIP option next to the Visual Studio generator points at it
+		{`HIP language not currently supported by "Visual Studio 17 2022" generator`, "hip-compiler-not-clang", false},
+		{"$env:CMAKE_ARGS=\"-DGGML_HIP=on\"; pip install llama-cpp-python\n-- Building for: Visual Studio 17 2022\n-- The CXX compiler identification is MSVC 19.37.32824.0", "hip-compiler-not-clang", true},
 	} {
 		d := Default().DiagnoseString(c.log + "\n")
 		if len(d.Findings) != 1 || d.Findings[0].ID != c.id || (d.Findings[0].Confidence == ConfidenceProbable) != c.probable {
@@ -149,6 +153,9 @@ func TestInvariantBuildSilences(t *testing.T) {
 		"CMake Error at CMakeLists.txt:3 (project):\n  The CMAKE_C_COMPILER:\n\n    /usr/bin/mycc\n\n  is not a full path to an existing compiler tool.",
 		"-- Building for: Ninja\n-- The C compiler identification is unknown",
 		"cl",
+		// a HIP build with Ninja; an MSVC configure with nothing about HIP
+		"cmake -B build -DGGML_HIP=ON -G Ninja\n-- The CXX compiler identification is Clang 17.0.0",
+		"-- Building for: Visual Studio 17 2022\n-- The C compiler identification is MSVC 19.37.32824.0",
 		// a CMake warning of another package; a type that is not a CUDA API
 		"CMake Warning at CMakeLists.txt:40 (message):\n  OpenMP not found",
 		"kernel.cu(10): error: identifier \"my_cuda_helper\" is undefined",
