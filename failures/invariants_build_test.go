@@ -92,9 +92,12 @@ func TestInvariantBuildSignatures(t *testing.T) {
 		// Visual Studio's environment
 		{"CMake Error at CMakeLists.txt:3 (project):\n  The CMAKE_C_COMPILER:\n\n    cl\n\n  is not a full path and was not found in the PATH.", "msvc-env-missing", false},
 		{"The CMAKE_CXX_COMPILER: cl.exe is not a full path and was not found in the PATH.", "msvc-env-missing", false},
-		{"CMake Error at CMakeLists.txt:3 (project):\n  The CMAKE_CUDA_COMPILER:\n\n    /usr/local/cuda/bin/nvcc\n\n  is not a full path to an existing compiler tool.", "cuda-toolkit-not-found", false},
+		{"CMake Error at CMakeLists.txt:3 (project):\n  The CMAKE_CUDA_COMPILER:\n\n    nvcc\n\n  is not a full path and was not found in the PATH.", "cuda-toolkit-not-found", false},
+		// a path the user or a script set that does not exist: probably the
+		// toolkit, possibly only a wrong path
+		{"CMake Error at CMakeLists.txt:3 (project):\n  The CMAKE_CUDA_COMPILER:\n\n    /usr/local/cuda/bin/nvcc\n\n  is not a full path to an existing compiler tool.", "cuda-toolkit-not-found", true},
 		{"CMake Error at CMakeLists.txt:3 (project):\n  The CMAKE_CXX_COMPILER:\n\n    g++\n\n  is not a full path and was not found in the PATH.", "cxx-compiler-missing", false},
-		{"CMake Error at CMakeLists.txt:3 (project):\n  The CMAKE_HIP_COMPILER:\n\n    C:/Program Files/AMD/ROCm/6.1/bin/clang++.exe\n\n  is not a full path to an existing compiler tool.", "hip-sdk-not-found", false},
+		{"CMake Error at CMakeLists.txt:3 (project):\n  The CMAKE_HIP_COMPILER:\n\n    C:/Program Files/AMD/ROCm/6.1/bin/clang++.exe\n\n  is not a full path to an existing compiler tool.", "hip-sdk-not-found", true},
 		{"-- Building for: NMake Makefiles\n-- The C compiler identification is unknown\nCMake Error at CMakeLists.txt:3 (project):", "msvc-env-missing", true},
 		// HIP through a Visual Studio generator: CMake refuses it by name, or a
 		// HIP option next to the Visual Studio generator points at it
