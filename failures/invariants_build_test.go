@@ -103,6 +103,15 @@ func TestInvariantBuildSignatures(t *testing.T) {
 		// HIP option next to the Visual Studio generator points at it
 		{`HIP language not currently supported by "Visual Studio 17 2022" generator`, "hip-compiler-not-clang", false},
 		{"$env:CMAKE_ARGS=\"-DGGML_HIP=on\"; pip install llama-cpp-python\n-- Building for: Visual Studio 17 2022\n-- The CXX compiler identification is MSVC 19.37.32824.0", "hip-compiler-not-clang", true},
+		// the same missing compilers through cargo, the cc crate, make and meson
+		{"error: linker `link.exe` not found\n  |\n  = note: program not found\nnote: the msvc targets depend on the msvc linker but `link.exe` was not found", "msvc-env-missing", false},
+		{"  error occurred: Failed to find tool. Is `cl.exe` installed? (see https://docs.rs/cc/latest/cc/#compile-time-requirements for help)", "msvc-env-missing", false},
+		{"error: linker `cc` not found\n  |\n  = note: No such file or directory (os error 2)", "cxx-compiler-missing", false},
+		{"  cargo:warning=failed to find tool \"c++\": No such file or directory (os error 2)", "cxx-compiler-missing", false},
+		{"make: cc: No such file or directory", "cxx-compiler-missing", false},
+		{"..\\meson.build:1:0: ERROR: Unknown compiler(s): [['icl'], ['cl'], ['cc'], ['gcc'], ['clang'], ['clang-cl'], ['pgcc']]\n      A full log can be found at C:\\Users\\me\\AppData\\Local\\Temp\\meson-log.txt", "msvc-env-missing", true},
+		{"../meson.build:1:0: ERROR: Unknown compiler(s): [['cc'], ['gcc'], ['clang'], ['nvc'], ['pgcc'], ['icc'], ['icx']]\n      A full log can be found at /tmp/pip-install-x/meson-log.txt", "cxx-compiler-missing", true},
+		{"ERROR: Could not detect Ninja v1.8.2 or newer", "ninja-missing", false},
 	} {
 		d := Default().DiagnoseString(c.log + "\n")
 		if len(d.Findings) != 1 || d.Findings[0].ID != c.id || (d.Findings[0].Confidence == ConfidenceProbable) != c.probable {
@@ -159,6 +168,10 @@ func TestInvariantBuildSilences(t *testing.T) {
 		// a HIP build with Ninja; an MSVC configure with nothing about HIP
 		"cmake -B build -DGGML_HIP=ON -G Ninja\n-- The CXX compiler identification is Clang 17.0.0",
 		"-- Building for: Visual Studio 17 2022\n-- The C compiler identification is MSVC 19.37.32824.0",
+		// another linker or tool the crate misses; meson with no platform in sight
+		"error: linker `aarch64-linux-gnu-gcc` not found",
+		"  cargo:warning=failed to find tool \"nasm\": No such file or directory (os error 2)",
+		"ERROR: Unknown compiler(s): [['icl'], ['cl'], ['cc'], ['gcc'], ['clang'], ['clang-cl'], ['pgcc']]",
 		// a CMake warning of another package; a type that is not a CUDA API
 		"CMake Warning at CMakeLists.txt:40 (message):\n  OpenMP not found",
 		"kernel.cu(10): error: identifier \"my_cuda_helper\" is undefined",
