@@ -112,6 +112,13 @@ func TestInvariantBuildSignatures(t *testing.T) {
 		{"..\\meson.build:1:0: ERROR: Unknown compiler(s): [['icl'], ['cl'], ['cc'], ['gcc'], ['clang'], ['clang-cl'], ['pgcc']]\n      A full log can be found at C:\\Users\\me\\AppData\\Local\\Temp\\meson-log.txt", "msvc-env-missing", true},
 		{"../meson.build:1:0: ERROR: Unknown compiler(s): [['cc'], ['gcc'], ['clang'], ['nvc'], ['pgcc'], ['icc'], ['icx']]\n      A full log can be found at /tmp/pip-install-x/meson-log.txt", "cxx-compiler-missing", true},
 		{"ERROR: Could not detect Ninja v1.8.2 or newer", "ninja-missing", false},
+		// ccache as the launcher says which compiler it could not find: the
+		// missing compiler is the cause, not ccache
+		{`ccache: error: Could not find compiler "nvcc" in PATH`, "cuda-toolkit-not-found", false},
+		{`ccache: error: Could not find compiler "cl.exe" in PATH`, "msvc-env-missing", false},
+		{`ccache: error: Could not find compiler "g++" in PATH`, "cxx-compiler-missing", false},
+		{`ccache: error: Could not find compiler "hipcc" in PATH`, "hip-sdk-not-found", false},
+		{"ccache: error: Failed to create directory /home/u/.cache/ccache/tmp: Permission denied", "ccache-failed", false},
 	} {
 		d := Default().DiagnoseString(c.log + "\n")
 		if len(d.Findings) != 1 || d.Findings[0].ID != c.id || (d.Findings[0].Confidence == ConfidenceProbable) != c.probable {
@@ -172,6 +179,8 @@ func TestInvariantBuildSilences(t *testing.T) {
 		"error: linker `aarch64-linux-gnu-gcc` not found",
 		"  cargo:warning=failed to find tool \"nasm\": No such file or directory (os error 2)",
 		"ERROR: Unknown compiler(s): [['icl'], ['cl'], ['cc'], ['gcc'], ['clang'], ['clang-cl'], ['pgcc']]",
+		// ccache missing a compiler of no known toolkit
+		`ccache: error: Could not find compiler "mycc" in PATH`,
 		// a CMake warning of another package; a type that is not a CUDA API
 		"CMake Warning at CMakeLists.txt:40 (message):\n  OpenMP not found",
 		"kernel.cu(10): error: identifier \"my_cuda_helper\" is undefined",
