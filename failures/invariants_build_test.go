@@ -119,6 +119,8 @@ func TestInvariantBuildSignatures(t *testing.T) {
 		{`ccache: error: Could not find compiler "g++" in PATH`, "cxx-compiler-missing", false},
 		{`ccache: error: Could not find compiler "hipcc" in PATH`, "hip-sdk-not-found", false},
 		{"ccache: error: Failed to create directory /home/u/.cache/ccache/tmp: Permission denied", "ccache-failed", false},
+		// ggml-vulkan's own check of 2024 for the shader compiler
+		{"CMake Error at ggml/src/vulkan-shaders/CMakeLists.txt:3 (message):\n  glslc not found.", "vulkan-glslc-missing", false},
 	} {
 		d := Default().DiagnoseString(c.log + "\n")
 		if len(d.Findings) != 1 || d.Findings[0].ID != c.id || (d.Findings[0].Confidence == ConfidenceProbable) != c.probable {
@@ -181,6 +183,8 @@ func TestInvariantBuildSilences(t *testing.T) {
 		"ERROR: Unknown compiler(s): [['icl'], ['cl'], ['cc'], ['gcc'], ['clang'], ['clang-cl'], ['pgcc']]",
 		// ccache missing a compiler of no known toolkit
 		`ccache: error: Could not find compiler "mycc" in PATH`,
+		// glslc that was found
+		"-- Found glslc: /usr/bin/glslc",
 		// a CMake warning of another package; a type that is not a CUDA API
 		"CMake Warning at CMakeLists.txt:40 (message):\n  OpenMP not found",
 		"kernel.cu(10): error: identifier \"my_cuda_helper\" is undefined",
