@@ -119,7 +119,7 @@ func TestInvariantBuildSignatures(t *testing.T) {
 		{`ccache: error: Could not find compiler "g++" in PATH`, "cxx-compiler-missing", false},
 		{`ccache: error: Could not find compiler "hipcc" in PATH`, "hip-sdk-not-found", false},
 		{"ccache: error: Failed to create directory /home/u/.cache/ccache/tmp: Permission denied", "ccache-failed", false},
-		// ggml-vulkan's own check of 2024 for the shader compiler
+		// a project's own CMake check for the shader compiler
 		{"CMake Error at ggml/src/vulkan-shaders/CMakeLists.txt:3 (message):\n  glslc not found.", "vulkan-glslc-missing", false},
 	} {
 		d := Default().DiagnoseString(c.log + "\n")
