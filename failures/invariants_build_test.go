@@ -58,6 +58,7 @@ func TestInvariantBuildSignatures(t *testing.T) {
 		{"CMake Error at /usr/share/cmake-3.16/Modules/FindPackageHandleStandardArgs.cmake:146 (message):\n  Could NOT find CUDA (missing: CUDA_TOOLKIT_ROOT_DIR CUDA_NVCC_EXECUTABLE)", "cuda-toolkit-not-found", false},
 		{"CMake Error at /usr/share/cmake-3.16/Modules/FindCUDA.cmake:857 (message):\n  Specify CUDA_TOOLKIT_ROOT_DIR", "cuda-toolkit-not-found", false},
 		{`C:\Program Files\Microsoft Visual Studio\2022\Community\MSBuild\Microsoft\VC\v170\BuildCustomizations\CUDA 12.4.targets(862,9): error : The CUDA Toolkit v12.4 directory '' does not exist.  Please verify the CUDA Toolkit is installed properly or define the CudaToolkitDir property to resolve this error.`, "cuda-toolkit-not-found", false},
+		{"C:\\BuildTools\\MSBuild\\Microsoft\\VC\\v170\\BuildCustomizations\\CUDA 13.1.targets(609,9): error : \n  The CUDA Toolkit directory '' does not exist. \n  Please verify the CUDA Toolkit is installed properly", "cuda-toolkit-not-found", false},
 		{"CMake Error at CMakeLists.txt:3 (project):\n  No CMAKE_HIP_COMPILER could be found.", "hip-sdk-not-found", false},
 		{"clang: error: cannot find HIP runtime; provide its path via '--rocm-path', or pass '-nogpuinc' to build without HIP runtime", "hip-sdk-not-found", false},
 		{`C:\llama.cpp\ggml\src\ggml-vulkan\ggml-vulkan.cpp(3): fatal error C1083: Cannot open include file: 'vulkan/vulkan.hpp': No such file or directory`, "vulkan-sdk-not-found", false},
