@@ -123,6 +123,9 @@ func TestInvariantBuildSignatures(t *testing.T) {
 		{"ccache: error: Failed to create directory /home/u/.cache/ccache/tmp: Permission denied", "ccache-failed", false},
 		// a project's own CMake check for the shader compiler
 		{"CMake Error at ggml/src/vulkan-shaders/CMakeLists.txt:3 (message):\n  glslc not found.", "vulkan-glslc-missing", false},
+		// MSBuild's own words when the C++ tools are not installed
+		{"TRK0005: Failed to locate: \"CL.exe\". The system cannot find the file specified.", "msvc-env-missing", false},
+		{"C:\\VS\\MSBuild\\Microsoft\\VC\\v170\\Microsoft.CppCommon.targets(741,5): error TRK0005: Failed to locate: \"link.exe\". The system cannot find the file specified.", "msvc-env-missing", false},
 	} {
 		d := Default().DiagnoseString(c.log + "\n")
 		if len(d.Findings) != 1 || d.Findings[0].ID != c.id || (d.Findings[0].Confidence == ConfidenceProbable) != c.probable {
@@ -187,6 +190,8 @@ func TestInvariantBuildSilences(t *testing.T) {
 		`ccache: error: Could not find compiler "mycc" in PATH`,
 		// glslc that was found
 		"-- Found glslc: /usr/bin/glslc",
+		// TRK0005 for a tool of the project's own
+		`error TRK0005: Failed to locate: "protoc.exe". The system cannot find the file specified.`,
 		// a CMake warning of another package; a type that is not a CUDA API
 		"CMake Warning at CMakeLists.txt:40 (message):\n  OpenMP not found",
 		"kernel.cu(10): error: identifier \"my_cuda_helper\" is undefined",
