@@ -126,6 +126,9 @@ func TestInvariantBuildSignatures(t *testing.T) {
 		// MSBuild's own words when the C++ tools are not installed
 		{"TRK0005: Failed to locate: \"CL.exe\". The system cannot find the file specified.", "msvc-env-missing", false},
 		{"C:\\VS\\MSBuild\\Microsoft\\VC\\v170\\Microsoft.CppCommon.targets(741,5): error TRK0005: Failed to locate: \"link.exe\". The system cannot find the file specified.", "msvc-env-missing", false},
+		// a build that failed for another reason: the unknown build info is not
+		// what to report (a source archive prints it with any failure)
+		{"CMake Warning at common/CMakeLists.txt:32 (message):\n  Git repository not found; to enable automatic generation of build info,\nCMake Error at ggml/src/ggml-cuda/CMakeLists.txt:183 (message):\n  CUDA Toolkit not found", "cuda-toolkit-not-found", false},
 	} {
 		d := Default().DiagnoseString(c.log + "\n")
 		if len(d.Findings) != 1 || d.Findings[0].ID != c.id || (d.Findings[0].Confidence == ConfidenceProbable) != c.probable {
@@ -192,6 +195,11 @@ func TestInvariantBuildSilences(t *testing.T) {
 		"-- Found glslc: /usr/bin/glslc",
 		// TRK0005 for a tool of the project's own
 		`error TRK0005: Failed to locate: "protoc.exe". The system cannot find the file specified.`,
+		// a failed build of a source archive: nothing known failed, and the
+		// warning is not why
+		"CMake Warning at cmake/build-info.cmake:14 (message):\n  Git not found. Build info will not be accurate.\n[12/80] Building CXX object x.o\nninja: build stopped: subcommand failed.",
+		"-- Git not found. Build info will not be accurate.\nmake[2]: *** [ggml/src/CMakeFiles/ggml.dir/build.make:76: ggml.o] Error 1",
+		"Git repository not found; to enable automatic generation of build info,\n-- Configuring incomplete, errors occurred!",
 		// a CMake warning of another package; a type that is not a CUDA API
 		"CMake Warning at CMakeLists.txt:40 (message):\n  OpenMP not found",
 		"kernel.cu(10): error: identifier \"my_cuda_helper\" is undefined",
