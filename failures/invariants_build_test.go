@@ -131,6 +131,8 @@ func TestInvariantBuildSignatures(t *testing.T) {
 		// or an old architecture list prints them with any failure)
 		{"CMake Warning at common/CMakeLists.txt:32 (message):\n  Git repository not found; to enable automatic generation of build info,\nCMake Error at ggml/src/ggml-cuda/CMakeLists.txt:183 (message):\n  CUDA Toolkit not found", "cuda-toolkit-not-found", false},
 		{"nvcc warning : The 'compute_35', 'compute_37', 'sm_35', 'sm_37' architectures are deprecated, and may be removed in a future release (Use -Wno-deprecated-gpu-targets to suppress warning).\n/usr/local/cuda/include/crt/host_config.h:132:2: error: #error -- unsupported GNU version! gcc versions later than 11 are not supported!\nninja: build stopped: subcommand failed.", "nvcc-unsupported-gcc", false},
+		// FindCUDAToolkit's status line, printed wherever CUDA is looked for
+		{"-- Unable to find cudart library.", "cuda-toolkit-not-found", true},
 	} {
 		d := Default().DiagnoseString(c.log + "\n")
 		if len(d.Findings) != 1 || d.Findings[0].ID != c.id || (d.Findings[0].Confidence == ConfidenceProbable) != c.probable {
