@@ -133,6 +133,9 @@ func TestInvariantBuildSignatures(t *testing.T) {
 		{"nvcc warning : The 'compute_35', 'compute_37', 'sm_35', 'sm_37' architectures are deprecated, and may be removed in a future release (Use -Wno-deprecated-gpu-targets to suppress warning).\n/usr/local/cuda/include/crt/host_config.h:132:2: error: #error -- unsupported GNU version! gcc versions later than 11 are not supported!\nninja: build stopped: subcommand failed.", "nvcc-unsupported-gcc", false},
 		// FindCUDAToolkit's status line, printed wherever CUDA is looked for
 		{"-- Unable to find cudart library.", "cuda-toolkit-not-found", true},
+		// ggml-cuda's needs that CUDA 10 lacks: nvcc 11's -extended-lambda, cuda_bf16.h
+		{"nvcc fatal   : Unknown option '-extended-lambda'", "cuda-toolkit-too-old", false},
+		{"ggml/src/ggml-cuda/vendors/cuda.h(6): catastrophic error: cannot open source file \"cuda_bf16.h\"", "cuda-toolkit-too-old", true},
 	} {
 		d := Default().DiagnoseString(c.log + "\n")
 		if len(d.Findings) != 1 || d.Findings[0].ID != c.id || (d.Findings[0].Confidence == ConfidenceProbable) != c.probable {
