@@ -407,6 +407,17 @@ func readTail(p string, from, n int64) ([]byte, error) {
 	return io.ReadAll(io.LimitReader(f, n)) // bounded even if the log still grows
 }
 
+// newSymptoms are the diagnosed failure IDs the plan has not seen yet.
+func (r *runner) newSymptoms() []string {
+	var out []string
+	for _, d := range r.res.Diagnoses {
+		if !slices.Contains(r.in.Symptoms, d.ID) && !slices.Contains(out, d.ID) {
+			out = append(out, d.ID)
+		}
+	}
+	return out
+}
+
 // replan plans again with the diagnosed failure IDs as symptoms and
 // returns the new plan and the fixes it adds to the current one (registry
 // patches included).
@@ -439,7 +450,12 @@ func (r *runner) replan(heal bool) (plan.Plan, plan.Input, []plan.Fix, bool) {
 }
 
 // heal re-plans after failed attempt n and returns the fixes that adds.
+// A failure that adds no symptom would be planned exactly as this attempt
+// was (the plan is a function of its input): nothing to change, no plan.
 func (r *runner) heal(n int) ([]string, error) {
+	if len(r.newSymptoms()) == 0 {
+		return nil, nil
+	}
 	np, in, fixes, ok := r.replan(true)
 	if !ok {
 		return nil, fmt.Errorf("re-plan failed")
@@ -459,8 +475,16 @@ func (r *runner) heal(n int) ([]string, error) {
 }
 
 // wouldHeal is what --heal would change after this failure (printed when
-// it was not given).
+// it was not given). Only a symptom the first plan did not know (a failure
+// ID diagnosed in the log) can call for a change, so without one the first
+// plan is the answer and nothing is planned again: it had no blocker (the
+// build ran), and --heal changes only what would block
+// (build/plan's TestHealOnlyUnblocks). With one, the plan is made again
+// with it, as --heal would.
 func (r *runner) wouldHeal() []plan.Fix {
+	if len(r.newSymptoms()) == 0 {
+		return nil
+	}
 	_, _, fixes, _ := r.replan(true)
 	return fixes
 }

@@ -4,10 +4,12 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -48,6 +50,16 @@ func linuxSnapshot() *machine.Snapshot {
 
 func deps() Deps {
 	return Deps{Runner: proc.Exec{}, Environ: os.Environ(), Diagnose: KBDiagnose, Llamactl: "test"}
+}
+
+// countingDeps is deps() with the plans counted: each call's symptoms.
+func countingDeps(passes *[][]string) Deps {
+	d := deps()
+	d.Plan = func(in plan.Input) (plan.Plan, error) {
+		*passes = append(*passes, slices.Clone(in.Symptoms))
+		return plan.Make(in)
+	}
+	return d
 }
 
 func input(t *testing.T, src, backend string, sel plan.Selection) plan.Input {
@@ -186,9 +198,15 @@ func TestBuildHealsDriverLibraryLink(t *testing.T) {
 	// The fixture's switch for "libcuda not linked" (F20).
 	in.CMakeArgs = []string{"-DFIXTURE_LINK_DRIVER=OFF"}
 
-	res, err := Run(context.Background(), deps(), in, Options{})
+	var passes [][]string
+	res, err := Run(context.Background(), countingDeps(&passes), in, Options{})
 	if kindOf(err) != Failed || res.Failed != "compile" {
 		t.Fatalf("without --heal: err %v, failed %q", err, res.Failed)
+	}
+	// Two plans: the build's, and what --heal would do with the
+	// diagnosed failure, which the first could not know.
+	if fmt.Sprint(passes) != "[[] [cuda-driver-lib-link]]" {
+		t.Errorf("plans made with symptoms %v, want [[] [cuda-driver-lib-link]]", passes)
 	}
 	if len(res.Diagnoses) == 0 || res.Diagnoses[0].ID != "cuda-driver-lib-link" {
 		t.Fatalf("diagnoses = %+v", res.Diagnoses)

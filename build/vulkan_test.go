@@ -90,9 +90,22 @@ func TestBuildNamesFirstCompilerError(t *testing.T) {
 	src := fixtureSource(t)
 	in := vulkanInput(t, src)
 	in.CMakeArgs = []string{"FIXTURE_BROKEN_SOURCE=ON"}
-	res, err := Run(context.Background(), deps(), in, Options{})
+	var passes [][]string
+	res, err := Run(context.Background(), countingDeps(&passes), in, Options{})
 	if err == nil || res.Failed != "compile" {
 		t.Fatalf("err %v failed %q", err, res.Failed)
+	}
+	// Nothing diagnosed: --heal would change nothing, known from the one
+	// plan (no second one for would_heal).
+	if len(passes) != 1 || len(res.WouldHeal) != 0 {
+		t.Errorf("%d plans, would heal %+v: want 1 plan and nothing", len(passes), res.WouldHeal)
+	}
+	// With --heal: nothing diagnosed, nothing to change, so no second plan
+	// and no second attempt.
+	passes = nil
+	res, err = Run(context.Background(), countingDeps(&passes), in, Options{Heal: true})
+	if err == nil || res.Failed != "compile" || res.Attempts != 1 || len(passes) != 1 || len(res.Fixes) != 0 {
+		t.Errorf("--heal: err %v, failed %q, %d attempts, %d plans, fixes %+v", err, res.Failed, res.Attempts, len(passes), res.Fixes)
 	}
 	if len(res.Diagnoses) != 0 || res.FirstError == nil || !strings.HasSuffix(res.FirstError.File, "broken.c") || res.FirstError.Line != 3 || !strings.Contains(res.FirstError.Message, "undeclared_fixture_symbol") {
 		t.Fatalf("diagnoses %+v first error %+v", res.Diagnoses, res.FirstError)

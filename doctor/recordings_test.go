@@ -5,32 +5,18 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 	"testing"
 
 	"github.com/llamactl/llamactl/doctor/probe"
+	"github.com/llamactl/llamactl/internal/testutil"
 )
 
 // The gather engineer's recorded machines (testdata/doctor/recordings),
 // taken through the real Gather code, then through the checks: the whole
 // pipeline from recorded command output to finding.
 func TestRecordingsEndToEnd(t *testing.T) {
-	b, err := os.ReadFile("../testdata/doctor/recordings-expect.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var exp struct {
-		Scenarios map[string]struct {
-			Backend   string            `json:"backend"`
-			Must      []string          `json:"must"`
-			MustNot   []string          `json:"must_not"`
-			Selection map[string]string `json:"selection"`
-		} `json:"scenarios"`
-	}
-	if err := json.Unmarshal(b, &exp); err != nil {
-		t.Fatal(err)
-	}
+	scenarios := testutil.RecordingExpects(t)
 	// Every recorded machine is asserted: a recording without expectations
 	// runs through nothing and proves nothing.
 	dirs, _ := filepath.Glob("../testdata/doctor/recordings/*/scenario.json")
@@ -38,11 +24,11 @@ func TestRecordingsEndToEnd(t *testing.T) {
 		t.Fatal("no recordings under testdata/doctor/recordings")
 	}
 	for _, d := range dirs {
-		if name := filepath.Base(filepath.Dir(d)); exp.Scenarios[name].Must == nil {
+		if name := filepath.Base(filepath.Dir(d)); scenarios[name].Must == nil {
 			t.Errorf("recording %s has no 'must' list in recordings-expect.json", name)
 		}
 	}
-	for name, e := range exp.Scenarios {
+	for name, e := range scenarios {
 		t.Run(name, func(t *testing.T) {
 			dir := filepath.Join("../testdata/doctor/recordings", name)
 			if _, err := os.Stat(dir); err != nil {
@@ -56,25 +42,7 @@ func TestRecordingsEndToEnd(t *testing.T) {
 			for _, f := range Run(context.Background(), s, Options{Backend: e.Backend}) {
 				got = append(got, f.Message)
 			}
-			for _, m := range e.Must {
-				if !slices.Contains(got, m) {
-					t.Errorf("missing %s; got %v", m, got)
-				}
-			}
-			for _, m := range e.MustNot {
-				if slices.Contains(got, m) {
-					t.Errorf("unexpected %s", m)
-				}
-			}
-			sel := SelectFor(s, e.Backend)
-			sb, _ := json.Marshal(sel)
-			var sm map[string]any
-			_ = json.Unmarshal(sb, &sm)
-			for k, v := range e.Selection {
-				if g, _ := sm[k].(string); g != v {
-					t.Errorf("selection.%s = %q, want %q", k, g, v)
-				}
-			}
+			e.Check(t, got, SelectFor(s, e.Backend))
 		})
 	}
 }

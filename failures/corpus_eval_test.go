@@ -134,8 +134,8 @@ func (f figures) String() string {
 }
 
 // evaluate judges the logs of the given splits (all of them when a log is in
-// any); batch, when not 0, keeps only that batch's logs.
-func evaluate(t *testing.T, kb *KB, splits []string, batch int, detail bool) (figures, []string) {
+// any); keep, when not nil, says which batches' logs count.
+func evaluate(t *testing.T, kb *KB, splits []string, keep func(batch int) bool, detail bool) (figures, []string) {
 	m := readManifest(t)
 	in := map[string]bool{}
 	for _, s := range splits {
@@ -144,7 +144,7 @@ func evaluate(t *testing.T, kb *KB, splits []string, batch int, detail bool) (fi
 	var fig figures
 	var lines []string
 	for _, l := range m.Logs {
-		if !in[l.Split] || (batch != 0 && l.Batch != batch) {
+		if !in[l.Split] || (keep != nil && !keep(l.Batch)) {
 			continue
 		}
 		b, err := os.ReadFile(filepath.Join(publicCorpusDir, l.File))
@@ -266,13 +266,31 @@ var acceptedDevMisses = map[string]string{
 	"dev/llamacpppython-1009-hipblas-windows-picks-msvc.log": "the excerpt is an ordinary, error-free MSVC configure (Visual Studio generator, cl.exe identified); nothing in it says HIP was requested (the CMAKE_ARGS are only in the thread's prose), so naming hip-compiler-not-clang would be a guess any MSVC log would trigger",
 }
 
+// pendingBatches are batches collected after this turn's matcher work began:
+// nobody tuned on them, so their dev logs are measured (TestEvalPending) but
+// not yet asserted, and their misses are not listed. The next round of matcher
+// work tunes on their dev logs and removes them from here.
+var pendingBatches = map[int]string{
+	6: "collected by three collectors while batch 5's matcher work was in progress (turn 4); held-out third drawn with seed 93677435",
+}
+
+func notPending(batch int) bool { return pendingBatches[batch] == "" }
+
 // TestCorpusDev: every dev log is diagnosed as its thread established.
 func TestCorpusDev(t *testing.T) {
-	for _, batch := range []int{1, 2, 3, 4} {
-		fig, _ := evaluate(t, Default(), []string{"dev"}, batch, false)
-		t.Logf("dev batch %d: %s", batch, fig)
+	m := readManifest(t)
+	batches := map[int]bool{}
+	for _, l := range m.Logs {
+		batches[l.Batch] = true
 	}
-	fig, bad := evaluate(t, Default(), []string{"dev"}, 0, true)
+	for b := 1; b <= len(batches); b++ {
+		if !notPending(b) {
+			continue
+		}
+		fig, _ := evaluate(t, Default(), []string{"dev"}, func(x int) bool { return x == b }, false)
+		t.Logf("dev batch %d: %s", b, fig)
+	}
+	fig, bad := evaluate(t, Default(), []string{"dev"}, notPending, true)
 	t.Logf("[figures] explain dev: %s", fig)
 
 	for _, b := range bad {
@@ -284,6 +302,32 @@ func TestCorpusDev(t *testing.T) {
 	}
 	if fig.confidentWrong+fig.hedgedWrong != 0 {
 		t.Errorf("%d confident and %d hedged mistakes on dev", fig.confidentWrong, fig.hedgedWrong)
+	}
+}
+
+// TestEvalPending prints the figures of each pending batch: its dev logs and
+// the whole batch (dev and held out together), which no matcher was tuned on.
+// Aggregates only; per-log detail is never printed for them.
+func TestEvalPending(t *testing.T) {
+	m := readManifest(t)
+	for b, why := range pendingBatches {
+		held := ""
+		for _, x := range m.Batches {
+			if x.Batch == b {
+				held = x.HeldOut
+			}
+		}
+		if held == "" {
+			t.Fatalf("pending batch %d is not in the manifest", b)
+		}
+		only := func(x int) bool { return x == b }
+		dev, _ := evaluate(t, Default(), []string{"dev"}, only, false)
+		all, _ := evaluate(t, Default(), []string{"dev", held}, only, false)
+		if dev.logs == 0 || all.logs <= dev.logs {
+			t.Errorf("pending batch %d: %d dev logs of %d", b, dev.logs, all.logs)
+		}
+		t.Logf("[figures] explain pending batch %d dev (not tuned on): %s", b, dev)
+		t.Logf("[figures] explain pending batch %d whole (not tuned on): %s (%s)", b, all, why)
 	}
 }
 
@@ -301,11 +345,12 @@ var heldOutFloors = map[string]struct {
 	"test3": {0.81, 0.83, 2}, // 62.5%/58.3%/2 before the batch-3 matcher work
 	"test4": {0.90, 0.94, 1}, // 90.5%/94.4%/1 before the batch-4 matcher work (unchanged by it)
 	"test5": {0.69, 0.31, 1}, // 69.6%/31.6%/1 before the batch-5 matcher work
-	// all: the sum of the splits' confident-mistake limits (0+1+2+1+1); the
-	// pool changes when a batch joins it (test5 brought 46 logs at 69.6%), so
-	// its floors are re-measured then: 87.7%/87.1%/4 over 122 logs before test5,
-	// 82.7%/78.3%/5 over 168 with it.
-	"all": {0.82, 0.78, 5},
+	"test6": {0.71, 0.47, 1}, // 71.4%/47.1%/1 when drawn (batch 6 is pending: see pendingBatches)
+	// all: the sum of the splits' confident-mistake limits (0+1+2+1+1+1); the
+	// pool changes when a batch joins it, so its floors are re-measured then:
+	// 87.7%/87.1%/4 over 122 logs before test5, 82.7%/78.3%/5 over 168 with
+	// it, 80.8%/74.5%/6 over 203 with test6.
+	"all": {0.80, 0.74, 6},
 }
 
 // TestEvalHeldout measures each held-out split and all of them together:
@@ -319,7 +364,7 @@ func TestEvalHeldout(t *testing.T) {
 		if split == "all" {
 			which = splits
 		}
-		fig, bad := evaluate(t, Default(), which, 0, detail)
+		fig, bad := evaluate(t, Default(), which, nil, detail)
 		t.Logf("[figures] explain held-out %s: %s", split, fig)
 		for _, b := range bad {
 			t.Log(b)

@@ -118,7 +118,7 @@ const maxComboWindow = 60
 
 // recentLine is one normalized line kept for the combinations' look-back.
 type recentLine struct {
-	n        int
+	n, gap   int // line number, m.gap when it was read
 	msg, raw string
 }
 
@@ -128,6 +128,7 @@ type recentLine struct {
 type comboState struct {
 	entry, combo int
 	anchor       int // line of the anchor; 0 while none is open
+	anchorGap    int // m.gap at the anchor
 	found        []int
 	lines        []int
 	texts        []string
@@ -145,6 +146,14 @@ type matcher struct {
 	logFacts map[string]string
 	n        int
 	grams    trigramSet
+	// what feed keeps of the lines before: the previous raw line, and the
+	// wrapped pieces joined so far (from line wrapStart)
+	prevRaw               string
+	wrapText              string
+	wrapStart, wrapPieces int
+	// gap counts the lines skipped so far (PowerShell's record lines, while
+	// psRecord > 0): distances between lines are counted without them.
+	gap, psRecord int
 }
 
 // Diagnose reads a log as a stream (bounded memory whatever its size) and
@@ -170,13 +179,13 @@ func (kb *KB) Diagnose(r io.Reader) (Diagnosis, error) {
 				buf = append(buf, frag...)
 			}
 			if !isPrefix {
-				m.line(string(buf))
+				m.feed(string(buf))
 				buf = buf[:0]
 			}
 		}
 		if err != nil {
 			if len(buf) > 0 {
-				m.line(string(buf))
+				m.feed(string(buf))
 			}
 			if !errors.Is(err, io.EOF) {
 				readErr = err
@@ -193,6 +202,165 @@ func (kb *KB) DiagnoseString(s string) Diagnosis {
 	return d
 }
 
+// A console hard-wraps a long line at its width (80 columns in a terminal,
+// 120 in Windows' console). After a line of exactly that many characters,
+// the pieces joined are matched too, as one more reading of the first
+// piece's line: the next line is joined, and the one after it while the
+// last piece is as wide (maxWrapJoin+1 pieces at most). Each piece is still
+// read alone.
+var wrapWidths = [...]int{80, 120}
+
+const maxWrapJoin = 8
+
+// maxPSRecord bounds the lines of one PowerShell error record skipped.
+const maxPSRecord = 8
+
+// psPositionRe is the line PowerShell puts under a native command's first
+// stderr line when it wraps it in an error record ("cmake : CMake Error at
+// ..." then "At line:1 char:1"); psPrefixRe is the command name it prepends.
+var (
+	psPositionRe = regexp.MustCompile(`^\s*At (?:line:\d+|\S.*:\d+) char:\d+\s*$`)
+	psPrefixRe   = regexp.MustCompile(`^[^\s:]+ : `)
+)
+
+// feed reads one raw line, then the readings it makes possible of the lines
+// before it: the previous line without PowerShell's command name when this
+// one is PowerShell's position line, the wrapped line this one continues.
+//
+// The rest of PowerShell's record (the position line, the "+ ..." lines
+// and the blank line after them) is skipped: it only repeats the command and
+// the message, and it does not count in the distances multi-line signatures
+// and combinations allow (m.gap counts such lines).
+func (m *matcher) feed(raw string) {
+	if m.psRecord > 0 {
+		if t := strings.TrimSpace(raw); m.psRecord < maxPSRecord && (t == "" || t[0] == '+') {
+			m.psRecord++
+			m.n++
+			m.gap++
+			return
+		}
+		m.psRecord = 0
+	}
+	if m.prevRaw != "" && strings.Contains(raw, " char:") && psPositionRe.MatchString(raw) {
+		m.n++
+		m.gap++
+		m.psRecord = 1
+		msg := Normalize(m.prevRaw)
+		if loc := psPrefixRe.FindStringIndex(msg); loc != nil && loc[1] < len(msg) {
+			stripped := Normalize(msg[loc[1]:])
+			m.reread(m.prevRaw, stripped, m.n-1)
+			// combinations looking back see the line without the name too
+			if r := &m.recent; *r != nil && (*r)[(m.n-2)%maxComboWindow].n == m.n-1 {
+				(*r)[(m.n-2)%maxComboWindow].msg = stripped
+			}
+		}
+		m.prevRaw, m.wrapPieces, m.wrapText = "", 0, ""
+		return
+	}
+	// the joined reading first: it cites the first piece with the whole text
+	joinedWrap := false
+	if m.wrapPieces > 0 && strings.TrimSpace(unquote(raw)) != "" {
+		joined := m.wrapText + strings.TrimRight(unquote(raw), "\r")
+		m.reread(joined, Normalize(joined), m.wrapStart)
+		joinedWrap = true
+		if m.wrapPieces < maxWrapJoin && wrapped(raw) {
+			m.wrapText = joined
+			m.wrapPieces++
+		} else {
+			m.wrapPieces, m.wrapText = 0, ""
+		}
+	}
+	m.line(raw)
+	if !joinedWrap {
+		m.wrapPieces, m.wrapText = 0, ""
+		if wrapped(raw) {
+			m.wrapText, m.wrapStart, m.wrapPieces = strings.TrimRight(raw, "\r"), m.n, 1
+		}
+	}
+	m.prevRaw = ""
+	if len(raw) <= maxExcerptLine*4 {
+		m.prevRaw = raw
+	}
+}
+
+// unquote drops the quote marker ("> ", "> > ") a pasted line may have
+// been given after the console wrapped it, when the width and the text
+// joined are the console's.
+func unquote(raw string) string {
+	s := raw
+	for len(s) > 0 && s[0] == '>' {
+		switch {
+		case len(s) == 1:
+			s = ""
+		case s[1] == ' ':
+			s = s[2:]
+		case s[1] == '>':
+			s = s[1:]
+		default:
+			return raw // ">>= x" is not a quote
+		}
+	}
+	return s
+}
+
+// wrapped reports whether a line fills a console's width: its columns
+// (colours take none, East Asian wide characters two) are the width, or one
+// less when a wide character did not fit at the end.
+func wrapped(raw string) bool {
+	raw = strings.TrimRight(raw, "\r")
+	if u := unquote(raw); u != raw && fills(u) {
+		return true // quoted after the console wrapped it
+	}
+	return fills(raw)
+}
+
+func fills(raw string) bool {
+	if len(raw) < wrapWidths[0]-1 {
+		return false
+	}
+	if strings.IndexByte(raw, 0x1b) >= 0 {
+		raw = ansiRe.ReplaceAllString(raw, "")
+	}
+	cols, wide := 0, false
+	for _, r := range raw {
+		if wideRune(r) {
+			cols += 2
+			wide = true
+		} else {
+			cols++
+		}
+	}
+	for _, w := range wrapWidths {
+		if cols == w || (wide && cols == w-1) {
+			return true
+		}
+	}
+	return false
+}
+
+// wideRune reports whether a console shows r two columns wide (the East
+// Asian wide and fullwidth blocks).
+func wideRune(r rune) bool {
+	return r >= 0x1100 && (r <= 0x115f || (r >= 0x2e80 && r <= 0xa4cf && r != 0x303f) ||
+		(r >= 0xac00 && r <= 0xd7a3) || (r >= 0xf900 && r <= 0xfaff) || (r >= 0xfe30 && r <= 0xfe4f) ||
+		(r >= 0xff00 && r <= 0xff60) || (r >= 0xffe0 && r <= 0xffe6))
+}
+
+// reread matches another reading (msg) of line n's text against the
+// signatures, unless_log patterns and log facts; the combinations only see
+// each line once.
+func (m *matcher) reread(raw, msg string, n int) {
+	if msg == "" {
+		return
+	}
+	lower := strings.ToLower(msg)
+	m.grams.fill(lower)
+	cur := m.n
+	m.n = n
+	m.match(raw, msg, lower)
+	m.n = cur
+}
+
 func (m *matcher) line(raw string) {
 	m.n++
 	msg := Normalize(raw)
@@ -201,16 +369,35 @@ func (m *matcher) line(raw string) {
 	}
 	lower := strings.ToLower(msg)
 	m.grams.fill(lower)
+	matched := m.match(raw, msg, lower)
+	for i := range m.combos {
+		m.combo(&m.combos[i], msg, lower, raw)
+	}
+	if len(m.combos) > 0 {
+		m.recent[(m.n-1)%maxComboWindow] = recentLine{n: m.n, gap: m.gap, msg: msg, raw: raw}
+	}
+	if !matched && len(m.errLines) < firstErrorsScan && m.mayLookLikeError(lower) && errorLooking.MatchString(msg) && !notErrorLooking.MatchString(msg) {
+		m.errLines = append(m.errLines, LogLine{Line: m.n, Text: cut(strings.TrimSpace(raw), maxExcerptLine)})
+	}
+}
+
+// match runs the signatures, unless_log patterns and log facts on one
+// reading of line m.n and reports whether a signature matched.
+func (m *matcher) match(raw, msg, lower string) bool {
 	// Multi-line signatures waiting for their second line.
 	if len(m.pend) > 0 {
 		keep := m.pend[:0]
 		for _, p := range m.pend {
 			s := &m.kb.entries[p.entry].Signature[p.sig]
+			if p.line >= m.n { // a reading of its own line (reread) does not complete it
+				keep = append(keep, p)
+				continue
+			}
 			if (s.thenNeedle == "" || strings.Contains(lower, s.thenNeedle)) && s.then.MatchString(msg) {
 				m.record(p.entry, s, p.line, p.text+"\n"+raw, m.n)
 				continue
 			}
-			if m.n < p.until {
+			if m.n-m.gap < p.until {
 				keep = append(keep, p)
 			}
 		}
@@ -235,7 +422,7 @@ func (m *matcher) line(raw string) {
 				if len(m.pend) >= maxPending {
 					m.pend = m.pend[1:]
 				}
-				m.pend = append(m.pend, pending{entry: ei, sig: si, until: m.n + s.Within + 1, line: m.n, text: cut(raw, maxExcerptLine)})
+				m.pend = append(m.pend, pending{entry: ei, sig: si, until: m.n - m.gap + s.Within + 1, line: m.n, text: cut(raw, maxExcerptLine)})
 				continue
 			}
 			m.record(ei, s, m.n, raw, 0)
@@ -253,12 +440,6 @@ func (m *matcher) line(raw string) {
 				break
 			}
 		}
-	}
-	for i := range m.combos {
-		m.combo(&m.combos[i], msg, lower, raw)
-	}
-	if len(m.combos) > 0 {
-		m.recent[(m.n-1)%maxComboWindow] = recentLine{n: m.n, msg: msg, raw: raw}
 	}
 	for _, f := range m.kb.facts {
 		if f.logRe == nil || m.logFacts[f.Key] != "" {
@@ -278,9 +459,7 @@ func (m *matcher) line(raw string) {
 			}
 		}
 	}
-	if !matched && len(m.errLines) < firstErrorsScan && m.mayLookLikeError(lower) && errorLooking.MatchString(msg) && !notErrorLooking.MatchString(msg) {
-		m.errLines = append(m.errLines, LogLine{Line: m.n, Text: cut(strings.TrimSpace(raw), maxExcerptLine)})
-	}
+	return matched
 }
 
 // combo advances one set of weak signals by the current line.
@@ -289,21 +468,21 @@ func (m *matcher) combo(c *comboState, msg, lower, raw string) {
 		return
 	}
 	spec := &m.kb.entries[c.entry].Combine[c.combo]
-	if c.anchor > 0 && m.n-c.anchor > spec.Within {
+	if c.anchor > 0 && (m.n-m.gap)-(c.anchor-c.anchorGap) > spec.Within {
 		c.anchor = 0
 	}
 	if c.anchor == 0 {
 		if !m.grams.mayContain(spec.grams) || !strings.Contains(lower, spec.needles[0]) || !spec.parts[0].MatchString(msg) {
 			return
 		}
-		c.anchor, c.found = m.n, make([]int, len(spec.parts))
+		c.anchor, c.anchorGap, c.found = m.n, m.gap, make([]int, len(spec.parts))
 		c.lines, c.texts = []int{m.n}, []string{cut(strings.TrimSpace(ansiRe.ReplaceAllString(raw, "")), maxExcerptLine)}
 		c.found[0] = m.n
 		// Nearest lines first: the evidence shown is the closest one.
-		for back := 1; back <= spec.Within && back < m.n; back++ {
+		for back := 1; back <= spec.Within+m.gap && back < maxComboWindow && back < m.n; back++ {
 			r := m.recent[(m.n-back-1)%maxComboWindow]
-			if r.n != m.n-back {
-				continue // a blank line (not kept) or one older than the ring
+			if r.n != m.n-back || (r.n-r.gap) < (m.n-m.gap)-spec.Within {
+				continue // a blank line (not kept), one older than the ring or too far
 			}
 			if m.comboLine(c, spec, r.n, r.msg, r.raw) {
 				return

@@ -1,8 +1,11 @@
 package failures
 
 import (
+	"html"
 	"regexp"
+	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // The normalizer turns one raw log line into the message signatures are
@@ -53,6 +56,12 @@ var (
 		{"ADFJMNOS", regexp.MustCompile(`^(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) +\d{1,2} \d{2}:\d{2}:\d{2} \S+ [\w.@/-]+(?:\[\d+\])?: `)},
 		// LM Studio / electron-log "[2025-02-08 01:29:29.905] [error] "
 		{"[", regexp.MustCompile(`^\[\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}(?:[.,]\d+)?\](?: \[\w+\])? `)},
+		// a Kubernetes container log (CRI) after its timestamp: "stderr F "
+		{"s", regexp.MustCompile(`^(?:stdout|stderr) [FP] `)},
+		// a GitHub/e-mail quote "> " (nested: "> > ")
+		{">", regexp.MustCompile(`^>+ `)},
+		// Python's logging.basicConfig "ERROR:llama_cpp:" / "INFO:root:"
+		{"DIWEC", regexp.MustCompile(`^(?:DEBUG|INFO|WARNING|ERROR|CRITICAL):[\w.-]+:`)},
 	}
 
 	composeRe = regexp.MustCompile(`^[A-Za-z][\w.-]{0,40}  +\| `)
@@ -81,9 +90,17 @@ var (
 const maxMessage = 4096
 
 // Normalize returns the message of one log line.
-func Normalize(line string) string {
+func Normalize(line string) string { return normalize(line, true) }
+
+// normalize is Normalize; nested allows one more pass over the message a
+// log record quoted (ollama's msg="..."), whose own colours and prefixes
+// were escaped inside the quotes.
+func normalize(line string, nested bool) string {
 	if len(line) > maxMessage*2 {
 		line = line[:maxMessage*2]
+	}
+	if strings.IndexByte(line, '&') >= 0 && strings.IndexByte(line, ';') >= 0 {
+		line = unescapeHTML(line)
 	}
 	// One pass over the bytes decides which of the costlier steps apply.
 	var esc, ctl, high, dbl bool
@@ -117,7 +134,7 @@ func Normalize(line string) string {
 	if dbl {
 		// docker compose pads the service name: "ollama  | ", "llama-1  | "
 		if loc := composeRe.FindStringIndex(line); loc != nil && loc[1] < len(line) {
-			line = line[loc[1]:]
+			line = strings.TrimLeft(line[loc[1]:], " \t")
 		}
 	}
 	if dbl || ctl || high || esc {
@@ -127,6 +144,7 @@ func Normalize(line string) string {
 	if strings.HasSuffix(line, "]") {
 		line = msbuildSuffixRe.ReplaceAllString(line, "")
 	}
+	unprefixed := line
 	for i := 0; i < 8; i++ {
 		before := line
 		for _, p := range prefixes {
@@ -137,6 +155,11 @@ func Normalize(line string) string {
 				line = strings.TrimLeft(line[loc[1]:], " ")
 			}
 		}
+		if nested && strings.HasPrefix(line, "time=") {
+			if msg := slogMessage(line); msg != line {
+				return normalize(msg, false)
+			}
+		}
 		if n := locationPrefix(line); n > 0 && n < len(line) {
 			line = line[n:]
 		}
@@ -144,6 +167,11 @@ func Normalize(line string) string {
 		if line == before {
 			break
 		}
+	}
+	if line != unprefixed {
+		// shapes anchored at the start ("/bin/sh: 1: nvcc: not found") see
+		// the line without the prefixes too
+		line = canonicalShapes(line, high)
 	}
 	if len(line) > maxMessage {
 		n := maxMessage
@@ -153,6 +181,60 @@ func Normalize(line string) string {
 		line = line[:n]
 	}
 	return line
+}
+
+// htmlEntities are the escapes a log pasted into a web page shows (GitHub's
+// rendered HTML, a forum); a line holding none is left as it is.
+var htmlEntities = []string{"&lt;", "&gt;", "&quot;", "&amp;", "&nbsp;", "&#"}
+
+func unescapeHTML(line string) string {
+	for _, e := range htmlEntities {
+		if strings.Contains(line, e) {
+			return html.UnescapeString(line)
+		}
+	}
+	return line
+}
+
+// slogRe is the head of a Go log/slog text record (ollama's server log):
+// "time=2024-05-01T12:00:00.000Z level=ERROR source=server.go:12 msg=".
+var slogRe = regexp.MustCompile(`^time=\S+ level=\w+(?: source=\S+)? msg=`)
+
+// slogMessage returns the message of a slog text record, unquoted (the
+// engine's own line, its quotes escaped), followed by the attributes after
+// it ("error=..."); other lines are returned as they are.
+func slogMessage(line string) string {
+	loc := slogRe.FindStringIndex(line)
+	if loc == nil || loc[1] >= len(line) {
+		return line
+	}
+	rest := line[loc[1]:]
+	if rest[0] != '"' {
+		return rest
+	}
+	var b strings.Builder
+	s := rest[1:]
+	for len(s) > 0 {
+		if s[0] == '"' {
+			return strings.TrimSpace(b.String() + s[1:])
+		}
+		v, multi, tail, err := strconv.UnquoteChar(s, '"')
+		if err != nil { // not Go quoting after all: keep the text as written
+			b.WriteByte(s[0])
+			s = s[1:]
+			continue
+		}
+		if v == '\n' || v == '\r' || v == '\t' {
+			v = ' '
+		}
+		if v < utf8.RuneSelf || multi {
+			b.WriteRune(v)
+		} else {
+			b.WriteByte(byte(v))
+		}
+		s = tail
+	}
+	return strings.TrimSpace(b.String())
 }
 
 // locationPrefix returns the length of a compiler's file location at the

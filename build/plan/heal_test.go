@@ -1,6 +1,7 @@
 package plan
 
 import (
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -287,4 +288,57 @@ func TestHealTextInChinese(t *testing.T) {
 			t.Errorf("%s: English text:\n%s", name, p.Text())
 		}
 	}
+}
+
+// --heal changes only what would block: a plan without blockers is the
+// same plan with --heal, as long as no new failure ID (symptom) comes in.
+// The build relies on it: after a failure the log did not diagnose, what
+// --heal would change is nothing, without planning again (build's
+// wouldHeal).
+func TestHealOnlyUnblocks(t *testing.T) {
+	var ins []Input
+	for _, name := range []string{"linux-debian-cpu-ci-lock", "linux-debian-cpu-local", "linux-debian-nvcc11.8-gcc12-nogpu",
+		"win-amd-rx7900xtx-vulkan", "win-vs2022-17.10-cuda12.3-older-toolset", "win-vs2022-17.11-cuda12.4-rtx4090"} {
+		for _, b := range Backends {
+			in := loadCase(t, name)
+			in.Backend = b
+			ins = append(ins, in)
+		}
+	}
+	// The heal rules' facts, each on the side that does not block.
+	base := healInput(t)
+	ins = append(ins, base)
+	withArchs := healInput(t)
+	withArchs.CUDAArchFlag, withArchs.CMakeArgs = "89-real", []string{"-DCMAKE_CUDA_ARCHITECTURES=89-real"}
+	withCompiler := healInput(t)
+	withCompiler.CMakeArgs = []string{"-DCMAKE_CUDA_HOST_COMPILER=/usr/bin/g++-11"}
+	ours := healInput(t)
+	ours.Folder = &Folder{Ours: true, Cache: map[string]string{"CMAKE_GENERATOR": "Ninja"}}
+	ins = append(ins, withArchs, withCompiler, ours)
+
+	clean, blocked := 0, 0
+	for i, in := range ins {
+		in.Heal = false
+		p, err := Make(in)
+		if err != nil {
+			continue
+		}
+		if len(p.Blockers) > 0 {
+			blocked++
+			continue
+		}
+		clean++
+		in.Heal = true
+		h, err := Make(in)
+		if err != nil {
+			t.Fatalf("case %d (%s): %v with --heal only", i, in.Backend, err)
+		}
+		if !reflect.DeepEqual(p, h) {
+			t.Errorf("case %d (%s): --heal changed a plan without blockers:\n fixes %+v\n patches %+v\n vs %+v", i, in.Backend, h.Fixes, h.Patches, p.Patches)
+		}
+	}
+	if clean < 10 || blocked == 0 {
+		t.Errorf("%d plans without blockers, %d with: the cases prove little", clean, blocked)
+	}
+	t.Logf("%d plans without blockers compared, %d blocked", clean, blocked)
 }

@@ -30,6 +30,13 @@ type Request struct {
 	Draft     *gguf.Model
 	// Calibration from earlier runs of this model on this engine build.
 	Calibration Calibration
+	// Remembered is the plan an earlier run launched for this model,
+	// devices, engine build and flags (run's plan cache), or nil. Make
+	// predicts it as it is, nothing in it chosen again, in the same pass
+	// that plans afresh: when it still fits, the Result carries it and its
+	// prediction (Kept); the reasons and runner-ups are the pass's either
+	// way.
+	Remembered *Plan
 }
 
 // Plan is the chosen launch parameters.
@@ -87,6 +94,8 @@ type Result struct {
 	Reasons      []string      `json:"reasons"`
 	Alternatives []Alternative `json:"alternatives,omitempty"`
 	Fits         bool          `json:"fits"`
+	// Kept says Plan is Request.Remembered, which still fits as it is.
+	Kept bool `json:"-"`
 }
 
 // candidate evaluation
@@ -125,7 +134,14 @@ func Make(m *gguf.Model, devs []engine.Device, host Host, req Request, caps engi
 	if req.NGL > m.Layers+1 {
 		req.NGL = m.Layers + 1
 	}
-	return newPlanner(m, devs, host, req, caps).run()
+	pl := newPlanner(m, devs, host, req, caps)
+	res, err := pl.run()
+	if err == nil && req.Remembered != nil {
+		if pred, fits := pl.check(*req.Remembered); fits {
+			res.Plan, res.Predicted, res.Kept = *req.Remembered, pred, true
+		}
+	}
+	return res, err
 }
 
 // newPlanner splits layers over the devices by their free memory.
@@ -539,20 +555,22 @@ func key(p Params) string {
 	return fmt.Sprintf("%d/%d/%s/%d/%d", p.NGL, p.Ctx, p.CacheK, p.NCPUMoE, p.Only)
 }
 
-// Check predicts plan p (a remembered one) as it is for these devices and
-// host, and says whether it still fits: nothing in it is chosen again. A
-// tensor split in p places the layers as the engine will (-ts).
-func Check(m *gguf.Model, devs []engine.Device, host Host, req Request, caps engine.Caps, p Plan) (Prediction, bool) {
-	pl := newPlanner(m, devs, host, req, caps)
-	if len(p.TensorSplit) == len(devs) && len(devs) > 1 {
-		pl.split = make([]float64, len(devs))
+// check predicts plan p (a remembered one) as it is for the planner's
+// devices and host, and says whether it still fits: nothing in it is
+// chosen again, and the candidates the planner weighed stay as they were.
+// A tensor split in p places the layers as the engine will (-ts).
+func (pl *planner) check(p Plan) (Prediction, bool) {
+	split, tried := pl.split, len(pl.tried)
+	defer func() { pl.split, pl.tried = split, pl.tried[:tried] }()
+	if len(p.TensorSplit) == len(pl.devs) && len(pl.devs) > 1 {
+		pl.split = make([]float64, len(pl.devs))
 		for i, n := range p.TensorSplit {
 			pl.split[i] = float64(n)
 		}
 	}
 	pr := Params{NGL: p.NGL, Ctx: p.Ctx, UBatch: p.UBatch, Parallel: max(p.Parallel, 1), FlashAttn: p.FlashAttn == "on",
 		CacheK: p.CacheK, CacheV: p.CacheV, NCPUMoE: p.NCPUMoE,
-		OpOffload: len(devs) > 0 && pl.coef.Backend(devs[0].ID).OpOffload && !p.NoOpOffload}
+		OpOffload: len(pl.devs) > 0 && pl.coef.Backend(pl.devs[0].ID).OpOffload && !p.NoOpOffload}
 	if p.SplitMode == "none" {
 		pr.Only = p.MainGPU + 1
 	}

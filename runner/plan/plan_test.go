@@ -163,7 +163,7 @@ func TestPlanTable(t *testing.T) {
 			c.check(t, r)
 			// The chosen plan, checked as it is (a remembered plan), has
 			// the same prediction and fits the same.
-			if pred, fits := Check(c.model, c.devs, host, c.req, gpuCaps, r.Plan); fits != r.Fits || !reflect.DeepEqual(pred, r.Predicted) {
+			if pred, fits := checkPlan(c.model, c.devs, host, c.req, gpuCaps, r.Plan); fits != r.Fits || !reflect.DeepEqual(pred, r.Predicted) {
 				t.Errorf("Check = %v %+v, Make predicted %v %+v", fits, pred, r.Fits, r.Predicted)
 			}
 		})
@@ -180,25 +180,59 @@ func TestCheckRememberedPlan(t *testing.T) {
 	if err != nil || !r.Fits || r.Plan.NCPUMoE == 0 {
 		t.Fatalf("MoE plan = %+v, %v", r.Plan, err)
 	}
-	if _, fits := Check(moe, dev, bigHost, Request{NGL: -1}, gpuCaps, r.Plan); !fits {
+	if _, fits := checkPlan(moe, dev, bigHost, Request{NGL: -1}, gpuCaps, r.Plan); !fits {
 		t.Error("the MoE plan with its experts on the CPU does not fit as it is")
 	}
 	all := r.Plan
 	all.NCPUMoE = 0 // every expert on the GPU: what re-planning with only -ngl pinned weighed
-	if _, fits := Check(moe, dev, bigHost, Request{NGL: -1}, gpuCaps, all); fits {
+	if _, fits := checkPlan(moe, dev, bigHost, Request{NGL: -1}, gpuCaps, all); fits {
 		t.Error("all experts on the 11.5 GiB GPU fit: the MoE case proves nothing")
 	}
 	less := []engine.Device{{ID: "CUDA0", TotalMiB: 12288, FreeMiB: 2000}}
-	if _, fits := Check(moe, less, bigHost, Request{NGL: -1}, gpuCaps, r.Plan); fits {
+	if _, fits := checkPlan(moe, less, bigHost, Request{NGL: -1}, gpuCaps, r.Plan); fits {
 		t.Error("a plan made for 11.5 GiB free still fits in 2 GiB")
 	}
 	two := []engine.Device{{ID: "CUDA0", TotalMiB: 6144, FreeMiB: 5000}, {ID: "CUDA1", TotalMiB: 4096, FreeMiB: 4000}}
 	p := Plan{NGL: 33, Ctx: 4096, Batch: 2048, UBatch: 512, Threads: 8, FlashAttn: "on", CacheK: "f16", CacheV: "f16", Parallel: 1, TensorSplit: []int{30, 3}}
-	pred, _ := Check(llama3_8B(), two, bigHost, Request{NGL: -1}, gpuCaps, p)
+	pred, _ := checkPlan(llama3_8B(), two, bigHost, Request{NGL: -1}, gpuCaps, p)
 	p.TensorSplit = []int{3, 30}
-	swapped, _ := Check(llama3_8B(), two, bigHost, Request{NGL: -1}, gpuCaps, p)
+	swapped, _ := checkPlan(llama3_8B(), two, bigHost, Request{NGL: -1}, gpuCaps, p)
 	if len(pred.Devices) != 2 || pred.Devices[0].ModelMiB <= 5*pred.Devices[1].ModelMiB || swapped.Devices[1].ModelMiB <= 5*swapped.Devices[0].ModelMiB {
 		t.Errorf("-ts 30,3 predicted %+v, -ts 3,30 %+v", pred.Devices, swapped.Devices)
+	}
+}
+
+// checkPlan predicts a remembered plan p alone, as Make does for
+// Request.Remembered.
+func checkPlan(m *gguf.Model, devs []engine.Device, host Host, req Request, caps engine.Caps, p Plan) (Prediction, bool) {
+	return newPlanner(m, devs, host, req, caps).check(p)
+}
+
+// A remembered plan is checked in Make's own pass: kept when it still fits
+// (with its prediction as it is), the fresh plan when it does not, and the
+// reasons and runner-ups are those of the pass without it either way.
+func TestMakeRemembered(t *testing.T) {
+	moe := moeModel()
+	dev := []engine.Device{{ID: "CUDA0", TotalMiB: 12288, FreeMiB: 11500}}
+	fresh, err := Make(moe, dev, bigHost, Request{NGL: -1}, gpuCaps)
+	if err != nil || !fresh.Fits || fresh.Kept || len(fresh.Alternatives) == 0 {
+		t.Fatalf("fresh plan = %+v, %v", fresh, err)
+	}
+	older := fresh.Plan
+	older.Ctx /= 2 // remembered from a run that asked for less
+	r, err := Make(moe, dev, bigHost, Request{NGL: -1, Remembered: &older}, gpuCaps)
+	pred, _ := checkPlan(moe, dev, bigHost, Request{NGL: -1}, gpuCaps, older)
+	if err != nil || !r.Kept || !reflect.DeepEqual(r.Plan, older) || !reflect.DeepEqual(r.Predicted, pred) {
+		t.Errorf("remembered plan not kept as it is: %+v", r)
+	}
+	if !reflect.DeepEqual(r.Reasons, fresh.Reasons) || !reflect.DeepEqual(r.Alternatives, fresh.Alternatives) || r.Fits != fresh.Fits {
+		t.Errorf("reasons/runner-ups differ from the pass without the remembered plan:\n%+v\n%+v", r, fresh)
+	}
+	stale := fresh.Plan
+	stale.NCPUMoE = 0 // every expert on the 11.5 GiB GPU: does not fit
+	r, err = Make(moe, dev, bigHost, Request{NGL: -1, Remembered: &stale}, gpuCaps)
+	if err != nil || r.Kept || !reflect.DeepEqual(r.Plan, fresh.Plan) || !reflect.DeepEqual(r.Predicted, fresh.Predicted) {
+		t.Errorf("a stale remembered plan was kept: %+v", r)
 	}
 }
 

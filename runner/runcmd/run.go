@@ -75,6 +75,8 @@ type Options struct {
 	// Interrupt returns a context cancelled on Ctrl-C / SIGTERM.
 	Interrupt func(context.Context) (context.Context, func())
 	FreePort  func() (int, error)
+	// MakePlan is the planner (nil: plan.Make); a test counts its passes.
+	MakePlan func(*gguf.Model, []engine.Device, plan.Host, plan.Request, engine.Caps) (plan.Result, error)
 }
 
 // NewCmd builds `llamactl run`; runF, when given, replaces Run (a test
@@ -240,6 +242,9 @@ func (o *Options) defaults() {
 	}
 	if o.FreePort == nil {
 		o.FreePort = launch.FreePort
+	}
+	if o.MakePlan == nil {
+		o.MakePlan = plan.Make
 	}
 	if o.ReadyTimeout == 0 {
 		o.ReadyTimeout = 10 * time.Minute // large models load slowly from disk

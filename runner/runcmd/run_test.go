@@ -19,6 +19,8 @@ import (
 	"github.com/llamactl/llamactl/internal/cmdutil"
 	"github.com/llamactl/llamactl/internal/proc"
 	"github.com/llamactl/llamactl/internal/testutil"
+	"github.com/llamactl/llamactl/runner/engine"
+	"github.com/llamactl/llamactl/runner/gguf"
 	"github.com/llamactl/llamactl/runner/gguf/ggufwrite"
 	"github.com/llamactl/llamactl/runner/plan"
 )
@@ -362,6 +364,61 @@ func TestPlanCache(t *testing.T) {
 	if d.FromCache {
 		t.Error("--retune used the remembered plan")
 	}
+}
+
+// Each run plans once: a fresh plan, a remembered plan that still fits
+// (checked in the same pass that gives the reasons and runner-ups), one
+// that no longer fits, and --retune.
+func TestOnePlanPerRun(t *testing.T) {
+	model := genModel(t, t.TempDir(), ggufwrite.Config{Arch: "llama"})
+	si := &standIn{Replay: proc.Replay{Commands: recordedEngine(t, false)}}
+	si.launches = [][]string{nil} // skip the OOM launch
+	o, out, _ := testOptions(t, si)
+	statFor(o)
+	o.HTTP = &fakeHTTP{up: si.up}
+	o.F.IO.JSON = true
+	o.Model, o.Prompt = model, "hi"
+	passes := 0
+	o.MakePlan = func(m *gguf.Model, devs []engine.Device, host plan.Host, req plan.Request, caps engine.Caps) (plan.Result, error) {
+		passes++
+		return plan.Make(m, devs, host, req, caps)
+	}
+	run := func(what string, fromCache bool) {
+		t.Helper()
+		out.Reset()
+		passes = 0
+		if err := Run(context.Background(), o); err != nil {
+			t.Fatalf("%s: %v", what, err)
+		}
+		var d Doc
+		if err := json.Unmarshal([]byte(out.String()), &d); err != nil {
+			t.Fatalf("%s: %v", what, err)
+		}
+		if passes != 1 || d.FromCache != fromCache {
+			t.Errorf("%s: %d planning passes (want 1), from_cache %v (want %v)", what, passes, d.FromCache, fromCache)
+		}
+	}
+	run("fresh launch", false)
+	o.DryRun, o.Prompt = true, ""
+	run("remembered plan", true)
+	entries, _ := os.ReadDir(o.Cache.Dir)
+	if len(entries) != 1 {
+		t.Fatalf("cache has %d entries", len(entries))
+	}
+	p := filepath.Join(o.Cache.Dir, entries[0].Name())
+	var cp CachedPlan
+	b, _ := os.ReadFile(p)
+	if err := json.Unmarshal(b, &cp); err != nil {
+		t.Fatal(err)
+	}
+	cp.Plan.Ctx = 1 << 26 // far beyond the host's memory
+	b, _ = json.Marshal(cp)
+	if err := os.WriteFile(p, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	run("stale remembered plan", false)
+	o.Retune = true
+	run("--retune", false)
 }
 
 // With CUDA devices, free memory comes from llamactl's NVML child probe.

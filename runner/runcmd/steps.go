@@ -186,28 +186,29 @@ func (s *session) cacheKey() string {
 	return CacheKey(s.mods.file, s.mods.model, s.rig.devs, s.rig.eng.Build, userFlags)
 }
 
-// makePlan plans for the memory free now and, when a plan for this
-// model, devices, engine and flags is remembered and still fits as it is
-// (plan.Check), launches that one unchanged; the fresh plan gives the
-// reasons and runner-ups. It fills s.doc.
+// makePlan plans for the memory free now, in one pass of the planner
+// that also checks the plan remembered for this model, devices, engine and
+// flags: when it still fits as it is, that one is launched unchanged; the
+// pass gives the reasons and runner-ups either way. It fills s.doc.
 func (s *session) makePlan() error {
 	o, rg, m := s.o, &s.rig, &s.mods.model
 	s.req, s.key = s.request(), s.cacheKey()
 	if o.Retune {
 		o.Cache.Forget(s.key)
 	}
+	req := s.req
 	cached, haveCache := o.Cache.Load(s.key)
 	if haveCache {
 		s.req.Calibration = cached.Calibration
+		req.Calibration, req.Remembered = cached.Calibration, &cached.Plan
 	}
-	res, err := plan.Make(m, rg.devs, rg.host, s.req, rg.eng.Caps)
+	res, err := o.MakePlan(m, rg.devs, rg.host, req, rg.eng.Caps)
 	if err != nil {
 		return cmdutil.UsageErrorf("%v", err)
 	}
 	var cacheNote string
 	if haveCache {
-		if pred, fits := plan.Check(m, rg.devs, rg.host, s.req, rg.eng.Caps, cached.Plan); fits {
-			res.Plan, res.Predicted = cached.Plan, pred
+		if res.Kept {
 			cacheNote = plan.T("reason.cache-used")
 		} else {
 			haveCache = false
@@ -283,6 +284,6 @@ func (s *session) replan() (plan.Result, bool) {
 			ds[i].FreeMiB = v
 		}
 	}
-	r, err := plan.Make(&s.mods.model, ds, s.rig.host, s.req, s.rig.eng.Caps)
+	r, err := s.o.MakePlan(&s.mods.model, ds, s.rig.host, s.req, s.rig.eng.Caps)
 	return r, err == nil && r.Fits
 }

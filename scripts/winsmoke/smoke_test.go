@@ -18,6 +18,7 @@ import (
 
 	"github.com/llamactl/llamactl/doctor/doctorcmd"
 	"github.com/llamactl/llamactl/doctor/probe"
+	"github.com/llamactl/llamactl/internal/testutil"
 	"github.com/llamactl/llamactl/internal/testutil/faketool"
 	"github.com/llamactl/llamactl/internal/textenc"
 	"github.com/llamactl/llamactl/runner/gguf/ggufwrite"
@@ -618,30 +619,16 @@ func notMaterialized(sc *probe.Scenario) string {
 func TestRecordedWindowsMachines(t *testing.T) {
 	need(t)
 	t.Parallel()
-	b, err := os.ReadFile(testdata("doctor", "recordings-expect.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var exp struct {
-		Scenarios map[string]struct {
-			Backend   string            `json:"backend"`
-			Must      []string          `json:"must"`
-			MustNot   []string          `json:"must_not"`
-			Selection map[string]string `json:"selection"`
-		} `json:"scenarios"`
-	}
-	if err := json.Unmarshal(b, &exp); err != nil {
-		t.Fatal(err)
-	}
-	names := make([]string, 0, len(exp.Scenarios))
-	for name := range exp.Scenarios {
+	scenarios := testutil.RecordingExpects(t)
+	names := make([]string, 0, len(scenarios))
+	for name := range scenarios {
 		if strings.HasPrefix(name, "win-") {
 			names = append(names, name)
 		}
 	}
 	sort.Strings(names)
 	for _, name := range names {
-		e := exp.Scenarios[name]
+		e := scenarios[name]
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
 			sc, err := probe.LoadScenario(testdata("doctor", "recordings", name))
@@ -661,25 +648,7 @@ func TestRecordedWindowsMachines(t *testing.T) {
 			r := wine(t, opts{state: state}, filepath.Join(env.work, "winsetup.exe"), work(t, "plan-"+name+".json", plan))
 			wantCode(t, r, 0, 1)
 			d := decodeDoctor(t, r.out)
-			got := messages(d)
-			for _, m := range e.Must {
-				if !slices.Contains(got, m) {
-					t.Errorf("missing %s; got %v", m, got)
-				}
-			}
-			for _, m := range e.MustNot {
-				if slices.Contains(got, m) {
-					t.Errorf("unexpected %s", m)
-				}
-			}
-			sb, _ := json.Marshal(d.Selection)
-			var sm map[string]any
-			_ = json.Unmarshal(sb, &sm)
-			for k, v := range e.Selection {
-				if g, _ := sm[k].(string); g != v {
-					t.Errorf("selection.%s = %q, want %q", k, g, v)
-				}
-			}
+			e.Check(t, messages(d), d.Selection)
 			if t.Failed() {
 				t.Logf("stderr: %s", trim(r.err))
 			}
