@@ -136,6 +136,9 @@ func TestInvariantBuildSignatures(t *testing.T) {
 		// ggml-cuda's needs that CUDA 10 lacks: nvcc 11's -extended-lambda, cuda_bf16.h
 		{"nvcc fatal   : Unknown option '-extended-lambda'", "cuda-toolkit-too-old", false},
 		{"ggml/src/ggml-cuda/vendors/cuda.h(6): catastrophic error: cannot open source file \"cuda_bf16.h\"", "cuda-toolkit-too-old", true},
+		// CMake's other checks of the same cache and its multi-config Ninja
+		{"CMake Error: Error: generator platform: ARM64\nDoes not match the platform used previously: x64\nEither remove the CMakeCache.txt file and CMakeFiles directory or choose a different binary directory.", "cmake-cache-mismatch", false},
+		{`CMake Error: CMake was unable to find a build program corresponding to "Ninja Multi-Config".  CMAKE_MAKE_PROGRAM is not set.`, "ninja-missing", false},
 	} {
 		d := Default().DiagnoseString(c.log + "\n")
 		if len(d.Findings) != 1 || d.Findings[0].ID != c.id || (d.Findings[0].Confidence == ConfidenceProbable) != c.probable {
@@ -207,6 +210,8 @@ func TestInvariantBuildSilences(t *testing.T) {
 		"CMake Warning at cmake/build-info.cmake:14 (message):\n  Git not found. Build info will not be accurate.\n[12/80] Building CXX object x.o\nninja: build stopped: subcommand failed.",
 		"-- Git not found. Build info will not be accurate.\nmake[2]: *** [ggml/src/CMakeFiles/ggml.dir/build.make:76: ggml.o] Error 1",
 		"Git repository not found; to enable automatic generation of build info,\n-- Configuring incomplete, errors occurred!",
+		// make, not ninja, is what is missing here
+		`CMake Error: CMake was unable to find a build program corresponding to "Unix Makefiles".  CMAKE_MAKE_PROGRAM is not set.`,
 		// a CMake warning of another package; a type that is not a CUDA API
 		"CMake Warning at CMakeLists.txt:40 (message):\n  OpenMP not found",
 		"kernel.cu(10): error: identifier \"my_cuda_helper\" is undefined",
