@@ -139,6 +139,8 @@ func TestInvariantBuildSignatures(t *testing.T) {
 		// CMake's other checks of the same cache and its multi-config Ninja
 		{"CMake Error: Error: generator platform: ARM64\nDoes not match the platform used previously: x64\nEither remove the CMakeCache.txt file and CMakeFiles directory or choose a different binary directory.", "cmake-cache-mismatch", false},
 		{`CMake Error: CMake was unable to find a build program corresponding to "Ninja Multi-Config".  CMAKE_MAKE_PROGRAM is not set.`, "ninja-missing", false},
+		// the toolkit's other libraries on Linux, as on Windows
+		{"/usr/bin/ld: cannot find -lnvrtc: No such file or directory", "cuda-link-libpath", false},
 	} {
 		d := Default().DiagnoseString(c.log + "\n")
 		if len(d.Findings) != 1 || d.Findings[0].ID != c.id || (d.Findings[0].Confidence == ConfidenceProbable) != c.probable {
