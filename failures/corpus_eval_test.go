@@ -264,6 +264,7 @@ func TestCorpusManifest(t *testing.T) {
 var acceptedDevMisses = map[string]string{
 	"dev/easyinstruct-6-no-c-compiler-pip-win.log":           "no C compiler found, but nothing in the excerpt says Windows (the cause there) rather than Linux",
 	"dev/llamacpppython-1009-hipblas-windows-picks-msvc.log": "the excerpt is an ordinary, error-free MSVC configure (Visual Studio generator, cl.exe identified); nothing in it says HIP was requested (the CMAKE_ARGS are only in the thread's prose), so naming hip-compiler-not-clang would be a guess any MSVC log would trigger",
+	"dev/koboldcpp-1555-winerror1114-cuda-no-avx2.log":       "WinError 1114 (a DLL's initialiser failed) on koboldcpp_cublas.dll; the CPU lacking AVX2 is the thread's finding, nothing in the excerpt names an instruction or the CPU, and 1114 has other causes (torch's c10.dll)",
 }
 
 // pendingBatches are batches collected after this turn's matcher work began:
@@ -272,6 +273,7 @@ var acceptedDevMisses = map[string]string{
 // work tunes on their dev logs and removes them from here.
 var pendingBatches = map[int]string{
 	6: "collected by three collectors while batch 5's matcher work was in progress (turn 4); held-out third drawn with seed 93677435",
+	7: "collected by three collectors while batch 5's matcher work was in progress (turn 4), after the new IDs of issue #15 joined; held-out third drawn with seed 57504608",
 }
 
 func notPending(batch int) bool { return pendingBatches[batch] == "" }
@@ -340,17 +342,22 @@ var heldOutFloors = map[string]struct {
 	correct, recall float64
 	confident       int
 }{
+	// test: one log of this split got a probable cpu-instruction-unsupported
+	// against its thread's cause (90.4%) while a bare "exit code 132" counted
+	// as evidence; that signal was dropped (a program may return 132 itself)
 	"test":  {0.92, 0.90, 0},
 	"test2": {0.78, 0.75, 1}, // 63.6%/60.7%/2 before the batch-2 matcher work
 	"test3": {0.81, 0.83, 2}, // 62.5%/58.3%/2 before the batch-3 matcher work
 	"test4": {0.90, 0.94, 1}, // 90.5%/94.4%/1 before the batch-4 matcher work (unchanged by it)
 	"test5": {0.69, 0.31, 1}, // 69.6%/31.6%/1 before the batch-5 matcher work
 	"test6": {0.71, 0.47, 1}, // 71.4%/47.1%/1 when drawn (batch 6 is pending: see pendingBatches)
-	// all: the sum of the splits' confident-mistake limits (0+1+2+1+1+1); the
-	// pool changes when a batch joins it, so its floors are re-measured then:
-	// 87.7%/87.1%/4 over 122 logs before test5, 82.7%/78.3%/5 over 168 with
-	// it, 80.8%/74.5%/6 over 203 with test6.
-	"all": {0.80, 0.74, 6},
+	"test7": {0.76, 0.63, 1}, // 76.2%/63.6%/1 when drawn (batch 7 is pending too)
+	// all: the sum of the splits' confident-mistake limits (0+1+2+1+1+1+1);
+	// the pool changes when a batch joins it, so its floors are re-measured
+	// then: 87.7%/87.1%/4 over 122 logs before test5, 82.7%/78.3%/5 over 168
+	// with it, 80.8%/74.5%/6 over 203 with test6, 80.4%/74.8%/7 over 224 with
+	// test7 (after the relabels of the new IDs).
+	"all": {0.80, 0.74, 7},
 }
 
 // TestEvalHeldout measures each held-out split and all of them together:
