@@ -141,6 +141,10 @@ func TestInvariantBuildSignatures(t *testing.T) {
 		{`CMake Error: CMake was unable to find a build program corresponding to "Ninja Multi-Config".  CMAKE_MAKE_PROGRAM is not set.`, "ninja-missing", false},
 		// the toolkit's other libraries on Linux, as on Windows
 		{"/usr/bin/ld: cannot find -lnvrtc: No such file or directory", "cuda-link-libpath", false},
+		// a compiler named in CC/CXX/CUDACXX that CMake could not find
+		{"CMake Error at CMakeLists.txt:3 (project):\n  Could not find compiler set in environment variable CC:\n\n  cl.", "msvc-env-missing", false},
+		{"CMake Error at CMakeLists.txt:3 (project):\n  Could not find compiler set in environment variable CXX:\n\n  /usr/bin/g++-13.", "cxx-compiler-missing", false},
+		{"  Could not find compiler set in environment variable CUDACXX:\n\n  /usr/local/cuda-12.4/bin/nvcc.", "cuda-toolkit-not-found", true},
 	} {
 		d := Default().DiagnoseString(c.log + "\n")
 		if len(d.Findings) != 1 || d.Findings[0].ID != c.id || (d.Findings[0].Confidence == ConfidenceProbable) != c.probable {
@@ -214,6 +218,8 @@ func TestInvariantBuildSilences(t *testing.T) {
 		"Git repository not found; to enable automatic generation of build info,\n-- Configuring incomplete, errors occurred!",
 		// make, not ninja, is what is missing here
 		`CMake Error: CMake was unable to find a build program corresponding to "Unix Makefiles".  CMAKE_MAKE_PROGRAM is not set.`,
+		// a compiler of no known toolkit named in CC
+		"  Could not find compiler set in environment variable CC:\n\n  /opt/intel/icx.",
 		// a CMake warning of another package; a type that is not a CUDA API
 		"CMake Warning at CMakeLists.txt:40 (message):\n  OpenMP not found",
 		"kernel.cu(10): error: identifier \"my_cuda_helper\" is undefined",
