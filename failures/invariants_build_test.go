@@ -145,6 +145,7 @@ func TestInvariantBuildSignatures(t *testing.T) {
 		{"CMake Error at CMakeLists.txt:3 (project):\n  Could not find compiler set in environment variable CC:\n\n  cl.", "msvc-env-missing", false},
 		{"CMake Error at CMakeLists.txt:3 (project):\n  Could not find compiler set in environment variable CXX:\n\n  /usr/bin/g++-13.", "cxx-compiler-missing", false},
 		{"  Could not find compiler set in environment variable CUDACXX:\n\n  /usr/local/cuda-12.4/bin/nvcc.", "cuda-toolkit-not-found", true},
+		{"CMake Warning:\n  Manually-specified variables were not used by the project:\n\n    AMDGPU_TARGETS\n    LLAMA_HIPBLAS\n", "cmake-flag-ignored", false},
 	} {
 		d := Default().DiagnoseString(c.log + "\n")
 		if len(d.Findings) != 1 || d.Findings[0].ID != c.id || (d.Findings[0].Confidence == ConfidenceProbable) != c.probable {
@@ -220,6 +221,11 @@ func TestInvariantBuildSilences(t *testing.T) {
 		`CMake Error: CMake was unable to find a build program corresponding to "Unix Makefiles".  CMAKE_MAKE_PROGRAM is not set.`,
 		// a compiler of no known toolkit named in CC
 		"  Could not find compiler set in environment variable CC:\n\n  /opt/intel/icx.",
+		// unused tuning options or architectures of a GPU build that is still
+		// built (a removed GGML_CUDA_* knob, a HIP list in a CUDA build): not a
+		// CPU-only build
+		"CMake Warning:\n  Manually-specified variables were not used by the project:\n\n    GGML_CUDA_FORCE_DMMV\n",
+		"CMake Warning:\n  Manually-specified variables were not used by the project:\n\n    AMDGPU_TARGETS\n    CUDA_ARCHITECTURES\n",
 		// a CMake warning of another package; a type that is not a CUDA API
 		"CMake Warning at CMakeLists.txt:40 (message):\n  OpenMP not found",
 		"kernel.cu(10): error: identifier \"my_cuda_helper\" is undefined",
