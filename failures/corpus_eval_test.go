@@ -265,6 +265,18 @@ var acceptedDevMisses = map[string]string{
 	"dev/easyinstruct-6-no-c-compiler-pip-win.log":           "no C compiler found, but nothing in the excerpt says Windows (the cause there) rather than Linux",
 	"dev/llamacpppython-1009-hipblas-windows-picks-msvc.log": "the excerpt is an ordinary, error-free MSVC configure (Visual Studio generator, cl.exe identified); nothing in it says HIP was requested (the CMAKE_ARGS are only in the thread's prose), so naming hip-compiler-not-clang would be a guess any MSVC log would trigger",
 	"dev/koboldcpp-1555-winerror1114-cuda-no-avx2.log":       "WinError 1114 (a DLL's initialiser failed) on koboldcpp_cublas.dll; the CPU lacking AVX2 is the thread's finding, nothing in the excerpt names an instruction or the CPU, and 1114 has other causes (torch's c10.dll)",
+	// batch 5, runtime half
+	"dev/koboldcpp-778-msvcp140-codecvt-missing.log":          "'could not find module koboldcpp_cublas.dll (or one of its dependencies)' does not say which dependency; the missing MSVCP140_CODECVT_IDS.dll came from a dependency listing outside the excerpt (CUDA runtime, VC runtime and OpenMP DLLs all fail the same way)",
+	"dev/pytorch-scripts-26-dll-load-failed-cuda8-cudnn6.log": "'DLL load failed' importing torch._C names no DLL: the same line shows for a missing OpenMP runtime (dev/anaconda-13513) or VC runtime, so naming CUDA would be a guess",
+	"dev/sdcpp-291-vulkan-vae-buffer-oom.log":                 "the log shows one buffer over Vulkan's per-allocation limit, which is not exhausted memory (ggml-org/llama.cpp#12728, #12817: memory was free); nothing shows the 8 GB card was full",
+	"dev/textgen-6255-llama-cuda-dll-cuda12-path.log":         "the excerpt stops inside the ctypes traceback before the error text: nothing says which DLL was missing",
+	// batch 6 (h-tune6): the excerpt holds the failure's last words, not its cause
+	"dev/caffe2-774-cuda8-vs2017-msb6006.log":              "MSBuild's MSB6006 ('cmd.exe' exited with code 1) in a CUDA project's custom build step: nvcc failed, but no nvcc message and no cl.exe version is in the excerpt, and every nvcc error ends so",
+	"dev/koboldcpp-2124-acestep-xl-model-too-new.log":      "a ggml shape assert (GGML_ASSERT(ggml_can_repeat(b, a))): nothing names the model's architecture or the program's version, and a bug in a compute graph ends the same way",
+	"dev/llamacpppy-971-tail-only-old-cuda-toolkit.log":    "only pip's tail ('CMake build failed', 'Failed building wheel'): no CMake or nvcc line names the toolkit or its version",
+	"dev/llamacpppy-pr225-cublas-dll-search-path.log":      "Python cannot load llama.dll 'or one of its dependencies' (Python 3.8's DLL search path): the missing dependency is not named, and the CUDA runtime, the VC++ runtime and OpenMP DLLs all end so",
+	"dev/localai-288-sigill-no-avx2-register-dump.log":     "only the register dump of a Go crash (rip, rflags, segment registers): neither the signal (SIGILL) nor the instruction bytes are in the excerpt",
+	"dev/pygpt4all-75-dll-init-failed-zh-msvc-runtime.log": "'DLL load failed: DLL initialisation routine failed' (WinError 1114, in Chinese) on an extension module: an old or missing VC++ runtime and a CPU lacking AVX2 both end so (see koboldcpp-1555), nothing in the excerpt tells which",
 }
 
 // pendingBatches are batches collected after this turn's matcher work began:
@@ -272,7 +284,6 @@ var acceptedDevMisses = map[string]string{
 // not yet asserted, and their misses are not listed. The next round of matcher
 // work tunes on their dev logs and removes them from here.
 var pendingBatches = map[int]string{
-	6: "collected by three collectors while batch 5's matcher work was in progress (turn 4); held-out third drawn with seed 93677435",
 	7: "collected by three collectors while batch 5's matcher work was in progress (turn 4), after the new IDs of issue #15 joined; held-out third drawn with seed 57504608",
 }
 
@@ -349,15 +360,24 @@ var heldOutFloors = map[string]struct {
 	"test2": {0.78, 0.75, 1}, // 63.6%/60.7%/2 before the batch-2 matcher work
 	"test3": {0.81, 0.83, 2}, // 62.5%/58.3%/2 before the batch-3 matcher work
 	"test4": {0.90, 0.94, 1}, // 90.5%/94.4%/1 before the batch-4 matcher work (unchanged by it)
-	"test5": {0.69, 0.31, 1}, // 69.6%/31.6%/1 before the batch-5 matcher work
-	"test6": {0.71, 0.47, 1}, // 71.4%/47.1%/1 when drawn (batch 6 is pending: see pendingBatches)
-	"test7": {0.76, 0.63, 1}, // 76.2%/63.6%/1 when drawn (batch 7 is pending too)
-	// all: the sum of the splits' confident-mistake limits (0+1+2+1+1+1+1);
+	// test5: 69.6%/31.6%/1 before the batch-5 matcher work (43.5% recall
+	// with the label corrections); 71.7%/43.5%/0 after its runtime half;
+	// 73.9%/47.8%/0 with the batch-6 dev work
+	"test5": {0.73, 0.47, 0},
+	// test6: 71.4%/47.1%/1 when drawn, 52.6% recall with the label
+	// corrections; the batch-6 dev work (h-tune6: batch 6's dev logs 77.9%
+	// -> 91.2% correct, 1 -> 0 confident mistakes) moved no test6 log
+	"test6": {0.71, 0.52, 1},
+	// test7: 76.2%/63.6%/1 when drawn (batch 7 is pending too); 81.0%/72.7%/1
+	// with the batch-6 dev work (nobody tuned on batch 7)
+	"test7": {0.80, 0.72, 1},
+	// all: the sum of the splits' confident-mistake limits (0+1+2+1+0+1+1);
 	// the pool changes when a batch joins it, so its floors are re-measured
 	// then: 87.7%/87.1%/4 over 122 logs before test5, 82.7%/78.3%/5 over 168
 	// with it, 80.8%/74.5%/6 over 203 with test6, 80.4%/74.8%/7 over 224 with
-	// test7 (after the relabels of the new IDs).
-	"all": {0.80, 0.74, 7},
+	// test7 (after the relabels of the new IDs), 80.8%/74.8%/6 over 224 after
+	// batch 5's runtime half, 81.7%/76.1%/6 with the batch-6 dev work.
+	"all": {0.81, 0.76, 6},
 }
 
 // TestEvalHeldout measures each held-out split and all of them together:

@@ -58,6 +58,9 @@ type Entry struct {
 	Source   string    `json:"source"`
 
 	unlessLog []*regexp.Regexp
+	// unlessNeedles[i] is a literal every match of unlessLog[i] contains
+	// (lower-cased; "" when none): unless_log runs on every line.
+	unlessNeedles []string
 }
 
 // Signature is one way a failure shows in a log.
@@ -70,6 +73,11 @@ type Signature struct {
 	Min      *int   `json:"min,omitempty"`
 	Max      *int   `json:"max,omitempty"`
 	Severity string `json:"severity,omitempty"` // overrides the entry's
+	// NotIn is two capture groups [a, b]: the line does not count when the
+	// number in group a is one of the numbers listed in group b (ggml's "no
+	// device code for CUDA arch 610 ... compiled for: 610" is a kernel this
+	// architecture lacks by design, not a build for other GPUs).
+	NotIn []int `json:"not_in,omitempty"`
 	// Probable: the line points at the cause without naming it (the finding
 	// says "probably", with the line as evidence, unless a certain
 	// signature of the entry matched too).
@@ -212,6 +220,9 @@ func Load(data []byte) (*KB, error) {
 			if s.Group > 0 && s.Group > s.re.NumSubexp() {
 				return nil, fmt.Errorf("%s signature %d: group %d does not exist", e.ID, j, s.Group)
 			}
+			if len(s.NotIn) > 0 && (len(s.NotIn) != 2 || s.NotIn[0] < 1 || s.NotIn[1] < 1 || s.NotIn[0] > s.re.NumSubexp() || s.NotIn[1] > s.re.NumSubexp()) {
+				return nil, fmt.Errorf("%s signature %d: not_in %v is not two existing groups", e.ID, j, s.NotIn)
+			}
 		}
 		for j, u := range e.UnlessLog {
 			x, err := expand(u)
@@ -223,6 +234,7 @@ func Load(data []byte) (*KB, error) {
 				return nil, fmt.Errorf("%s unless_log %d: %w", e.ID, j, err)
 			}
 			e.unlessLog = append(e.unlessLog, re)
+			e.unlessNeedles = append(e.unlessNeedles, needleOf(x))
 		}
 		for j := range e.Combine {
 			c := &e.Combine[j]
@@ -356,3 +368,21 @@ func (kb *KB) Entry(id string) (Entry, bool) {
 
 // Message returns a fixed sentence of the data file by key.
 func (kb *KB) Message(key string) string { return kb.messages[key] }
+
+// listed reports whether the signature's NotIn rule drops this match: the
+// number captured by the first group is one of those the second lists.
+func (s *Signature) listed(sub []string) bool {
+	if len(s.NotIn) != 2 {
+		return false
+	}
+	v := strings.TrimSpace(sub[s.NotIn[0]])
+	if v == "" {
+		return false
+	}
+	for _, item := range strings.FieldsFunc(sub[s.NotIn[1]], func(r rune) bool { return r == ',' || r == ' ' || r == ';' }) {
+		if item == v {
+			return true
+		}
+	}
+	return false
+}

@@ -412,7 +412,7 @@ func (m *matcher) match(raw, msg, lower string) bool {
 				continue
 			}
 			sub := s.re.FindStringSubmatch(msg)
-			if sub == nil || !s.bounds(sub) {
+			if sub == nil || !s.bounds(sub) || s.listed(sub) {
 				continue
 			}
 			if s.unless != nil && s.unless.MatchString(msg) {
@@ -434,7 +434,10 @@ func (m *matcher) match(raw, msg, lower string) bool {
 		if m.unless[ei] {
 			continue
 		}
-		for _, re := range m.kb.entries[ei].unlessLog {
+		for j, re := range m.kb.entries[ei].unlessLog {
+			if n := m.kb.entries[ei].unlessNeedles[j]; n != "" && !strings.Contains(lower, n) {
+				continue
+			}
 			if re.MatchString(msg) {
 				m.unless[ei] = true
 				break

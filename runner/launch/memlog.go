@@ -34,6 +34,14 @@ type Report struct {
 	UBatch          int                `json:"n_ubatch,omitempty"`
 	FlashAttn       string             `json:"flash_attn,omitempty"`
 	ListenURL       string             `json:"listen_url,omitempty"`
+	// SchedCopies is how many copies of the graph inputs ggml's scheduler
+	// keeps ("sched_reserve: ... sched copies = 4"): 4 with pipeline
+	// parallelism, 1 without; 0 when the engine did not say.
+	SchedCopies int `json:"sched_copies,omitempty"`
+	// PipelineRetried: the pipeline-parallel compute buffers did not fit
+	// and the engine reserved them again without ("compute buffer
+	// allocation failed, retrying without pipeline parallelism").
+	PipelineRetried bool `json:"pipeline_retried,omitempty"`
 	// Breakdown is the engine's exit-time memory table, when it printed one.
 	Breakdown map[string]BreakdownRow `json:"breakdown,omitempty"`
 	OOM       *OOM                    `json:"oom,omitempty"`
@@ -77,6 +85,7 @@ var (
 	nubRE      = regexp.MustCompile(`llama_context: n_ubatch\s+=\s*(\d+)`)
 	faRE       = regexp.MustCompile(`llama_context: flash_attn\s+=\s*(\S+)`)
 	faAutoRE   = regexp.MustCompile(`Flash Attention was auto, set to (\w+)`)
+	copiesRE   = regexp.MustCompile(`sched copies = (\d+)`)
 	listenRE   = regexp.MustCompile(`listening on (http://\S+)`)
 	allocMiBRE = regexp.MustCompile(`allocating ([0-9.]+) MiB on device (\d+).*(?:out of memory|failed)`)
 	failBufRE  = regexp.MustCompile(`failed to allocate (\S+) buffer of size (\d+)`)
@@ -164,6 +173,14 @@ func (p *LogParser) Line(line string) {
 	}
 	if m := listenRE.FindStringSubmatch(line); m != nil {
 		p.r.ListenURL = m[1]
+	}
+	if m := copiesRE.FindStringSubmatch(line); m != nil {
+		p.r.SchedCopies, _ = strconv.Atoi(m[1])
+	}
+	if strings.Contains(line, "retrying without pipeline parallelism") {
+		// The OOM lines before it stay: an engine that then fails is
+		// retried by llamactl with a smaller plan as before.
+		p.r.PipelineRetried = true
 	}
 	if len(p.oomLines) < 32 && detectOOM(line) != nil {
 		p.oomLines = append(p.oomLines, line)

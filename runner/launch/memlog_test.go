@@ -1,6 +1,8 @@
 package launch
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -69,6 +71,7 @@ func TestParseOOMRecorded(t *testing.T) {
 func FuzzParseLog(f *testing.F) {
 	f.Add("load_tensors:        CUDA0 model buffer size =  4403.49 MiB")
 	f.Add("allocating 51748.72 MiB on device 1: cudaMalloc failed: out of memory")
+	f.Add("sched_reserve: reserve took 3.11 ms, sched copies = 4\nsched_reserve: compute buffer allocation failed, retrying without pipeline parallelism")
 	f.Fuzz(func(t *testing.T, s string) {
 		r := ParseLog(strings.NewReader(s))
 		if r.Host.Total() < 0 {
@@ -129,5 +132,31 @@ sched_reserve: RPC0[127.0.0.1:50153] compute buffer size =    32.04 MiB
 	a, b := r.Devices[RPCDeviceKey("127.0.0.1:50152")], r.Devices[RPCDeviceKey("127.0.0.1:50153")]
 	if a.ModelMiB != 15.96 || a.ContextMiB != 20 || b.ModelMiB != 11.70 || b.ComputeMiB != 32.04 || len(r.Devices) != 2 {
 		t.Errorf("devices %+v", r.Devices)
+	}
+}
+
+// Pipeline parallelism as sid's engine logs it (recorded with two RPC
+// workers: runner/plan/testdata/pipeline): the scheduler's copies, and a
+// pipeline-parallel reserve that did not fit and was retried without.
+func TestParseLogPipelineParallel(t *testing.T) {
+	read := func(name string) Report {
+		t.Helper()
+		b, err := os.ReadFile(filepath.Join("..", "plan", "testdata", "pipeline", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return ParseLog(strings.NewReader(string(b)))
+	}
+	pp := read("m1-c2048-ub512-np1.log")
+	if pp.SchedCopies != 4 || pp.PipelineRetried || pp.OOM != nil || pp.Buffers["compute/CPU/compute"] != 18.07 || len(pp.Devices) != 2 {
+		t.Errorf("pipeline parallel: copies %d, retried %v, oom %+v, buffers %v", pp.SchedCopies, pp.PipelineRetried, pp.OOM, pp.Buffers)
+	}
+	re := read("retry-m1-c2048-ub512-np1.log")
+	if re.SchedCopies != 1 || !re.PipelineRetried || re.Buffers["compute/CPU/compute"] != 6.02 {
+		t.Errorf("retried: copies %d, retried %v, oom %+v, buffers %v", re.SchedCopies, re.PipelineRetried, re.OOM, re.Buffers)
+	}
+	one := read("single-m1-c2048-ub512-np1.log")
+	if one.SchedCopies != 1 || one.PipelineRetried {
+		t.Errorf("one device: copies %d, retried %v", one.SchedCopies, one.PipelineRetried)
 	}
 }

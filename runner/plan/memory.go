@@ -34,8 +34,13 @@ type Coefficients struct {
 		HostStagingBytesPerToken    float64 `json:"host_staging_bytes_per_token"`
 		HostStagingBytesPerTokCache float64 `json:"host_staging_bytes_per_token_per_cache"`
 		NoFAVIndexBytesPerEmbdV     float64 `json:"nofa_v_index_bytes_per_embd_v"`
-		HostStagingQuantKVBytes     float64 `json:"host_staging_quant_kv_bytes"`
 		HostStagingSource           string  `json:"host_staging_source"`
+		// With pipeline parallelism (pipelineStagingBytes): each copy of
+		// the inputs per n_embd and per token, the CPU nodes per n_embd.
+		PipelineInputBytesPerEmbd  float64 `json:"pipeline_input_bytes_per_embd"`
+		PipelineInputBytesPerToken float64 `json:"pipeline_input_bytes_per_token"`
+		PipelineNodeBytesPerEmbd   float64 `json:"pipeline_node_bytes_per_embd"`
+		PipelineSource             string  `json:"host_staging_pipeline_source"`
 	} `json:"compute"`
 	KVBytesPerElement    map[string]float64 `json:"kv_bytes_per_element"`
 	DeviceOverheadMiB    float64            `json:"device_overhead_mib"`
@@ -103,6 +108,36 @@ type Params struct {
 	// the main device. True for GPU backends (CUDA, Vulkan, ROCm...), false
 	// for RPC workers and without devices.
 	OpOffload bool
+	// Copies is how many copies of the graph inputs ggml's scheduler keeps
+	// in host memory: 4 with pipeline parallelism, else 1 (0 reads as 1).
+	// Predict sets it (PipelineCopies); HostStagingMiB reads it.
+	Copies int
+}
+
+// SchedMaxCopies is GGML_SCHED_MAX_COPIES, the copies of the graph inputs
+// ggml's scheduler keeps with pipeline parallelism (ggml/CMakeLists.txt's
+// default, ggml/src/ggml-backend.cpp ggml_backend_sched_new: n_copies =
+// parallel ? GGML_SCHED_MAX_COPIES : 1; the engine logs it as "sched
+// copies = 4").
+const SchedMaxCopies = 4
+
+// PipelineCopies is the scheduler's n_copies for p on nDev devices: the
+// conditions under which src/llama-context.cpp enables pipeline
+// parallelism. More than one device, every layer and the output offloaded
+// (n_gpu_layers > n_layer), split by layer (not -sm none: p.Only), the KV
+// cache on the devices (llamactl never passes -nkvo) and no tensor
+// overrides (--n-cpu-moe is one). The devices must support async compute
+// and events: CUDA, Vulkan, Metal, SYCL and RPC do (their
+// ggml_backend_dev_get_props), except a CUDA build with
+// GGML_CUDA_NO_PEER_COPY, which is not modelled. When the larger compute
+// buffers do not fit a device the engine retries without ("compute buffer
+// allocation failed, retrying without pipeline parallelism"); the plan
+// keeps the pipeline-parallel host figure then, which is never under.
+func PipelineCopies(m *gguf.Model, p Params, nDev int) int {
+	if nDev > 1 && p.NGL > m.Layers && p.Only <= 0 && p.NCPUMoE == 0 {
+		return SchedMaxCopies
+	}
+	return 1
 }
 
 // Mem is memory in MiB by llama.cpp's classes.
@@ -227,17 +262,24 @@ func kvKinds(m *gguf.Model, p Params) (cells []uint64, embdV []float64) {
 // with a GPU it is the device's pinned host buffer type, printed as
 // "CUDA_Host compute buffer" or "Vulkan_Host compute buffer"
 // (src/llama-context.cpp puts it there "for faster transfer of the
-// intermediate state"). It holds the graph's inputs, which the scheduler
-// keeps on the CPU (ggml/src/ggml-backend.cpp): per token of the ubatch,
-// each KV cache's mask row (F16 with flash attention, F32 without), the
-// input embedding twice (inp_embd and the token-embedding rows,
-// src/llama-graph.cpp), the ids and each cache's K/V row indices, and
-// without flash attention one 8-byte index per V element (V is stored
-// transposed: src/llama-kv-cache.cpp). It does not depend on -ngl or on
-// the vocabulary; a quantized KV cache adds a constant 0.08 MiB. The
-// constants are fitted on the Vulkan engine
-// (coefficients.json host_staging_source).
+// intermediate state"), else "CPU compute buffer". It holds the graph's
+// inputs, which the scheduler keeps on the CPU (ggml/src/ggml-backend.cpp):
+// per token of the ubatch, each KV cache's mask row (F16 with flash
+// attention, F32 without), the input embedding twice (inp_embd and the
+// token-embedding rows, src/llama-graph.cpp), the ids and each cache's K/V
+// row indices, and without flash attention one 8-byte index per V element
+// (V is stored transposed: src/llama-kv-cache.cpp). It does not depend on
+// -ngl or on the vocabulary. A quantized KV cache adds its Hadamard
+// rotation matrices (kvRotBytes). The constants are fitted on the Vulkan
+// engine (coefficients.json host_staging_source).
+//
+// With pipeline parallelism (p.Copies > 1) the scheduler keeps p.Copies
+// copies of every graph input and never lets the allocator reuse them
+// (pipelineStagingBytes).
 func HostStagingMiB(m *gguf.Model, p Params) float64 {
+	if p.Copies > 1 {
+		return pipelineStagingBytes(m, p) / mib
+	}
 	c := Coef().Compute
 	ub := float64(min(uint64(p.UBatch), p.Ctx))
 	cells, embdV := kvKinds(m, p)
@@ -252,11 +294,67 @@ func HostStagingMiB(m *gguf.Model, p Params) float64 {
 			per += c.NoFAVIndexBytesPerEmbdV * embdV[i]
 		}
 	}
-	b := ub * per
-	if quantKV(p.CacheK) || quantKV(p.CacheV) {
-		b += c.HostStagingQuantKVBytes
+	return (ub*per + kvRotBytes(m, p)) / mib
+}
+
+// pipelineStagingBytes is the host compute buffer with pipeline
+// parallelism: ggml_backend_sched_split_graph (ggml/src/ggml-backend.cpp)
+// makes n_copies copies of each graph input (a tensor flagged
+// GGML_TENSOR_FLAG_INPUT, which the scheduler assigns to the CPU backend)
+// and marks them as outputs so that ggml-alloc never reuses their memory.
+// The inputs, per token of the ubatch (src/llama-graph.cpp,
+// src/llama-kv-cache.cpp, and sid's inp_mixed_* inputs): the embeddings
+// input (F32, n_embd); the token ids twice (I32), the positions (I32) and
+// the embedding slots (I64): 20 bytes; per KV
+// cache the K and V row indices (I64 each; without flash attention V's
+// are per element, n_embd_v_gqa of them) and the KQ mask row: F16 with
+// flash attention, F32 without, of the cache's cells per stream (each
+// slot has its own stream unless the KV cache is unified, which llamactl
+// does not ask for); the output ids (I32, one per slot at reserve); the
+// rotation matrices of a quantized KV cache. Each copy also holds 4 more
+// bytes per n_embd and token (measured, like the single-copy buffer's),
+// and the CPU's own nodes, the two token-embedding lookups, 8 bytes per
+// n_embd and token once (coefficients.json
+// host_staging_pipeline_source). Fits all 21 recorded cases within
+// 0.01 MiB (runner/plan/testdata/pipeline, TestHostStagingPipeline).
+func pipelineStagingBytes(m *gguf.Model, p Params) float64 {
+	c := Coef().Compute
+	ub := float64(min(uint64(p.UBatch), p.Ctx))
+	embd := float64(m.EmbeddingLength)
+	streams := float64(max(p.Parallel, 1))
+	cells, embdV := kvKinds(m, p)
+	mask, vIdx := 2.0, 8.0 // F16 mask row, one V index per token
+	per := c.PipelineInputBytesPerEmbd*embd + c.PipelineInputBytesPerToken
+	for i, n := range cells {
+		if !p.FlashAttn {
+			mask, vIdx = 4, 8*embdV[i]
+		}
+		per += 8 + vIdx + mask*float64(n)/streams
 	}
-	return b / mib
+	inputs := ub*per + 4*streams + kvRotBytes(m, p)
+	return float64(p.Copies)*inputs + c.PipelineNodeBytesPerEmbd*embd*ub
+}
+
+// kvRotBytes are the Hadamard rotation matrices a quantized KV cache adds
+// to the graph's inputs (src/llama-kv-cache.cpp build_input_k_rot,
+// build_input_v_rot, llama.cpp PR #21038): for a quantized K whose head
+// size is a multiple of 64, an F32 square of the largest power of two
+// (at least 64) dividing it; for a quantized V likewise, 64×64. What
+// coefficients.json once measured as "0.08 MiB, not explained" (head size
+// 128: 64 + 16 KiB).
+func kvRotBytes(m *gguf.Model, p Params) float64 {
+	b := 0.0
+	if quantKV(p.CacheK) && m.KeyLength > 0 && m.KeyLength%64 == 0 {
+		n := uint64(64)
+		for m.KeyLength%(n*2) == 0 {
+			n *= 2
+		}
+		b += float64(n*n) * 4
+	}
+	if quantKV(p.CacheV) && m.ValueLength > 0 && m.ValueLength%64 == 0 {
+		b += 64 * 64 * 4
+	}
+	return b
 }
 
 // quantKV says whether a KV cache type is quantized (q8_0, q4_0...).
@@ -363,7 +461,11 @@ func Predict(m *gguf.Model, p Params, nDev int, splitWeights []float64, cal Cali
 		// Every other device that holds layers runs its part of the graph
 		// at the same ubatch: its own compute buffer of the same size
 		// (measured with two RPC workers: 17.01 and 16.01 MiB for 16.02
-		// predicted, TestRealRPCSplitOverWorkers).
+		// predicted, TestRealRPCSplitOverWorkers, where the engine retried
+		// without pipeline parallelism). With pipeline parallelism each
+		// device's buffer is larger (four copies of its inputs and more:
+		// 33.05 and 24.04 MiB, runner/plan/testdata/pipeline); that is
+		// not modelled.
 		holds := make([]bool, nDev)
 		for _, d := range pl.Layer {
 			if d >= 0 {
@@ -376,7 +478,10 @@ func Predict(m *gguf.Model, p Params, nDev int, splitWeights []float64, cal Cali
 			}
 		}
 		// The CPU backend's part of the graph, in the device's pinned
-		// host memory (CUDA_Host, Vulkan_Host compute buffer).
+		// host memory (CUDA_Host, Vulkan_Host compute buffer), with the
+		// scheduler's copies of the inputs when the devices run as a
+		// pipeline.
+		p.Copies = PipelineCopies(m, p, nDev)
 		host.ComputeMiB += HostStagingMiB(m, p)
 	} else {
 		host.ComputeMiB += comp

@@ -4,10 +4,14 @@ import (
 	"bytes"
 	"fmt"
 	"math"
+	"os"
+	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/llamactl/llamactl/runner/gguf"
 	"github.com/llamactl/llamactl/runner/gguf/ggufwrite"
+	"github.com/llamactl/llamactl/runner/launch"
 )
 
 func genModel(t *testing.T, cfg ggufwrite.Config) *gguf.Model {
@@ -82,6 +86,8 @@ func TestHostStagingMeasured(t *testing.T) {
 		{"sid", m1, 99, 4096, 512, 1, true, 8.10, "q8_0"},
 		{"sid", m1, 99, 2048, 256, 1, true, 3.09, "q8_0"},
 		{"sid", m3, 99, 2048, 512, 1, true, 10.10, "q8_0"},
+		{"sid", m1, 99, 2048, 512, 1, true, 6.08, "q8_0/f16"}, // K rotation only (128x128): testdata/pipeline/vk-m1-*-q8k.log
+		{"sid", q3, 99, 2048, 512, 1, true, 8.02, "q8_0"},     // head size 96, no rotation: testdata/pipeline/vk-q3-*-q8.log
 		{"tree", m1, 99, 2048, 512, 1, true, 4.01, ""},
 		{"tree", g3, 99, 4096, 512, 1, false, 13.51, ""},
 		{"tree", q3, 2, 3072, 256, 1, true, 3.01, ""},
@@ -95,7 +101,11 @@ func TestHostStagingMeasured(t *testing.T) {
 		if c.kv == "" {
 			c.kv = "f16"
 		}
-		p := Params{NGL: c.ngl, Ctx: c.ctx, UBatch: c.ub, Parallel: c.np, FlashAttn: c.fa, CacheK: c.kv, CacheV: c.kv, OpOffload: true}
+		ck, cv, ok := strings.Cut(c.kv, "/")
+		if !ok {
+			cv = ck
+		}
+		p := Params{NGL: c.ngl, Ctx: c.ctx, UBatch: c.ub, Parallel: c.np, FlashAttn: c.fa, CacheK: ck, CacheV: cv, OpOffload: true}
 		got := HostStagingMiB(m, p)
 		want := c.mib
 		if c.engine == "tree" {
@@ -110,6 +120,145 @@ func TestHostStagingMeasured(t *testing.T) {
 		rows := float64(c.np) * float64(m.Tokenizer.VocabSize) * 4 / mib
 		if len(devs) != 1 || math.Abs(host.ComputeMiB-got-rows) > 1e-9 {
 			t.Errorf("%s: host compute %.3f MiB, staging %.3f + output %.3f", name, host.ComputeMiB, got, rows)
+		}
+	}
+}
+
+// The host compute buffer when several devices hold layers, as sid's
+// engine printed it (runner/plan/testdata/pipeline, recorded by its
+// record.sh with 1-3 RPC workers and the local Vulkan device): with
+// pipeline parallelism ("sched copies = 4") the scheduler's input copies
+// (pipelineStagingBytes), without it the single-copy figure. Each case
+// within 0.015 MiB (the engine prints two decimals); Predict decides
+// pipeline parallelism as the engine did.
+func TestHostStagingPipeline(t *testing.T) {
+	m1 := ggufwrite.Config{Arch: "llama", Layers: 8, Embd: 512, FF: 1536, Vocab: 4096, Type: "Q8_0"}
+	m3 := ggufwrite.Config{Arch: "llama", Layers: 4, Embd: 1024, Heads: 8, HeadsKV: 4, FF: 2048, Vocab: 2048, Type: "Q8_0"}
+	q3 := ggufwrite.Config{Arch: "qwen3", Layers: 4, Embd: 768, Heads: 8, HeadsKV: 2, FF: 1536, Vocab: 4096, Type: "Q4_K"}
+	g3 := ggufwrite.Config{Arch: "gemma3", Layers: 6, Embd: 512, FF: 1024, Vocab: 4096, Type: "Q8_0"}
+	models := map[string]*gguf.Model{}
+	for _, c := range []struct {
+		file     string
+		cfg      ggufwrite.Config
+		nDev     int // devices holding layers
+		ngl      int
+		ctx      uint64
+		ub, np   int
+		fa       bool
+		kv       string
+		only     int  // -sm none -mg only-1
+		pipeline bool // the engine ran with sched copies = 4
+	}{
+		{"m1-c2048-ub512-np1", m1, 2, 99, 2048, 512, 1, true, "", 0, true},
+		{"m1-c2048-ub512-np4", m1, 2, 99, 2048, 512, 4, true, "", 0, true},
+		{"m1-c2048-ub512-np2", m1, 2, 99, 2048, 512, 2, true, "", 0, true},
+		{"m1-c4096-ub512-np1", m1, 2, 99, 4096, 512, 1, true, "", 0, true},
+		{"m1-c1024-ub512-np1", m1, 2, 99, 1024, 512, 1, true, "", 0, true},
+		{"m1-c2048-ub256-np1", m1, 2, 99, 2048, 256, 1, true, "", 0, true},
+		{"m1-c2048-ub128-b256-np1", m1, 2, 99, 2048, 128, 1, true, "", 0, true},
+		{"m1-c2048-ub512-np1-nofa", m1, 2, 99, 2048, 512, 1, false, "", 0, true},
+		{"m1-c2048-ub512-np4-nofa", m1, 2, 99, 2048, 512, 4, false, "", 0, true},
+		{"m1-c2048-ub512-np1-q8", m1, 2, 99, 2048, 512, 1, true, "q8_0", 0, true},
+		{"m1-c2048-ub512-np1-3w", m1, 3, 99, 2048, 512, 1, true, "", 0, true},
+		{"m1-c2048-ub512-np1-vk", m1, 2, 99, 2048, 512, 1, true, "", 0, true}, // a worker and the local Vulkan device
+		{"m3-c2048-ub512-np1", m3, 2, 99, 2048, 512, 1, true, "", 0, true},
+		{"m3-c2048-ub256-np4", m3, 2, 99, 2048, 256, 4, true, "", 0, true},
+		{"m3-c2048-ub512-np1-q8", m3, 2, 99, 2048, 512, 1, true, "q8_0", 0, true},
+		{"q3-c2048-ub512-np1", q3, 2, 99, 2048, 512, 1, true, "", 0, true},
+		{"q3-c3072-ub256-np1-nofa", q3, 2, 99, 3072, 256, 1, false, "", 0, true},
+		{"q3-c2048-ub512-np1-q8", q3, 2, 99, 2048, 512, 1, true, "q8_0", 0, true}, // head size 96: no rotation
+		{"g3-c2048-ub512-np1", g3, 2, 99, 2048, 512, 1, true, "", 0, true},
+		{"g3-c4096-ub512-np1-nofa", g3, 2, 99, 4096, 512, 1, false, "", 0, true},
+		{"g3-c1024-ub256-np1", g3, 2, 99, 1024, 256, 1, true, "", 0, true},
+		{"single-m1-c2048-ub512-np1", m1, 1, 99, 2048, 512, 1, true, "", 0, false},
+		{"smnone-m1-c2048-ub512-np1", m1, 2, 99, 2048, 512, 1, true, "", 2, false},
+		// workers of 48 MiB: the pipeline-parallel reserve failed, the
+		// engine retried with one copy (Predict keeps the larger figure)
+		{"retry-m1-c2048-ub512-np1", m1, 2, 99, 2048, 512, 1, true, "", 0, false},
+		// The real llama.cpp v0.5.0 tree, built for the CPU with RPC (stage
+		// 40's build), with its own workers: its graph has no inp_mixed_*
+		// inputs, so each copy holds 8 bytes per n_embd and 12 per token
+		// fewer (the model keeps sid's larger figure: never under).
+		{"tree-m1-c2048-ub512-np1", m1, 2, 99, 2048, 512, 1, true, "", 0, true},
+		{"tree-m1-c4096-ub512-np4", m1, 2, 99, 4096, 512, 4, true, "", 0, true},
+		{"tree-m1-c2048-ub256-np1-nofa", m1, 2, 99, 2048, 256, 1, false, "", 0, true},
+		{"tree-m3-c2048-ub512-np1-q8", m3, 2, 99, 2048, 512, 1, true, "q8_0", 0, true},
+		{"tree-g3-c2048-ub512-np1", g3, 2, 99, 2048, 512, 1, true, "", 0, true},
+		{"tree-single-m1-c2048-ub512-np1", m1, 1, 99, 2048, 512, 1, true, "", 0, false},
+	} {
+		b, err := os.ReadFile(filepath.Join("testdata", "pipeline", c.file+".log"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		rep := launch.ParseLog(bytes.NewReader(b))
+		engine, ok := rep.Buffers["compute/CPU/compute"]
+		if !ok || rep.SchedCopies == 0 || (rep.SchedCopies == SchedMaxCopies) != c.pipeline {
+			t.Fatalf("%s: host compute %v, sched copies %d", c.file, rep.Buffers, rep.SchedCopies)
+		}
+		key := fmt.Sprintf("%+v", c.cfg)
+		if models[key] == nil {
+			models[key] = genModel(t, c.cfg)
+		}
+		m := models[key]
+		kv := c.kv
+		if kv == "" {
+			kv = "f16"
+		}
+		p := Params{NGL: c.ngl, Ctx: c.ctx, UBatch: c.ub, Parallel: c.np, FlashAttn: c.fa, CacheK: kv, CacheV: kv, Only: c.only}
+		if got := PipelineCopies(m, p, c.nDev); got != rep.SchedCopies && !(rep.PipelineRetried && got == SchedMaxCopies) {
+			t.Errorf("%s: PipelineCopies %d, the engine's sched copies %d", c.file, got, rep.SchedCopies)
+		}
+		p.Copies = rep.SchedCopies
+		got := HostStagingMiB(m, p)
+		want := engine
+		if strings.HasPrefix(c.file, "tree-") {
+			per := 8 * float64(c.cfg.Embd)
+			if c.pipeline {
+				per += 12
+			}
+			want += float64(p.Copies) * float64(c.ub) * per / mib
+		}
+		if math.Abs(got-want) > 0.015 {
+			t.Errorf("%s: predicted %.3f MiB, engine %.2f MiB", c.file, got, engine)
+		}
+		t.Logf("%s: predicted %.4f MiB, engine %.2f MiB (copies %d)", c.file, got, engine, p.Copies)
+		if rep.PipelineRetried {
+			continue
+		}
+		// Predict puts it, and one output row per slot, on the host.
+		w := make([]float64, c.nDev)
+		for i := range w {
+			w[i] = 1
+		}
+		host, _ := Predict(m, p, c.nDev, w, Calibration{})
+		rows := float64(c.np) * float64(m.Tokenizer.VocabSize) * 4 / mib
+		if math.Abs(host.ComputeMiB-got-rows) > 1e-9 {
+			t.Errorf("%s: Predict's host compute %.3f MiB, staging %.3f + output %.3f", c.file, host.ComputeMiB, got, rows)
+		}
+	}
+}
+
+// The conditions of src/llama-context.cpp under which the engine runs
+// the devices as a pipeline.
+func TestPipelineCopies(t *testing.T) {
+	m := genModel(t, ggufwrite.Config{Arch: "llama", Layers: 8, Embd: 512, FF: 1536, Vocab: 4096, Type: "Q8_0"})
+	all := Params{NGL: 9, Ctx: 2048, UBatch: 512, Parallel: 1, FlashAttn: true, CacheK: "f16", CacheV: "f16"}
+	for _, c := range []struct {
+		name string
+		p    func(Params) Params
+		nDev int
+		want int
+	}{
+		{"two devices, every layer and the output", func(p Params) Params { return p }, 2, 4},
+		{"three devices", func(p Params) Params { return p }, 3, 4},
+		{"one device", func(p Params) Params { return p }, 1, 1},
+		{"no device", func(p Params) Params { return p }, 0, 1},
+		{"the output layer on the CPU (-ngl 8)", func(p Params) Params { p.NGL = 8; return p }, 2, 1},
+		{"one device chosen (-sm none)", func(p Params) Params { p.Only = 1; return p }, 2, 1},
+		{"experts on the CPU (--n-cpu-moe: tensor overrides)", func(p Params) Params { p.NCPUMoE = 2; return p }, 2, 1},
+	} {
+		if got := PipelineCopies(m, c.p(all), c.nDev); got != c.want {
+			t.Errorf("%s: %d copies, want %d", c.name, got, c.want)
 		}
 	}
 }

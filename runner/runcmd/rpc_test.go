@@ -6,6 +6,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"net"
 	"os"
 	"os/exec"
@@ -90,6 +91,39 @@ func TestRealRPCSplitOverWorkers(t *testing.T) {
 		}
 	}
 	t.Logf("split -ts %v, %d attempts", d.Plan.TensorSplit, len(d.Attempts))
+}
+
+// Two real RPC workers of 80 MiB: too small for the model alone, large
+// enough for the engine's pipeline-parallel buffers (sched copies = 4).
+// The host's compute buffer then holds four copies of the graph inputs;
+// the plan predicts it (plan.PipelineCopies) within 0.1 MiB.
+func TestRealRPCPipelineHostStaging(t *testing.T) {
+	testutil.RealEngines(t)
+	dir := testutil.VulkanEngineDir(t)
+	t.Setenv("GGML_VK_VISIBLE_DEVICES", "") // the client machine: CPU only
+	a, _ := startWorker(t, dir, 80)
+	b, _ := startWorker(t, dir, 80)
+	model := genModel(t, t.TempDir(), vulkanModels()[0])
+	o, out := realOptions(t, dir, model)
+	o.RPC = []string{a, b}
+	o.Prompt, o.NPredict, o.ReadyTimeout = "Hello", 2, 4*time.Minute
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	if err := Run(ctx, o); err != nil {
+		t.Fatal(err)
+	}
+	d := decodeDoc(t, out.String())
+	if len(d.Plan.TensorSplit) != 2 || d.Actual == nil {
+		t.Fatalf("split %v, actual %+v: not split over both workers", d.Plan.TensorSplit, d.Actual)
+	}
+	pred, act := d.Predicted.Host.ComputeMiB, d.Actual.Host.ComputeMiB
+	t.Logf("host compute predicted/engine %.2f/%.2f MiB, sched copies %d, retried %v, -ts %v", pred, act, d.Actual.SchedCopies, d.Actual.PipelineRetried, d.Plan.TensorSplit)
+	if d.Actual.SchedCopies != 4 || d.Actual.PipelineRetried {
+		t.Fatalf("the engine ran without pipeline parallelism (sched copies %d, retried %v)", d.Actual.SchedCopies, d.Actual.PipelineRetried)
+	}
+	if math.Abs(pred-act) > 0.1 {
+		t.Errorf("host compute predicted %.2f MiB, engine %.2f MiB", pred, act)
+	}
 }
 
 // A worker that is not there: a clear error naming it and the fix, at once.
