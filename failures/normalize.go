@@ -1,6 +1,7 @@
 package failures
 
 import (
+	"encoding/json"
 	"html"
 	"regexp"
 	"strconv"
@@ -160,6 +161,11 @@ func normalize(line string, nested bool) string {
 				return normalize(msg, false)
 			}
 		}
+		if nested && strings.HasPrefix(line, "{") && strings.HasSuffix(line, "}") {
+			if msg, ok := jsonMessage(line); ok {
+				return normalize(msg, false)
+			}
+		}
 		if n := locationPrefix(line); n > 0 && n < len(line) {
 			line = line[n:]
 		}
@@ -235,6 +241,48 @@ func slogMessage(line string) string {
 		s = tail
 	}
 	return strings.TrimSpace(b.String())
+}
+
+// jsonMessageKeys are the fields that hold a JSON log record's text: slog's
+// and llama.cpp's server ("msg"), most loggers ("message"), docker's json-file
+// driver ("log"), journalctl -o json ("MESSAGE").
+var jsonMessageKeys = []string{"msg", "message", "log", "MESSAGE"}
+
+// jsonErrorKeys are the fields appended after the text, the way slog's text
+// form shows its attributes ("error=...").
+var jsonErrorKeys = []string{"error", "err", "reason"}
+
+// jsonMessage returns the text of a one-line JSON log record (docker's
+// json-file log, a JSON-lines server log, journalctl -o json) followed by its
+// error attributes, and whether line was such a record. Only string fields
+// count; the record's length is already bounded by normalize.
+func jsonMessage(line string) (string, bool) {
+	var rec map[string]json.RawMessage
+	if json.Unmarshal([]byte(line), &rec) != nil {
+		return "", false
+	}
+	str := func(k string) string {
+		var v string
+		if raw, ok := rec[k]; ok && json.Unmarshal(raw, &v) == nil {
+			return strings.TrimSpace(v)
+		}
+		return ""
+	}
+	msg := ""
+	for _, k := range jsonMessageKeys {
+		if msg = str(k); msg != "" {
+			break
+		}
+	}
+	if msg == "" {
+		return "", false
+	}
+	for _, k := range jsonErrorKeys {
+		if v := str(k); v != "" {
+			msg += " " + k + "=" + v
+		}
+	}
+	return msg, true
 }
 
 // locationPrefix returns the length of a compiler's file location at the

@@ -181,3 +181,21 @@ func TestNormalizeWrapperPrefixes(t *testing.T) {
 		}
 	}
 }
+
+func TestNormalizeJSONRecords(t *testing.T) {
+	for in, want := range map[string]string{
+		`{"log":"CUDA error: out of memory\n","stream":"stderr","time":"2024-05-01T12:00:00Z"}`:                    "CUDA error: out of memory",
+		`{"tid":"1","level":"ERR","function":"load_model","line":7,"msg":"unable to load model","model":"x.gguf"}`: "unable to load model",
+		`{"time":"t","level":"ERROR","msg":"llama runner process has terminated","error":"exit status 2"}`:         "llama runner process has terminated error=exit status 2",
+		`{"MESSAGE":"ggml_cuda_init: failed to initialize CUDA: unknown error","_PID":"12"}`:                       "ggml_cuda_init: failed to initialize CUDA: unknown error",
+		// not a log record: kept as it is
+		`{"a": 1, "b": [2, 3]}`:         `{"a": 1, "b": [2, 3]}`,
+		`{ this is not json }`:          `{ this is not json }`,
+		`{"msg": 12}`:                   `{"msg": 12}`,
+		`{"msg":"{\"msg\":\"inner\"}"}`: `{"msg":"inner"}`, // one level only
+	} {
+		if got := Normalize(in); got != want {
+			t.Errorf("Normalize(%s) = %q, want %q", in, got, want)
+		}
+	}
+}
