@@ -262,8 +262,9 @@ func TestCorpusManifest(t *testing.T) {
 // llamactl although the thread knows the cause: the excerpt holds no
 // evidence of it.
 var acceptedDevMisses = map[string]string{
-	"dev/easyinstruct-6-no-c-compiler-pip-win.log":     "no C compiler found, but nothing in the excerpt says Windows (the cause there) rather than Linux",
-	"dev/koboldcpp-1555-winerror1114-cuda-no-avx2.log": "WinError 1114 (a DLL's initialiser failed) on koboldcpp_cublas.dll; the CPU lacking AVX2 is the thread's finding, nothing in the excerpt names an instruction or the CPU, and 1114 has other causes (torch's c10.dll)",
+	"dev/easyinstruct-6-no-c-compiler-pip-win.log":           "no C compiler found, but nothing in the excerpt says Windows (the cause there) rather than Linux",
+	"dev/llamacpppython-1009-hipblas-windows-picks-msvc.log": "the excerpt is an ordinary, error-free MSVC configure (Visual Studio generator, cl.exe identified); nothing in it says HIP was requested (the CMAKE_ARGS are only in the thread's prose), so naming hip-compiler-not-clang would be a guess any MSVC log would trigger",
+	"dev/koboldcpp-1555-winerror1114-cuda-no-avx2.log":       "WinError 1114 (a DLL's initialiser failed) on koboldcpp_cublas.dll; the CPU lacking AVX2 is the thread's finding, nothing in the excerpt names an instruction or the CPU, and 1114 has other causes (torch's c10.dll)",
 	// batch 5, runtime half
 	"dev/koboldcpp-778-msvcp140-codecvt-missing.log":          "'could not find module koboldcpp_cublas.dll (or one of its dependencies)' does not say which dependency; the missing MSVCP140_CODECVT_IDS.dll came from a dependency listing outside the excerpt (CUDA runtime, VC runtime and OpenMP DLLs all fail the same way)",
 	"dev/pytorch-scripts-26-dll-load-failed-cuda8-cudnn6.log": "'DLL load failed' importing torch._C names no DLL: the same line shows for a missing OpenMP runtime (dev/anaconda-13513) or VC runtime, so naming CUDA would be a guess",
@@ -356,27 +357,29 @@ var heldOutFloors = map[string]struct {
 	// against its thread's cause (90.4%) while a bare "exit code 132" counted
 	// as evidence; that signal was dropped (a program may return 132 itself)
 	"test":  {0.92, 0.90, 0},
-	"test2": {0.78, 0.75, 1}, // 63.6%/60.7%/2 before the batch-2 matcher work
+	"test2": {0.78, 0.75, 0}, // 63.6%/60.7%/2 before the batch-2 matcher work; 0 confident mistakes since batch 5's build half
 	"test3": {0.81, 0.83, 2}, // 62.5%/58.3%/2 before the batch-3 matcher work
 	"test4": {0.90, 0.94, 1}, // 90.5%/94.4%/1 before the batch-4 matcher work (unchanged by it)
 	// test5: 69.6%/31.6%/1 before the batch-5 matcher work (43.5% recall
 	// with the label corrections); 71.7%/43.5%/0 after its runtime half;
-	// 73.9%/47.8%/0 with the batch-6 dev work
-	"test5": {0.73, 0.47, 0},
+	// 73.9%/47.8%/0 with the batch-6 dev work; 78.3%/56.5%/0 with its build half
+	"test5": {0.78, 0.56, 0},
 	// test6: 71.4%/47.1%/1 when drawn, 52.6% recall with the label
 	// corrections; the batch-6 dev work (h-tune6: batch 6's dev logs 77.9%
-	// -> 91.2% correct, 1 -> 0 confident mistakes) moved no test6 log
-	"test6": {0.71, 0.52, 1},
+	// -> 91.2% correct, 1 -> 0 confident mistakes) moved no test6 log; the
+	// llama.cpp message catalog moved one (74.3%/57.9%/1)
+	"test6": {0.74, 0.57, 1},
 	// test7: 76.2%/63.6%/1 when drawn (batch 7 is pending too); 81.0%/72.7%/1
 	// with the batch-6 dev work (nobody tuned on batch 7)
 	"test7": {0.80, 0.72, 1},
-	// all: the sum of the splits' confident-mistake limits (0+1+2+1+0+1+1);
+	// all: the sum of the splits' confident-mistake limits (0+0+2+1+0+1+1);
 	// the pool changes when a batch joins it, so its floors are re-measured
 	// then: 87.7%/87.1%/4 over 122 logs before test5, 82.7%/78.3%/5 over 168
 	// with it, 80.8%/74.5%/6 over 203 with test6, 80.4%/74.8%/7 over 224 with
 	// test7 (after the relabels of the new IDs), 80.8%/74.8%/6 over 224 after
-	// batch 5's runtime half, 81.7%/76.1%/6 with the batch-6 dev work.
-	"all": {0.81, 0.76, 6},
+	// batch 5's runtime half, 81.7%/76.1%/6 with the batch-6 dev work,
+	// 83.0%/78.1%/5 with the catalog and batch 5's build half.
+	"all": {0.83, 0.78, 5},
 }
 
 // TestEvalHeldout measures each held-out split and all of them together:
