@@ -68,6 +68,11 @@ func TestAuditConfidence(t *testing.T) {
 		{"nvcc fatal : A single input file is required for a non-link phase when an outputfile is specified", []string{"nvcc-unquoted-arg/probable"}},
 		// CMake cannot identify a HIP compiler that cannot compile its probe for any reason (device libraries too)
 		{"-- The HIP compiler identification is unknown", []string{"hip-sdk-not-found/probable"}},
+		// CMake's CUDA wrappers: the compile that failed inside them has many causes; the nested one, when present, is certain
+		{"  Failed to detect a default CUDA architecture.", []string{"cuda-arch-detect-failed/probable"}},
+		{"  The CUDA compiler\n\n    \"/usr/local/cuda/bin/nvcc\"\n\n  is not able to compile a simple test program.", []string{"cuda-compiler-test-failed/probable"}},
+		{"CMake Error at /usr/share/cmake-3.28/Modules/CMakeTestCUDACompiler.cmake:56 (message):", []string{"cuda-compiler-test-failed/probable"}},
+		{"  The CUDA compiler\n\n    \"/usr/local/cuda/bin/nvcc\"\n\n  is not able to compile a simple test program.\n  /usr/local/cuda/include/crt/host_config.h:143:2: error: #error -- unsupported GNU version! gcc versions later than 12 are not supported!", []string{"nvcc-unsupported-gcc/certain"}},
 		// --- cli ---
 		// a flag that a newer llama.cpp removed is also unknown to a build older than the flag
 		{"error: invalid argument: --draft-max", []string{"engine-flag-removed/probable"}},

@@ -17,8 +17,8 @@ func TestInvariantBuildSignatures(t *testing.T) {
 		{`C:\src\x\x.vcxproj(61,5): error MSB4019: Das importierte Projekt "C:\Program Files\Microsoft Visual Studio\2022\Community\MSBuild\Microsoft\VC\v170\BuildCustomizations\CUDA 12.4.targets" wurde nicht gefunden.`, "cuda-vs-integration-missing", false},
 		{`C:\src\x\x.vcxproj : error  : The imported project "C:\Program Files\Microsoft Visual Studio\2022\Community\MSBuild\Microsoft\VC\v170\BuildCustomizations\CUDA 12.1.props" was not found.`, "cuda-vs-integration-missing", false},
 		// CMake's probe for a default CUDA architecture, as 3.18-3.20 and 3.21+ word it
-		{"CMake Error at C:/Program Files/CMake/share/cmake-3.19/Modules/CMakeDetermineCUDACompiler.cmake:559 (message):\n  Failed to find a working CUDA architecture.", "cuda-arch-detect-failed", false},
-		{"  Failed to detect a default CUDA architecture.", "cuda-arch-detect-failed", false},
+		{"CMake Error at C:/Program Files/CMake/share/cmake-3.19/Modules/CMakeDetermineCUDACompiler.cmake:559 (message):\n  Failed to find a working CUDA architecture.", "cuda-arch-detect-failed", true},
+		{"  Failed to detect a default CUDA architecture.", "cuda-arch-detect-failed", true},
 		// glslc's optimizer (SPIRV-Tools) behind its GLSL front end: a capability it
 		// does not know names it; any other rejection only points at it
 		{"shaderc: internal error: compilation succeeded but failed to optimize: Invalid capability operand: 5433", "vulkan-glslc-too-old", false},
@@ -40,8 +40,8 @@ func TestInvariantBuildSignatures(t *testing.T) {
 		{"-- Could NOT find CURL (missing: CURL_LIBRARY CURL_INCLUDE_DIR)", "curl-missing", true},
 		{"CMake Error at /usr/share/cmake-3.28/Modules/FindPackageHandleStandardArgs.cmake:230 (message):\n  Could NOT find CUDAToolkit (missing: CUDA_CUDART)", "cuda-toolkit-not-found", false},
 		// CMake's compiler test names its language on the line before the sentence
-		{"  The CUDA compiler\n\n    \"/usr/local/cuda/bin/nvcc\"\n\n  is not able to compile a simple test program.", "cuda-compiler-test-failed", false},
-		{"    \"C:/Program Files/NVIDIA GPU Computing Toolkit/CUDA/v12.2/bin/nvcc.exe\"\n\n  is not able to compile a simple test program.", "cuda-compiler-test-failed", false},
+		{"  The CUDA compiler\n\n    \"/usr/local/cuda/bin/nvcc\"\n\n  is not able to compile a simple test program.", "cuda-compiler-test-failed", true},
+		{"    \"C:/Program Files/NVIDIA GPU Computing Toolkit/CUDA/v12.2/bin/nvcc.exe\"\n\n  is not able to compile a simple test program.", "cuda-compiler-test-failed", true},
 		// GCC 11's std::function is what nvcc 11.5 trips on; the bare error is any template's
 		{"/usr/include/c++/11/bits/std_function.h:435:145: error: parameter packs not expanded with '...':\n  435 |         function(_Functor&& __f)\n/usr/include/c++/11/bits/std_function.h:435:145: note:         '_ArgTypes'", "cuda-gcc-parameter-packs", false},
 		{"/usr/include/c++/11/bits/std_function.h:435:145: error: parameter packs not expanded with '...':", "cuda-gcc-parameter-packs", true},
