@@ -277,6 +277,12 @@ var acceptedDevMisses = map[string]string{
 	"dev/llamacpppy-pr225-cublas-dll-search-path.log":      "Python cannot load llama.dll 'or one of its dependencies' (Python 3.8's DLL search path): the missing dependency is not named, and the CUDA runtime, the VC++ runtime and OpenMP DLLs all end so",
 	"dev/localai-288-sigill-no-avx2-register-dump.log":     "only the register dump of a Go crash (rip, rflags, segment registers): neither the signal (SIGILL) nor the instruction bytes are in the excerpt",
 	"dev/pygpt4all-75-dll-init-failed-zh-msvc-runtime.log": "'DLL load failed: DLL initialisation routine failed' (WinError 1114, in Chinese) on an extension module: an old or missing VC++ runtime and a CPU lacking AVX2 both end so (see koboldcpp-1555), nothing in the excerpt tells which",
+	// batch 7 (h-tune7): a DLL or platform failure that names neither the missing file nor the API
+	"dev/ai-toolkit-133-fbgemm-libomp140.log":           "the excerpt is cut inside torch's 'Error loading ...fbgemm.dll' before the WinError code and 'or one of its dependencies': a missing libomp140 (126), a paging file too small (1455) and a failed initialiser (1114) all start this way",
+	"dev/dlib-2039-py38-dll-search-curand.log":          "'DLL load failed while importing dlib: The specified module could not be found' names no DLL: the CUDA runtime, cuDNN, the VC++ runtime or OpenMP missing all end so (see pytorch-scripts-26)",
+	"dev/jan-3947-engine-dll-cuda-missing.log":          "'Could not load library engine.dll: The specified module could not be found' names only the engine, not the dependency that was missing (the CUDA runtime in the thread, but the VC++ runtime ends the same way)",
+	"dev/llama-cpp-python-208-cuda-dll-search-path.log": "llama.dll 'or one of its dependencies' cannot be loaded (Python 3.8's DLL search path, as llamacpppy-pr225): the missing dependency is not named",
+	"dev/openclcapsviewer-7-no-mesa-opencl-icd.log":     "'Could not get platform count!' is the program's own sentence: neither OpenCL, an OpenCL call nor the -1001 status is in the excerpt, so nothing says which API had no platform",
 }
 
 // pendingBatches are batches collected after this turn's matcher work began:
