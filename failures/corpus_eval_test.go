@@ -328,6 +328,9 @@ func TestCorpusDev(t *testing.T) {
 // the whole batch (dev and held out together), which no matcher was tuned on.
 // Aggregates only; per-log detail is never printed for them.
 func TestEvalPending(t *testing.T) {
+	if len(pendingBatches) == 0 {
+		t.Skip("no batch is pending: every batch's dev part has been tuned on")
+	}
 	m := readManifest(t)
 	for b, why := range pendingBatches {
 		held := ""
