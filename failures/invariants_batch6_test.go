@@ -6,10 +6,7 @@ import "testing"
 // expected ID with the expected confidence; the probable ones carry their
 // evidence lines.
 func TestBatch6Signatures(t *testing.T) {
-	for _, c := range []struct {
-		log, id  string
-		probable bool
-	}{
+	checkNamed(t, []invCase{
 		// no OpenCL ICD loader at all: no platform can be found
 		{"Cannot find an OpenCL ICD loader library.\n\nYou are probably missing the native OpenCL runtime or driver for your platform.", "opencl-no-platform", false},
 		{"ERROR: unable to load the OpenCL ICD loader", "opencl-no-platform", false},
@@ -49,26 +46,13 @@ func TestBatch6Signatures(t *testing.T) {
 		// CMake's FindCUDA module found no toolkit
 		{"CMake Error at /usr/share/cmake-3.16/Modules/FindPackageHandleStandardArgs.cmake:146 (message):\n  Could NOT find CUDA (missing: CUDA_TOOLKIT_ROOT_DIR CUDA_NVCC_EXECUTABLE\n  CUDA_INCLUDE_DIRS CUDA_CUDART_LIBRARY)", "cuda-toolkit-not-found", false},
 		{"CMake Error at /usr/share/cmake-3.10/Modules/FindCUDA.cmake:682 (message):\n  Specify CUDA_TOOLKIT_ROOT_DIR\nCall Stack (most recent call first):\n  CMakeLists.txt:11 (find_package)", "cuda-toolkit-not-found", false},
-	} {
-		d := Default().DiagnoseString(c.log + "\n")
-		if len(d.Findings) != 1 || d.Findings[0].ID != c.id || (d.Findings[0].Confidence == ConfidenceProbable) != c.probable {
-			t.Errorf("%q: got %+v, want %s (probable %v)", c.log, brief(d.Findings), c.id, c.probable)
-			continue
-		}
-		f := d.Findings[0]
-		if c.probable && len(f.Evidence) == 0 {
-			t.Errorf("%q: probable without evidence", c.log)
-		}
-		if len(f.Commands) == 0 || f.Fix == "" || f.Source == "" {
-			t.Errorf("%q: finding without commands, fix or source: %+v", c.log, f)
-		}
-	}
+	})
 }
 
 // Near-misses: the same words for something else, or one of the two signals
 // alone. The ID in each case must not be named.
 func TestBatch6NearMisses(t *testing.T) {
-	for _, c := range []struct{ log, id string }{
+	checkNotNamed(t, []nearMiss{
 		// CMake finding the loader is no failure
 		{"-- Looking for OpenCL ICD loader - found", "opencl-no-platform"},
 		{"-- Found OpenCL: /usr/lib/x86_64-linux-gnu/libOpenCL.so (found version \"3.0\")", "opencl-no-platform"},
@@ -104,12 +88,5 @@ func TestBatch6NearMisses(t *testing.T) {
 		{"-- Found CUDA: /usr/local/cuda (found version \"11.8\")", "cuda-toolkit-not-found"},
 		// an optional CUDA not found is a status line, not the failure
 		{"-- Could NOT find CUDA (missing: CUDA_TOOLKIT_ROOT_DIR CUDA_NVCC_EXECUTABLE CUDA_INCLUDE_DIRS CUDA_CUDART_LIBRARY)\nCMake Error at CMakeLists.txt:40 (message):\n  Protobuf not found", "cuda-toolkit-not-found"},
-	} {
-		d := Default().DiagnoseString(c.log + "\n")
-		for _, f := range d.Findings {
-			if f.ID == c.id {
-				t.Errorf("%q: got %+v, want no %s", c.log, brief(d.Findings), c.id)
-			}
-		}
-	}
+	})
 }

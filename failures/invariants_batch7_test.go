@@ -6,10 +6,7 @@ import "testing"
 // names the expected ID with the expected confidence; the probable ones carry
 // their evidence lines.
 func TestBatch7Signatures(t *testing.T) {
-	for _, c := range []struct {
-		log, id  string
-		probable bool
-	}{
+	checkNamed(t, []invCase{
 		// OpenCL's -1001 (CL_PLATFORM_NOT_FOUND_KHR) next to "platforms", or as an "Error Code"
 		{"main:670: number of platforms : error -1001", "opencl-no-platform", false},
 		{"Cannot get OpenCL platforms! (-1001)", "opencl-no-platform", false},
@@ -40,26 +37,13 @@ func TestBatch7Signatures(t *testing.T) {
 
 		// a llamafile that carries its weights is still named
 		{`ResourceUnavailable: Program 'llava-v1.5-7b-q4.llamafile.exe' failed to run: The specified executable is not a valid application for this OS platform.`, "llamafile-exe-too-large", true},
-	} {
-		d := Default().DiagnoseString(c.log + "\n")
-		if len(d.Findings) != 1 || d.Findings[0].ID != c.id || (d.Findings[0].Confidence == ConfidenceProbable) != c.probable {
-			t.Errorf("%q: got %+v, want %s (probable %v)", c.log, brief(d.Findings), c.id, c.probable)
-			continue
-		}
-		f := d.Findings[0]
-		if c.probable && len(f.Evidence) == 0 {
-			t.Errorf("%q: probable without evidence", c.log)
-		}
-		if len(f.Commands) == 0 || f.Fix == "" || f.Source == "" {
-			t.Errorf("%q: finding without commands, fix or source: %+v", c.log, f)
-		}
-	}
+	})
 }
 
 // Near-misses: the same words for something else, or one of the two signals
 // alone. The ID in each case must not be named.
 func TestBatch7NearMisses(t *testing.T) {
-	for _, c := range []struct{ log, id string }{
+	checkNotNamed(t, []nearMiss{
 		// -1001 without platforms, platforms without -1001, another OpenCL status
 		{"HTTP request failed: error -1001 (timed out)", "opencl-no-platform"},
 		{"number of platforms : 2", "opencl-no-platform"},
@@ -86,12 +70,5 @@ func TestBatch7NearMisses(t *testing.T) {
 		// the bare versioned llamafile program carries no weights: the 4 GB limit cannot be it
 		{`ResourceUnavailable: Program 'llamafile-server-0.2.exe' failed to run: An error occurred trying to start process 'C:\Users\u\Downloads\llamafile-server-0.2.exe' with working directory 'C:\Users\u\Downloads'. The specified executable is not a valid application for this OS platform.`, "llamafile-exe-too-large"},
 		{`Program 'llamafile-0.8.6.exe' failed to run: The specified executable is not a valid application for this OS platform.`, "llamafile-exe-too-large"},
-	} {
-		d := Default().DiagnoseString(c.log + "\n")
-		for _, f := range d.Findings {
-			if f.ID == c.id {
-				t.Errorf("%q: got %+v, want no %s", c.log, brief(d.Findings), c.id)
-			}
-		}
-	}
+	})
 }

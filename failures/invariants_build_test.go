@@ -7,10 +7,7 @@ import "testing"
 // versions, glslc's optimizer, a tool's name in any not-found shape), with
 // the confidence the evidence allows.
 func TestInvariantBuildSignatures(t *testing.T) {
-	for _, c := range []struct {
-		log, id  string
-		probable bool
-	}{
+	checkNamed(t, []invCase{
 		// MSBuild cannot import CUDA's BuildCustomizations: the error code in any
 		// language of Visual Studio, or the English sentence without it
 		{`C:\src\x\x.vcxproj(40,5): error MSB4019: The imported project "C:\Program Files (x86)\MSBuild\Microsoft.Cpp\v4.0\V140\BuildCustomizations\CUDA 8.0.props" was not found. Confirm that the path in the <Import> declaration is correct, and that the file exists on disk.`, "cuda-vs-integration-missing", false},
@@ -146,12 +143,7 @@ func TestInvariantBuildSignatures(t *testing.T) {
 		{"CMake Error at CMakeLists.txt:3 (project):\n  Could not find compiler set in environment variable CXX:\n\n  /usr/bin/g++-13.", "cxx-compiler-missing", false},
 		{"  Could not find compiler set in environment variable CUDACXX:\n\n  /usr/local/cuda-12.4/bin/nvcc.", "cuda-toolkit-not-found", true},
 		{"CMake Warning:\n  Manually-specified variables were not used by the project:\n\n    AMDGPU_TARGETS\n    LLAMA_HIPBLAS\n", "cmake-flag-ignored", false},
-	} {
-		d := Default().DiagnoseString(c.log + "\n")
-		if len(d.Findings) != 1 || d.Findings[0].ID != c.id || (d.Findings[0].Confidence == ConfidenceProbable) != c.probable {
-			t.Errorf("%q: got %+v, want %s (probable %v)", c.log, brief(d.Findings), c.id, c.probable)
-		}
-	}
+	})
 }
 
 // The near-misses of those invariants, and of the build rules reviewed for

@@ -14,10 +14,7 @@ var newIDs = []string{"cpu-instruction-unsupported", "glibc-too-old", "docker-gp
 
 // Each log names the expected ID and only it, with the expected confidence.
 func TestNewIDSignatures(t *testing.T) {
-	for _, c := range []struct {
-		log, id  string
-		probable bool
-	}{
+	checkNamed(t, []invCase{
 		// a program that checks the CPU first says which feature is missing
 		{"LLModel ERROR: CPU does not support AVX", "cpu-instruction-unsupported", false},
 		{`time=2024-02-23T23:00:37.256+08:00 level=WARN source=gpu.go:128 msg="CPU does not have AVX or AVX2, disabling GPU support."`, "cpu-instruction-unsupported", false},
@@ -69,20 +66,7 @@ func TestNewIDSignatures(t *testing.T) {
 		{"ResourceUnavailable: Program 'mistral-7b-instruct-v0.2.Q5_K_M.llamafile.exe' failed to run: An error occurred trying to start process 'E:\\AI\\mistral-7b-instruct-v0.2.Q5_K_M.llamafile.exe' with working directory 'E:\\AI'. The specified executable is not a valid application for this OS platform.At line:1 char:1", "llamafile-exe-too-large", true},
 		{"程序“llava-v1.5-7b-q4.llamafile.exe”无法运行: 指定的可执行文件不是此操作系统平台的有效应用程序。所在位置 行:1 字符: 1", "llamafile-exe-too-large", true},
 		{"C:\\models\\wizardcoder-python-13b.llamafile.exe is not a valid Win32 application.", "llamafile-exe-too-large", true},
-	} {
-		d := Default().DiagnoseString(c.log + "\n")
-		if len(d.Findings) != 1 || d.Findings[0].ID != c.id || (d.Findings[0].Confidence == ConfidenceProbable) != c.probable {
-			t.Errorf("%q: got %+v, want %s (probable %v)", c.log, brief(d.Findings), c.id, c.probable)
-			continue
-		}
-		f := d.Findings[0]
-		if c.probable && len(f.Evidence) == 0 {
-			t.Errorf("%q: probable without evidence", c.log)
-		}
-		if len(f.Commands) == 0 || f.Fix == "" || f.Source == "" {
-			t.Errorf("%q: finding without commands, fix or source: %+v", c.log, f)
-		}
-	}
+	})
 }
 
 // ollama runs on without its GPU runners: the finding is a warning, not an error.

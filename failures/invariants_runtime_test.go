@@ -6,10 +6,7 @@ import "testing"
 // runtime and load failures. Each log names the expected ID and only it,
 // with the expected confidence.
 func TestRuntimeInvariantSignatures(t *testing.T) {
-	for _, c := range []struct {
-		log, id  string
-		probable bool
-	}{
+	checkNamed(t, []invCase{
 		// ggml's CUDA error glued to a progress line or inside a bracket
 		{"Processing Prompt [BLAS] (512 / 12710 tokens)CUDA error: out of memory", "gpu-out-of-memory", false},
 		{"[CUDA error: out of memory current device: 0, in function alloc at ggml-cuda.cu:445", "gpu-out-of-memory", false},
@@ -90,12 +87,7 @@ func TestRuntimeInvariantSignatures(t *testing.T) {
 		{"[0 NVIDIA GeForce GTX 1060] vkEnumeratePhysicalDevices failed -3", "vulkan-no-driver", true},
 		{"$ llama-server -m big.gguf -md small.gguf\nbuild: 9120 (0ab3c1f77) with GNU 13.3.0 for Linux x86_64", "spec-decoding-inactive", false},
 		{"Error: pull model manifest: 412: The model you are attempting to pull requires a newer version of Ollama.", "model-arch-unsupported", true},
-	} {
-		d := Default().DiagnoseString(c.log + "\n")
-		if len(d.Findings) != 1 || d.Findings[0].ID != c.id || (d.Findings[0].Confidence == ConfidenceProbable) != c.probable {
-			t.Errorf("%q: got %+v, want %s (probable %v)", c.log, brief(d.Findings), c.id, c.probable)
-		}
-	}
+	})
 }
 
 // Near misses of the runtime invariants: the same shapes for another cause,

@@ -9,10 +9,7 @@ import (
 // languages (issue #15): each log names the expected ID and only it, with the
 // expected confidence.
 func TestInvariantSignatures(t *testing.T) {
-	for _, c := range []struct {
-		log, id  string
-		probable bool
-	}{
+	checkNamed(t, []invCase{
 		// error codes and status names
 		// ggml's "CUDA error N at file:line: message" keeps only the message
 		{"CUDA error 2 at ggml-cuda.cu:359: out of memory", "gpu-out-of-memory", false},
@@ -117,12 +114,7 @@ func TestInvariantSignatures(t *testing.T) {
 		{"-- Could not find nvcc, please set CUDAToolkit_ROOT.\nwarning: not compiled with GPU offload support, --gpu-layers option will be ignored", "cuda-toolkit-not-found", false},
 		// a deprecated (still mapped) option next to a missing toolkit: the toolkit explains the CPU-only build
 		{"CMake Warning at CMakeLists.txt:95 (message):\n  LLAMA_CUDA is deprecated and will be removed in the future.\n-- Could not find nvcc, please set CUDAToolkit_ROOT.", "cuda-toolkit-not-found", false},
-	} {
-		d := Default().DiagnoseString(c.log + "\n")
-		if len(d.Findings) != 1 || d.Findings[0].ID != c.id || (d.Findings[0].Confidence == ConfidenceProbable) != c.probable {
-			t.Errorf("%q: got %+v, want %s (probable %v)", c.log, brief(d.Findings), c.id, c.probable)
-		}
-	}
+	})
 }
 
 // Say nothing rather than a wrong cause.
