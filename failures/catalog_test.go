@@ -159,14 +159,7 @@ func (m catalogMessage) sourceFragments() []string {
 // in its file, one of them within a few lines of the line it names.
 func TestCatalogMatchesTree(t *testing.T) {
 	c := loadCatalog(t)
-	deps := os.Getenv("LLAMACTL_DEPS_DIR")
-	if deps == "" {
-		deps = "/var/cache/llamactl-deps"
-	}
-	dir := filepath.Join(deps, "llama.cpp-src")
-	if _, err := os.Stat(filepath.Join(dir, "ggml")); err != nil {
-		testutil.Missing(t, "no real llama.cpp tree here (scripts/deps.d/30-llamacpp-src.sh): %v", err)
-	}
+	dir := testutil.RealLlamaTree(t)
 	if info, err := os.ReadFile(dir + ".json"); err == nil && !strings.Contains(string(info), c.Tree.Commit) {
 		t.Logf("the tree in %s is not commit %s (%s): line numbers may have moved", dir, c.Tree.Commit, strings.TrimSpace(string(info)))
 	}

@@ -60,14 +60,7 @@ func TestCheckGlslcRecordsTheFailedFeatureTest(t *testing.T) {
 // The real llama.cpp tree (scripts/deps.d/30-llamacpp-src.sh): it needs
 // VK_EXT_layer_settings and has the web-UI download.
 func TestScanSourceRealTree(t *testing.T) {
-	deps := os.Getenv("LLAMACTL_DEPS_DIR")
-	if deps == "" {
-		deps = "/var/cache/llamactl-deps"
-	}
-	dir := filepath.Join(deps, "llama.cpp-src")
-	if _, err := os.Stat(filepath.Join(dir, "ggml")); err != nil {
-		testutil.Missing(t, "no real llama.cpp tree here (scripts/deps.d/30-llamacpp-src.sh): %v", err)
-	}
+	dir := testutil.RealLlamaTree(t)
 	f := ScanSource(dir)
 	if !slices.Contains(f.VulkanNeeds, "vk-ext-layer-settings") || !slices.Contains(f.Options, "LLAMA_USE_PREBUILT_UI") {
 		t.Errorf("scan = %+v", f)

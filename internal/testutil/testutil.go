@@ -265,3 +265,19 @@ func VulkanEngineDir(tb testing.TB) string {
 	}
 	return dir
 }
+
+// RealLlamaTree returns the real llama.cpp tree installed by
+// scripts/deps.d/30-llamacpp-src.sh ($LLAMACTL_DEPS_DIR, by default
+// /var/cache/llamactl-deps, then llama.cpp-src), or reports it Missing.
+func RealLlamaTree(tb testing.TB) string {
+	tb.Helper()
+	deps := os.Getenv("LLAMACTL_DEPS_DIR")
+	if deps == "" {
+		deps = "/var/cache/llamactl-deps"
+	}
+	dir := filepath.Join(deps, "llama.cpp-src")
+	if _, err := os.Stat(filepath.Join(dir, "ggml")); err != nil {
+		Missing(tb, "no real llama.cpp tree here (scripts/deps.d/30-llamacpp-src.sh): %v", err)
+	}
+	return dir
+}
