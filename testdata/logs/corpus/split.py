@@ -71,25 +71,36 @@ def parse(path):
     if cur: cur["log"] = "".join(body); recs.append(cur)
     return recs
 
-def main(src_dir, out_dir):
+FIELDS = ("slug", "split", "stratum", "url", "date", "tool", "os", "lang", "kind", "cause", "evidence")
+
+def read_notes(src_dir):
     recs = []
     for f in sorted(os.listdir(src_dir)):
         if f.endswith(".txt"):
             recs += parse(os.path.join(src_dir, f))
     slugs = [r["slug"] for r in recs]
     assert len(slugs) == len(set(slugs)), "duplicate slug"
+    return recs
+
+def draw(recs, seed, held):
+    """The held-out third, per stratum: sorted by slug, shuffled with random.Random(seed), every
+    third from a seeded offset. Returns the records by stratum."""
     by = {}
     for r in recs:
         r["stratum"] = stratum(r)
         by.setdefault(r["stratum"], []).append(r)
-    rng = random.Random(SEED)
+    rng = random.Random(seed)
     for name in sorted(by):
         group = sorted(by[name], key=lambda r: r["slug"])
         rng.shuffle(group)
         off = rng.randrange(3)
         for i, r in enumerate(group):
-            r["split"] = "test" if i % 3 == off else "dev"
-    for split in ("dev", "test"):
+            r["split"] = held if i % 3 == off else "dev"
+    return by
+
+def write_logs(recs, out_dir, held, extra):
+    """Writes each record's log into its split's folder; returns their manifest entries."""
+    for split in ("dev", held):
         os.makedirs(os.path.join(out_dir, split), exist_ok=True)
     logs = []
     for r in sorted(recs, key=lambda r: r["slug"]):
@@ -97,7 +108,43 @@ def main(src_dir, out_dir):
         with open(os.path.join(out_dir, rel), "w", encoding="utf-8") as fh:
             fh.write(r["log"])
         exp = [] if r["expect"] in ("", "-") else r["expect"].split()
-        logs.append({k: r[k] for k in ("slug", "split", "stratum", "url", "date", "tool", "os", "lang", "kind", "cause", "evidence")} | {"file": rel, "expect": exp})
+        logs.append({k: r[k] for k in FIELDS} | {"file": rel, "expect": exp} | extra)
+    return logs
+
+def load_manifest(out_dir):
+    return json.load(open(os.path.join(out_dir, "manifest.json"), encoding="utf-8"))
+
+def save_manifest(out_dir, man):
+    with open(os.path.join(out_dir, "manifest.json"), "w", encoding="utf-8") as fh:
+        json.dump(man, fh, ensure_ascii=False, indent=1)
+        fh.write("\n")
+
+def recount(man):
+    man["counts"] = {}
+    for l in man["logs"]:
+        man["counts"][l["split"]] = man["counts"].get(l["split"], 0) + 1
+
+def batch_counts(man, b):
+    return {s: sum(1 for l in man["logs"] if l.get("batch") == b["batch"] and l["split"] == s) for s in ("dev", b["held_out"])}
+
+def norm(text):
+    return " ".join(text.split())
+
+def contained(texts):
+    """The slugs whose whole (normalised) text is in another one's; of two equal texts the
+    later slug. texts: slug -> text."""
+    out = {}
+    for a, ta in texts.items():
+        for b, tb in texts.items():
+            if a != b and ta in tb and (ta != tb or a > b):
+                out[a] = b
+    return out
+
+def main(src_dir, out_dir):
+    """Batch 1: the corpus and its manifest from nothing."""
+    recs = read_notes(src_dir)
+    by = draw(recs, SEED, "test")
+    logs = write_logs(recs, out_dir, "test", {})
     man = {
         "schema": 1,
         "comment": "Public failure and success logs from issue threads; expect = the root cause established in the thread, as knowledge-base IDs ([] = nothing may be named). Split drawn once, before any matcher change, by split.py. A date starting with '~' is approximate (the stored thread excerpt shows no date; month of the issue number's neighbours).",
@@ -106,13 +153,8 @@ def main(src_dir, out_dir):
         "counts": {s: sum(1 for l in logs if l["split"] == s) for s in ("dev", "test")},
         "logs": logs,
     }
-    with open(os.path.join(out_dir, "manifest.json"), "w", encoding="utf-8") as fh:
-        json.dump(man, fh, ensure_ascii=False, indent=1)
-        fh.write("\n")
+    save_manifest(out_dir, man)
     print(man["counts"], {k: len(v) for k, v in sorted(by.items())})
-
-def norm(text):
-    return " ".join(text.split())
 
 def kb_cited_text(out_dir):
     """The text of the knowledge base and the user guides (failures/data, docs/), in which a
@@ -134,18 +176,12 @@ def cited_by(url, text):
     return any(re.search(f + r"(?![0-9A-Za-z_-])", text, re.I) for f in forms)
 
 def add(src_dir, out_dir, batch, seed):
-    man_path = os.path.join(out_dir, "manifest.json")
-    man = json.load(open(man_path, encoding="utf-8"))
+    man = load_manifest(out_dir)
     old = man["logs"]
     old_urls = {l["url"].rstrip("/") for l in old}
     old_texts = [norm(open(os.path.join(out_dir, l["file"]), encoding="utf-8").read()) for l in old]
     old_slugs = {l["slug"] for l in old}
-    recs = []
-    for f in sorted(os.listdir(src_dir)):
-        if f.endswith(".txt"):
-            recs += parse(os.path.join(src_dir, f))
-    slugs = [r["slug"] for r in recs]
-    assert len(slugs) == len(set(slugs)), "duplicate slug"
+    recs = read_notes(src_dir)
     cited = kb_cited_text(out_dir)
     refused, kept = {}, []
     for r in recs:
@@ -163,36 +199,14 @@ def add(src_dir, out_dir, batch, seed):
             refused[r["slug"]] = "URL twice in the batch"
         else:
             kept.append(r)
-    texts = {r["slug"]: norm(r["log"]) for r in kept}
-    for a in kept:
-        for b in kept:
-            ta, tb = texts[a["slug"]], texts[b["slug"]]
-            if a is not b and ta in tb and (ta != tb or a["slug"] > b["slug"]):
-                refused[a["slug"]] = "text contained in " + b["slug"] + " of the same batch"
+    for a, b in contained({r["slug"]: norm(r["log"]) for r in kept}).items():
+        refused[a] = "text contained in " + b + " of the same batch"
     kept = [r for r in kept if r["slug"] not in refused]
     for slug, why in sorted(refused.items()):
         print("refused before the draw:", slug, "-", why)
-    recs = kept
-    by = {}
-    for r in recs:
-        r["stratum"] = stratum(r)
-        by.setdefault(r["stratum"], []).append(r)
     held = "test%d" % batch
-    rng = random.Random(seed)
-    for name in sorted(by):
-        group = sorted(by[name], key=lambda r: r["slug"])
-        rng.shuffle(group)
-        off = rng.randrange(3)
-        for i, r in enumerate(group):
-            r["split"] = held if i % 3 == off else "dev"
-    for split in ("dev", held):
-        os.makedirs(os.path.join(out_dir, split), exist_ok=True)
-    for r in sorted(recs, key=lambda r: r["slug"]):
-        rel = f'{r["split"]}/{r["slug"]}.log'
-        with open(os.path.join(out_dir, rel), "w", encoding="utf-8") as fh:
-            fh.write(r["log"])
-        exp = [] if r["expect"] in ("", "-") else r["expect"].split()
-        old.append({k: r[k] for k in ("slug", "split", "stratum", "url", "date", "tool", "os", "lang", "kind", "cause", "evidence")} | {"file": rel, "expect": exp, "batch": batch})
+    by = draw(kept, seed, held)
+    old += write_logs(kept, out_dir, held, {"batch": batch})
     for l in old:
         l.setdefault("batch", 1)
     old.sort(key=lambda l: l["slug"])
@@ -200,75 +214,53 @@ def add(src_dir, out_dir, batch, seed):
     batches = [b for b in batches if b["batch"] != batch]
     batches.append({"batch": batch, "seed": seed, "held_out": held,
                     "method": "per stratum: sort by slug, random.Random(seed).shuffle, every 3rd from a seeded offset -> " + held + "; drawn before any matcher change of this batch",
-                    "counts": {s: sum(1 for r in recs if r["split"] == s) for s in ("dev", held)},
+                    "counts": {s: sum(1 for r in kept if r["split"] == s) for s in ("dev", held)},
                     "strata": {k: len(v) for k, v in sorted(by.items())},
                     **({"refused_before_draw": refused} if refused else {})})
     man["batches"] = batches
-    man["counts"] = {}
-    for l in old:
-        man["counts"][l["split"]] = man["counts"].get(l["split"], 0) + 1
     man["logs"] = old
-    with open(man_path, "w", encoding="utf-8") as fh:
-        json.dump(man, fh, ensure_ascii=False, indent=1)
-        fh.write("\n")
+    recount(man)
+    save_manifest(out_dir, man)
     print(man["counts"], batches[-1]["counts"], batches[-1]["strata"])
 
-def dedupe(out_dir, batch):
-    """Drops the logs of one batch whose whole text is contained in another log of the same
-    batch (a one-line message that another thread's longer excerpt also shows): the cross-batch
-    rule of add(), applied after the draw without re-drawing. The dropped slugs are recorded."""
-    man_path = os.path.join(out_dir, "manifest.json")
-    man = json.load(open(man_path, encoding="utf-8"))
-    logs = [l for l in man["logs"] if l.get("batch", 1) == batch]
-    text = {l["slug"]: norm(open(os.path.join(out_dir, l["file"]), encoding="utf-8").read()) for l in logs}
-    drop = set()
-    for a in logs:
-        for b in logs:
-            if a is b:
-                continue
-            ta, tb = text[a["slug"]], text[b["slug"]]
-            if ta in tb and (ta != tb or a["slug"] > b["slug"]):
-                drop.add(a["slug"])
-    for l in man["logs"]:
-        if l["slug"] in drop:
-            os.remove(os.path.join(out_dir, l["file"]))
-    man["logs"] = [l for l in man["logs"] if l["slug"] not in drop]
-    man["counts"] = {}
-    for l in man["logs"]:
-        man["counts"][l["split"]] = man["counts"].get(l["split"], 0) + 1
-    for b in man["batches"]:
-        if b["batch"] == batch:
-            b["dropped_after_draw"] = sorted(set(b.get("dropped_after_draw", [])) | drop)
-            b["counts"] = {s: sum(1 for l in man["logs"] if l.get("batch") == batch and l["split"] == s) for s in ("dev", b["held_out"])}
-    with open(man_path, "w", encoding="utf-8") as fh:
-        json.dump(man, fh, ensure_ascii=False, indent=1)
-        fh.write("\n")
-    print(sorted(drop), man["counts"])
-
-def drop(out_dir, batch, reason, slugs):
-    """Drops named logs of one batch after its draw, without re-drawing (for example logs from
-    threads the knowledge base already cites as a source). The slugs and the reason are recorded."""
-    man_path = os.path.join(out_dir, "manifest.json")
-    man = json.load(open(man_path, encoding="utf-8"))
-    have = {l["slug"] for l in man["logs"] if l.get("batch", 1) == batch}
-    for s in slugs:
-        assert s in have, s + ": not a log of batch %d" % batch
+def remove(man, out_dir, batch, slugs, record):
+    """Removes the named logs of one batch after its draw, without re-drawing; record(b) notes
+    them in the batch's entry."""
     for l in man["logs"]:
         if l["slug"] in slugs:
             os.remove(os.path.join(out_dir, l["file"]))
     man["logs"] = [l for l in man["logs"] if l["slug"] not in slugs]
-    man["counts"] = {}
-    for l in man["logs"]:
-        man["counts"][l["split"]] = man["counts"].get(l["split"], 0) + 1
+    recount(man)
     for b in man["batches"]:
         if b["batch"] == batch:
-            d = b.setdefault("dropped_after_draw_reasons", {})
-            d[reason] = sorted(set(d.get(reason, [])) | set(slugs))
-            b["counts"] = {s: sum(1 for l in man["logs"] if l.get("batch") == batch and l["split"] == s) for s in ("dev", b["held_out"])}
-    with open(man_path, "w", encoding="utf-8") as fh:
-        json.dump(man, fh, ensure_ascii=False, indent=1)
-        fh.write("\n")
+            record(b)
+            b["counts"] = batch_counts(man, b)
+    save_manifest(out_dir, man)
     print(sorted(slugs), man["counts"])
+
+def dedupe(out_dir, batch):
+    """Drops the logs of one batch whose whole text is contained in another log of the same
+    batch (a one-line message that another thread's longer excerpt also shows): the cross-batch
+    rule of add(), applied after the draw without re-drawing. The dropped slugs are recorded.
+    (Since batch 5, add() refuses them before the draw.)"""
+    man = load_manifest(out_dir)
+    logs = [l for l in man["logs"] if l.get("batch", 1) == batch]
+    gone = set(contained({l["slug"]: norm(open(os.path.join(out_dir, l["file"]), encoding="utf-8").read()) for l in logs}))
+    remove(man, out_dir, batch, gone,
+           lambda b: b.__setitem__("dropped_after_draw", sorted(set(b.get("dropped_after_draw", [])) | gone)))
+
+def drop(out_dir, batch, reason, slugs):
+    """Drops named logs of one batch after its draw, without re-drawing (for example logs from
+    threads the knowledge base already cites as a source). The slugs and the reason are recorded."""
+    man = load_manifest(out_dir)
+    have = {l["slug"] for l in man["logs"] if l.get("batch", 1) == batch}
+    for s in slugs:
+        assert s in have, s + ": not a log of batch %d" % batch
+
+    def record(b):
+        d = b.setdefault("dropped_after_draw_reasons", {})
+        d[reason] = sorted(set(d.get(reason, [])) | set(slugs))
+    remove(man, out_dir, batch, set(slugs), record)
 
 if __name__ == "__main__":
     if sys.argv[1] == "drop":
