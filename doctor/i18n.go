@@ -145,19 +145,7 @@ func (t *Translator) valueText(v string) string {
 			valueREs = append(valueREs, reasonRE{key: k, re: re, names: names})
 		}
 	})
-	for _, r := range valueREs {
-		tr, ok := t.ov.ValueTexts[r.key]
-		if !ok {
-			continue
-		}
-		m := r.re.FindStringSubmatch(v)
-		if m == nil {
-			continue
-		}
-		var kv vars
-		for i, n := range r.names {
-			kv = append(kv, n, m[i+1])
-		}
+	if tr, kv, ok := readBack(valueREs, t.ov.ValueTexts, v); ok {
 		return kv.replacerPairs().fill(tr)
 	}
 	return v
