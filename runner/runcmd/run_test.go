@@ -313,7 +313,10 @@ func (e *exitingEngine) Run(ctx context.Context, c proc.Cmd) (proc.Result, error
 	return proc.Result{Stderr: []byte(e.log), ExitCode: 1}, nil
 }
 
-func TestPlanCache(t *testing.T) {
+// jsonRunOptions: a run of a small generated llama model with --json
+// against the recorded engine, whose first (out-of-memory) launch is skipped.
+func jsonRunOptions(t *testing.T) (*Options, *strings.Builder) {
+	t.Helper()
 	model := genModel(t, t.TempDir(), ggufwrite.Config{Arch: "llama"})
 	si := &standIn{Replay: proc.Replay{Commands: recordedEngine(t, false)}}
 	si.launches = [][]string{nil} // skip the OOM launch
@@ -322,6 +325,11 @@ func TestPlanCache(t *testing.T) {
 	o.HTTP = &fakeHTTP{up: si.up}
 	o.F.IO.JSON = true
 	o.Model, o.Prompt = model, "hi"
+	return o, out
+}
+
+func TestPlanCache(t *testing.T) {
+	o, out := jsonRunOptions(t)
 	if err := Run(context.Background(), o); err != nil {
 		t.Fatal(err)
 	}
@@ -370,14 +378,7 @@ func TestPlanCache(t *testing.T) {
 // (checked in the same pass that gives the reasons and runner-ups), one
 // that no longer fits, and --retune.
 func TestOnePlanPerRun(t *testing.T) {
-	model := genModel(t, t.TempDir(), ggufwrite.Config{Arch: "llama"})
-	si := &standIn{Replay: proc.Replay{Commands: recordedEngine(t, false)}}
-	si.launches = [][]string{nil} // skip the OOM launch
-	o, out, _ := testOptions(t, si)
-	statFor(o)
-	o.HTTP = &fakeHTTP{up: si.up}
-	o.F.IO.JSON = true
-	o.Model, o.Prompt = model, "hi"
+	o, out := jsonRunOptions(t)
 	passes := 0
 	o.MakePlan = func(m *gguf.Model, devs []engine.Device, host plan.Host, req plan.Request, caps engine.Caps) (plan.Result, error) {
 		passes++
