@@ -53,26 +53,34 @@ func startWorker(t *testing.T, dir string, capMiB int) (endpoint string, cmd *ex
 	return "", nil
 }
 
-// Two real RPC workers on 127.0.0.1 (Vulkan devices of 48 and 64 MiB) and
-// the local CPU: llamactl run learns their free memory through the engine,
-// splits the layers by it, and each worker's model and KV buffers are
-// (model, KV and compute) within 2 % or 8 MiB of the prediction.
-func TestRealRPCSplitOverWorkers(t *testing.T) {
+// runOnWorkers runs llamactl run (--json) with real RPC workers, one per
+// Vulkan device size in MiB, and the local CPU, predicting n tokens.
+func runOnWorkers(t *testing.T, n int, mib ...int) Doc {
+	t.Helper()
 	testutil.RealEngines(t)
 	dir := testutil.VulkanEngineDir(t)
 	t.Setenv("GGML_VK_VISIBLE_DEVICES", "") // the client machine: CPU only
-	a, _ := startWorker(t, dir, 48)
-	b, _ := startWorker(t, dir, 64)
 	model := genModel(t, t.TempDir(), vulkanModels()[0])
 	o, out := realOptions(t, dir, model)
-	o.RPC = []string{a, b}
-	o.Prompt, o.NPredict, o.ReadyTimeout = "Hello", 4, 4*time.Minute
+	for _, m := range mib {
+		ep, _ := startWorker(t, dir, m)
+		o.RPC = append(o.RPC, ep)
+	}
+	o.Prompt, o.NPredict, o.ReadyTimeout = "Hello", n, 4*time.Minute
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
 	if err := Run(ctx, o); err != nil {
 		t.Fatal(err)
 	}
-	d := decodeDoc(t, out.String())
+	return decodeDoc(t, out.String())
+}
+
+// Two real RPC workers on 127.0.0.1 (Vulkan devices of 48 and 64 MiB) and
+// the local CPU: llamactl run learns their free memory through the engine,
+// splits the layers by it, and each worker's model and KV buffers are
+// (model, KV and compute) within 2 % or 8 MiB of the prediction.
+func TestRealRPCSplitOverWorkers(t *testing.T) {
+	d := runOnWorkers(t, 4, 48, 64)
 	if len(d.Predicted.Devices) != 2 || len(d.Plan.TensorSplit) != 2 {
 		t.Fatalf("devices %+v, split %v: the model was not split over both workers", d.Predicted.Devices, d.Plan.TensorSplit)
 	}
@@ -98,21 +106,7 @@ func TestRealRPCSplitOverWorkers(t *testing.T) {
 // The host's compute buffer then holds four copies of the graph inputs;
 // the plan predicts it (plan.PipelineCopies) within 0.1 MiB.
 func TestRealRPCPipelineHostStaging(t *testing.T) {
-	testutil.RealEngines(t)
-	dir := testutil.VulkanEngineDir(t)
-	t.Setenv("GGML_VK_VISIBLE_DEVICES", "") // the client machine: CPU only
-	a, _ := startWorker(t, dir, 80)
-	b, _ := startWorker(t, dir, 80)
-	model := genModel(t, t.TempDir(), vulkanModels()[0])
-	o, out := realOptions(t, dir, model)
-	o.RPC = []string{a, b}
-	o.Prompt, o.NPredict, o.ReadyTimeout = "Hello", 2, 4*time.Minute
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
-	defer cancel()
-	if err := Run(ctx, o); err != nil {
-		t.Fatal(err)
-	}
-	d := decodeDoc(t, out.String())
+	d := runOnWorkers(t, 2, 80, 80)
 	if len(d.Plan.TensorSplit) != 2 || d.Actual == nil {
 		t.Fatalf("split %v, actual %+v: not split over both workers", d.Plan.TensorSplit, d.Actual)
 	}
