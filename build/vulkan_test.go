@@ -40,7 +40,9 @@ func TestBuildNamesVulkanHeadersTooOldAndHeals(t *testing.T) {
 	need(t, "cmake", "ninja", "c++", "glslc")
 	sys := headersAt(t, "/usr/include")
 	if sys.Version >= 268 {
-		t.Skipf("the system's Vulkan headers are %d, new enough", sys.Version)
+		// CI is Debian 12 (1.3.239): newer system headers there mean the
+		// machine changed and this test no longer checks what it says
+		testutil.Missing(t, "the system's Vulkan headers are %d, new enough to compile the construct", sys.Version)
 	}
 	sys.Origin = "system"
 	src := fixtureSource(t)
