@@ -1,7 +1,6 @@
 package plan
 
 import (
-	"bytes"
 	"math"
 	"reflect"
 	"slices"
@@ -249,20 +248,8 @@ func TestBadRequest(t *testing.T) {
 // reported for it (testdata/runner/llama-server-b11669-llama-f16-cpu.log:
 // -c 4096 -ub 512 -fa on, f16 KV, one slot).
 func TestPredictMatchesRecordedEngine(t *testing.T) {
-	f, err := ggufwrite.Model(ggufwrite.Config{Arch: "llama"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var buf bytes.Buffer
-	if err := f.Write(&buf); err != nil {
-		t.Fatal(err)
-	}
-	gf, err := gguf.Read(bytes.NewReader(buf.Bytes()), int64(buf.Len()), gguf.Limits{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	m, _ := gf.Model()
-	host, _ := Predict(&m, Params{Ctx: 4096, UBatch: 512, Parallel: 1, FlashAttn: true, CacheK: "f16", CacheV: "f16"}, 0, nil, Calibration{})
+	m := genModel(t, ggufwrite.Config{Arch: "llama"})
+	host, _ := Predict(m, Params{Ctx: 4096, UBatch: 512, Parallel: 1, FlashAttn: true, CacheK: "f16", CacheV: "f16"}, 0, nil, Calibration{})
 	got := launch.ParseLog(strings.NewReader(testutil.Fixture(t, "runner", "llama-server-b11669-llama-f16-cpu.log"))).Host
 	for _, c := range []struct {
 		name      string
