@@ -9,9 +9,10 @@
 package failures
 
 import (
-	_ "embed"
+	"embed"
 	"encoding/json"
 	"fmt"
+	"io/fs"
 	"regexp"
 	"regexp/syntax"
 	"sort"
@@ -21,6 +22,14 @@ import (
 
 //go:embed data/failures.json
 var defaultData []byte
+
+// packFS holds the signature packs: other tools' wordings of known causes
+// (CUDA's error strings, the Windows loader's messages in every language,
+// CMake's modules...), one file per source, merged into the entries of
+// failures.json by ID (see data/packs/README.md).
+//
+//go:embed data/packs
+var packFS embed.FS
 
 // Severity of a finding: errors stop a build or run, warnings do not.
 const (
@@ -82,6 +91,9 @@ type Signature struct {
 	// says "probably", with the line as evidence, unless a certain
 	// signature of the entry matched too).
 	Probable bool `json:"probable,omitempty"`
+	// Source is the public page that states this wording (a pack's
+	// signatures each carry one; failures.json's share the entry's).
+	Source string `json:"source,omitempty"`
 
 	re, then, unless   *regexp.Regexp
 	needle, thenNeedle string // lower-case literal the line must contain (a cheap prefilter)
@@ -143,11 +155,118 @@ var (
 	defaultKB   *KB
 )
 
-// Default returns the embedded knowledge base, loaded once. The data is
-// validated by tests, so a failure here is a programming error.
+// packSignature is a pack's signature: the entry it names, and for a
+// certain one why the line states the cause (the audit of failures.json's
+// certain signatures lives in testdata/confidence-audit.tsv; a pack keeps
+// it next to the pattern).
+type packSignature struct {
+	ID string `json:"id"`
+	Signature
+	States string `json:"states,omitempty"`
+	// Examples are logs (a line or a few, as a tool prints them) that must
+	// name ID at this signature's confidence; Near are look-alikes that must
+	// not name it. Tested by packs_test.go.
+	Examples []string `json:"examples"`
+	Near     []string `json:"near,omitempty"`
+}
+
+type packCombine struct {
+	ID string `json:"id"`
+	Combine
+	Source   string   `json:"source"`
+	Examples []string `json:"examples"`
+	Near     []string `json:"near,omitempty"`
+}
+
+type packFile struct {
+	Schema     int             `json:"schema"`
+	Pack       string          `json:"pack"`
+	Comment    string          `json:"comment"`
+	Signatures []packSignature `json:"signatures"`
+	Combine    []packCombine   `json:"combine,omitempty"`
+}
+
+// defaultPacks reads the embedded packs in name order.
+func defaultPacks() ([][]byte, error) {
+	names, err := fs.Glob(packFS, "data/packs/*.json")
+	if err != nil {
+		return nil, err
+	}
+	sort.Strings(names)
+	var packs [][]byte
+	for _, n := range names {
+		b, err := packFS.ReadFile(n)
+		if err != nil {
+			return nil, err
+		}
+		packs = append(packs, b)
+	}
+	return packs, nil
+}
+
+// mergePacks adds each pack's signatures and combinations to the entries
+// they name. A pack may not invent an ID, and every signature cites its
+// public source; a certain one says why its line states the cause.
+func mergePacks(df *dataFile, packs [][]byte) error {
+	at := map[string]int{}
+	for i, e := range df.Failures {
+		at[e.ID] = i
+	}
+	for n, b := range packs {
+		var pf packFile
+		dec := json.NewDecoder(strings.NewReader(string(b)))
+		dec.DisallowUnknownFields()
+		if err := dec.Decode(&pf); err != nil {
+			return fmt.Errorf("pack %d: parse: %w", n, err)
+		}
+		if pf.Schema != 1 {
+			return fmt.Errorf("pack %d: unsupported schema %d", n, pf.Schema)
+		}
+		if pf.Pack == "" {
+			return fmt.Errorf("pack %d: no name", n)
+		}
+		for j, ps := range pf.Signatures {
+			i, ok := at[ps.ID]
+			if !ok {
+				return fmt.Errorf("pack %s signature %d: unknown id %q", pf.Pack, j, ps.ID)
+			}
+			if !strings.HasPrefix(ps.Source, "https://") {
+				return fmt.Errorf("pack %s signature %d (%s): no public source", pf.Pack, j, ps.ID)
+			}
+			if !ps.Probable && len(ps.States) < 10 {
+				return fmt.Errorf("pack %s signature %d (%s): a certain signature says how its line states the cause (states), or is probable", pf.Pack, j, ps.ID)
+			}
+			if len(ps.Examples) == 0 {
+				return fmt.Errorf("pack %s signature %d (%s): no example", pf.Pack, j, ps.ID)
+			}
+			df.Failures[i].Signature = append(df.Failures[i].Signature, ps.Signature)
+		}
+		for j, pc := range pf.Combine {
+			i, ok := at[pc.ID]
+			if !ok {
+				return fmt.Errorf("pack %s combine %d: unknown id %q", pf.Pack, j, pc.ID)
+			}
+			if !strings.HasPrefix(pc.Source, "https://") {
+				return fmt.Errorf("pack %s combine %d (%s): no public source", pf.Pack, j, pc.ID)
+			}
+			if len(pc.Examples) == 0 {
+				return fmt.Errorf("pack %s combine %d (%s): no example", pf.Pack, j, pc.ID)
+			}
+			df.Failures[i].Combine = append(df.Failures[i].Combine, pc.Combine)
+		}
+	}
+	return nil
+}
+
+// Default returns the embedded knowledge base with its packs, loaded once.
+// The data is validated by tests, so a failure here is a programming error.
 func Default() *KB {
 	defaultOnce.Do(func() {
-		kb, err := Load(defaultData)
+		packs, err := defaultPacks()
+		if err != nil {
+			panic("failures: embedded packs: " + err.Error())
+		}
+		kb, err := Load(defaultData, packs...)
 		if err != nil {
 			panic("failures: embedded data: " + err.Error())
 		}
@@ -156,14 +275,18 @@ func Default() *KB {
 	return defaultKB
 }
 
-// Load parses and compiles a knowledge base.
-func Load(data []byte) (*KB, error) {
+// Load parses and compiles a knowledge base and merges the signature packs
+// into its entries.
+func Load(data []byte, packs ...[]byte) (*KB, error) {
 	var df dataFile
 	if err := json.Unmarshal(data, &df); err != nil {
 		return nil, fmt.Errorf("parse: %w", err)
 	}
 	if df.Schema != 1 {
 		return nil, fmt.Errorf("unsupported schema %d", df.Schema)
+	}
+	if err := mergePacks(&df, packs); err != nil {
+		return nil, err
 	}
 	kb := &KB{byID: map[string]int{}, messages: df.Messages}
 	expand := func(re string) (string, error) { return expandMacros(re, df.Macros) }
