@@ -20,3 +20,15 @@ func TestGPUPackHIPNoKernelImage(t *testing.T) {
 		{"RuntimeError: HIP error: no kernel image is available for execution on the device", "cuda-no-kernel-image"},
 	})
 }
+
+// TestGPUPackDeviceLostAfterOOM: a Vulkan device lost right after the
+// driver ran out of memory is that memory's consequence: only
+// gpu-out-of-memory is named. A device lost alone stays a probable
+// vulkan-no-driver.
+func TestGPUPackDeviceLostAfterOOM(t *testing.T) {
+	checkNamed(t, []invCase{
+		{"radv/amdgpu: Not enough memory for command submission.\nggml_vulkan: device lost on Vulkan0\nllama_model_load: error loading model: vk::Queue::submit: ErrorDeviceLost", "gpu-out-of-memory", false},
+		{"ggml_vulkan: vk::Device::allocateMemory: ErrorOutOfDeviceMemory\nterminate called after throwing an instance of 'vk::DeviceLostError'", "gpu-out-of-memory", false},
+		{"terminate called after throwing an instance of 'vk::DeviceLostError'\n  what():  vk::Queue::submit: ErrorDeviceLost", "vulkan-no-driver", true},
+	})
+}
