@@ -11,7 +11,14 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"unicode"
 	"unicode/utf8"
+
+	"golang.org/x/text/encoding"
+	"golang.org/x/text/encoding/charmap"
+	"golang.org/x/text/encoding/japanese"
+	"golang.org/x/text/encoding/korean"
+	"golang.org/x/text/encoding/simplifiedchinese"
 )
 
 // Metamorphic test: the same failure pasted in another form (the end only,
@@ -257,6 +264,34 @@ func otherVersion(log string, _ int) string {
 	})
 }
 
+// consoleCodePage writes the log as cmd.exe's ">" would on a Windows of its
+// language: in the console's legacy code page (GBK for Chinese, Shift_JIS
+// for Japanese, EUC-KR for Korean, 866 for Russian, 850 for Western
+// European text). A log that code page cannot write stays as it is.
+func consoleCodePage(log string, _ int) string {
+	page := encoding.Encoding(nil)
+	for _, r := range log {
+		switch {
+		case unicode.In(r, unicode.Hiragana, unicode.Katakana):
+			page = japanese.ShiftJIS
+		case page == nil && unicode.Is(unicode.Hangul, r):
+			page = korean.EUCKR
+		case page == nil && unicode.Is(unicode.Han, r):
+			page = simplifiedchinese.GBK
+		case page == nil && unicode.Is(unicode.Cyrillic, r):
+			page = charmap.CodePage866
+		}
+	}
+	if page == nil {
+		page = charmap.CodePage850
+	}
+	out, err := page.NewEncoder().String(log)
+	if err != nil {
+		return log
+	}
+	return out
+}
+
 var pasteForms = []pasteForm{
 	{"tail", tailPaste},
 	{"tail-exact", tailExact},
@@ -286,6 +321,7 @@ var pasteForms = []pasteForm{
 	{"other-drive", otherDrive},
 	{"other-cuda-dir", otherCUDADir},
 	{"other-version", otherVersion},
+	{"console-code-page", consoleCodePage},
 	// forms on forms: a quoted log GitHub escaped, ollama under systemd, a
 	// coloured CRLF log cut at 80 columns
 	{"quoted-html", func(log string, _ int) string { return htmlEscape(githubQuote(log, 0), 0) }},

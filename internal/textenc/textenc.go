@@ -14,7 +14,8 @@ import (
 )
 
 // Decode turns UTF-16LE/BE with a byte-order mark or UTF-8 with one into
-// plain UTF-8, as a stream; other input passes unchanged.
+// plain UTF-8, as a stream; in other input, lines that are not valid UTF-8
+// are decoded from the legacy code page that reads them best (legacy.go).
 func Decode(r io.Reader) io.Reader {
 	br := bufio.NewReaderSize(r, 64<<10)
 	bom, _ := br.Peek(3)
@@ -29,7 +30,7 @@ func Decode(r io.Reader) io.Reader {
 		br.Discard(2)
 		return &utf16Reader{r: br}
 	}
-	return br
+	return &lineReader{r: br}
 }
 
 // Bytes is Decode for a whole buffer.
