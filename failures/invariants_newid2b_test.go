@@ -24,6 +24,9 @@ func TestNewID2bSignatures(t *testing.T) {
 		{"ggml-cpu.c(3120): fatal error C1076: compiler limit: internal heap limit reached", "compiler-out-of-memory", false},
 		{"llama.cpp(1): fatal error C1060: 编译器的堆空间不足", "compiler-out-of-memory", false},
 		{"LINK : fatal error LNK1102: out of memory", "compiler-out-of-memory", false},
+		// nvcc's front end (recorded with nvcc 11.8 under ulimit -v) and its back end
+		{"/usr/include/c++/11/bits/stl_iterator_base_funcs.h(182): catastrophic error: out of memory\n\n1 catastrophic error detected in the compilation of \"k.cu\".\nCompilation terminated.", "compiler-out-of-memory", false},
+		{"ptxas fatal   : Memory allocation failure", "compiler-out-of-memory", false},
 		// the kernel says it killed a compiler for memory
 		{"[12345.678901] Out of memory: Killed process 4242 (cc1plus) total-vm:6291456kB, anon-rss:5898240kB, file-rss:0kB", "compiler-out-of-memory", false},
 		{"kernel: Out of memory: Kill process 9001 (cicc) score 912 or sacrifice child", "compiler-out-of-memory", false},
@@ -96,6 +99,11 @@ func TestNewID2bNearMisses(t *testing.T) {
 		"nvcc error   : 'cicc' died due to signal 11 (Invalid memory reference)",
 		"nvcc error   : 'cudafe++' died with status 0xC0000409",
 		"ninja: build stopped: subcommand failed.",
+		// nvcc's front end failing for another reason; an allocation failure at run time
+		"ggml-cuda.cu(12): catastrophic error: cannot open source file \"cuda_bf16.h\"",
+		"ggml_vulkan: Memory allocation failure",
+		// GCC under a tiny memory limit crashed instead (recorded here): a crash is not named
+		"g++-11: internal compiler error: Segmentation fault signal terminated program cc1plus",
 		// the GPU's memory, not the compiler's
 		"CUDA error: out of memory",
 		"ggml_backend_cuda_buffer_type_alloc_buffer: allocating 4096.00 MiB on device 0: cudaMalloc failed: out of memory",
