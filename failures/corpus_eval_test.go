@@ -283,6 +283,9 @@ var acceptedDevMisses = map[string]string{
 	"dev/jan-3947-engine-dll-cuda-missing.log":          "'Could not load library engine.dll: The specified module could not be found' names only the engine, not the dependency that was missing (the CUDA runtime in the thread, but the VC++ runtime ends the same way)",
 	"dev/llama-cpp-python-208-cuda-dll-search-path.log": "llama.dll 'or one of its dependencies' cannot be loaded (Python 3.8's DLL search path, as llamacpppy-pr225): the missing dependency is not named",
 	"dev/openclcapsviewer-7-no-mesa-opencl-icd.log":     "'Could not get platform count!' is the program's own sentence: neither OpenCL, an OpenCL call nor the -1001 status is in the excerpt, so nothing says which API had no platform",
+	// batch 8 (h-tune8): an exit status or a program's own guess, not the cause
+	"dev/anything-llm-1795-bundled-ollama-cuda-libs-missing.log": "the runner's exit status 0xc0000135 (STATUS_DLL_NOT_FOUND) says a DLL was missing, not which: the VC++ runtime or a ggml library missing ends the same way as the CUDA libraries the thread found",
+	"dev/gpt4all-1268-oom-warning-really-no-avx.log":             "GPT4All's crash-recovery warning guesses 'out of memory' after any crash while loading; nothing in the excerpt names AVX, an illegal instruction or the CPU (the thread found a Xeon E5620 without AVX)",
 }
 
 // pendingBatches are batches collected after this turn's matcher work began:
