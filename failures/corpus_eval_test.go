@@ -283,6 +283,8 @@ var acceptedDevMisses = map[string]string{
 	"dev/jan-3947-engine-dll-cuda-missing.log":          "'Could not load library engine.dll: The specified module could not be found' names only the engine, not the dependency that was missing (the CUDA runtime in the thread, but the VC++ runtime ends the same way)",
 	"dev/llama-cpp-python-208-cuda-dll-search-path.log": "llama.dll 'or one of its dependencies' cannot be loaded (Python 3.8's DLL search path, as llamacpppy-pr225): the missing dependency is not named",
 	"dev/openclcapsviewer-7-no-mesa-opencl-icd.log":     "'Could not get platform count!' is the program's own sentence: neither OpenCL, an OpenCL call nor the -1001 status is in the excerpt, so nothing says which API had no platform",
+	// issue #15 (h-newid2r): a cause now with an ID whose excerpt shows it only by an absence
+	"dev/compute-runtime-477-no-level-zero-packages.log": "sycl-ls lists only the OpenCL CPU and FPGA-emulation platforms and the host device: the missing Level Zero GPU is an absence, and sycl-ls on a machine with no Intel GPU prints the same",
 }
 
 // pendingBatches are batches collected after this turn's matcher work began:
