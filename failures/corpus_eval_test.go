@@ -387,8 +387,10 @@ var heldOutFloors = map[string]struct {
 	// with the batch-6 dev work (nobody tuned on batch 7)
 	"test7": {0.80, 0.72, 1},
 	// test8: 90.7%/80.0%/1 when drawn (turn 5; batch 8 pending: its whole
-	// batch 90.7%/79.6%/2 before anyone tuned on any part of it)
-	"test8": {0.90, 0.80, 1},
+	// batch 90.7%/79.6%/2 before anyone tuned on any part of it); 88.4%/76.5%/1
+	// after h-newid2r's label corrections (two test8 logs relabelled by their
+	// cause text to rocm-no-device and model-file-not-found, one of them found)
+	"test8": {0.88, 0.76, 1},
 	// all: the sum of the splits' confident-mistake limits (0+0+2+1+0+1+1+1);
 	// the pool changes when a batch joins it, so its floors are re-measured
 	// then: 87.7%/87.1%/4 over 122 logs before test5, 82.7%/78.3%/5 over 168
