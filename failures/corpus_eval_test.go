@@ -286,6 +286,8 @@ var acceptedDevMisses = map[string]string{
 	// batch 8 (h-tune8): an exit status or a program's own guess, not the cause
 	"dev/anything-llm-1795-bundled-ollama-cuda-libs-missing.log": "the runner's exit status 0xc0000135 (STATUS_DLL_NOT_FOUND) says a DLL was missing, not which: the VC++ runtime or a ggml library missing ends the same way as the CUDA libraries the thread found",
 	"dev/gpt4all-1268-oom-warning-really-no-avx.log":             "GPT4All's crash-recovery warning guesses 'out of memory' after any crash while loading; nothing in the excerpt names AVX, an illegal instruction or the CPU (the thread found a Xeon E5620 without AVX)",
+	// issue #15 (h-newid2r): a cause now with an ID whose excerpt shows it only by an absence
+	"dev/compute-runtime-477-no-level-zero-packages.log": "sycl-ls lists only the OpenCL CPU and FPGA-emulation platforms and the host device: the missing Level Zero GPU is an absence, and sycl-ls on a machine with no Intel GPU prints the same",
 }
 
 // pendingBatches are batches collected after this turn's matcher work began:
@@ -398,7 +400,10 @@ var heldOutFloors = map[string]struct {
 	// joined (86.0%/80.0%/3): a blind result, reported as measured. Pack
 	// signatures then became probable until a development log confirms them
 	// (TestPackCertainConfirmed): 86.0%/80.0%/1.
-	"test8": {0.86, 0.80, 1},
+	// h-newid2r's label corrections (two test8 logs relabelled by their
+	// cause text to rocm-no-device and model-file-not-found, one found):
+	// 83.7%/76.5%/1 (a relabel can only make a figure harder).
+	"test8": {0.83, 0.76, 1},
 	// test9: 90.0%/90.0%/1 when drawn (turn 5, with the GPU, build and Windows
 	// packs; batch 9 stays pending: whole batch 88.1%/79.3%/1 when drawn)
 	"test9": {0.90, 0.90, 1},
@@ -413,8 +418,9 @@ var heldOutFloors = map[string]struct {
 	// Windows packs, the same with batch 8's dev work added; 85.0%/79.4%/7
 	// over 287 with test9 (when drawn); 84.3%/79.4%/9 with the CUDA pack,
 	// 84.3%/79.4%/7 once pack signatures were probable until a development
-	// log confirms them.
-	"all": {0.84, 0.79, 7},
+	// log confirms them; 84.0%/79.1%/7 with h-newid2r's relabels (three held
+	// out logs now expect a new ID).
+	"all": {0.83, 0.79, 7},
 }
 
 // TestEvalHeldout measures each held-out split and all of them together:
