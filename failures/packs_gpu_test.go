@@ -9,8 +9,8 @@ import "testing"
 // wording keeps naming the CUDA cause.
 func TestGPUPackHIPNoKernelImage(t *testing.T) {
 	checkNamed(t, []invCase{
-		{"ROCm error: no kernel image is available for execution on the device", "hip-invalid-device-function", false},
-		{"RuntimeError: HIP error: no kernel image is available for execution on the device", "hip-invalid-device-function", false},
+		{"ROCm error: no kernel image is available for execution on the device", "hip-invalid-device-function", true},
+		{"RuntimeError: HIP error: no kernel image is available for execution on the device", "hip-invalid-device-function", true},
 		{"CUDA error: no kernel image is available for execution on the device", "cuda-no-kernel-image", false},
 		{"CUDA error 209 at ggml-cuda.cu:7124: no kernel image is available for execution on the device", "cuda-no-kernel-image", false},
 	})
@@ -27,7 +27,7 @@ func TestGPUPackHIPNoKernelImage(t *testing.T) {
 // vulkan-no-driver.
 func TestGPUPackDeviceLostAfterOOM(t *testing.T) {
 	checkNamed(t, []invCase{
-		{"radv/amdgpu: Not enough memory for command submission.\nggml_vulkan: device lost on Vulkan0\nllama_model_load: error loading model: vk::Queue::submit: ErrorDeviceLost", "gpu-out-of-memory", false},
+		{"radv/amdgpu: Not enough memory for command submission.\nggml_vulkan: device lost on Vulkan0\nllama_model_load: error loading model: vk::Queue::submit: ErrorDeviceLost", "gpu-out-of-memory", true},
 		{"ggml_vulkan: vk::Device::allocateMemory: ErrorOutOfDeviceMemory\nterminate called after throwing an instance of 'vk::DeviceLostError'", "gpu-out-of-memory", false},
 		{"terminate called after throwing an instance of 'vk::DeviceLostError'\n  what():  vk::Queue::submit: ErrorDeviceLost", "vulkan-no-driver", true},
 	})
