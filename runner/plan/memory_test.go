@@ -262,3 +262,105 @@ func TestPipelineCopies(t *testing.T) {
 		}
 	}
 }
+
+// Each device's own compute buffer when the devices run as a pipeline
+// (pipelineDeviceBytes), against every pipeline-parallel recording of
+// runner/plan/testdata/pipeline: the RPC workers (and the local Vulkan
+// device) as the engine printed them, device i being the i-th of --rpc
+// (then Vulkan0), which Place gives the same layers as the engine did
+// (checked through the model and KV buffers). Never under; over by at
+// most maxOver MiB, the single-copy compute model's own excess on these
+// small models plus the first device's rows that the v0.5.0 tree does
+// not send (two n_embd rows per token and copy) and, without flash
+// attention, computeBytes' KQ term (docs/run.md).
+func TestPipelineDeviceCompute(t *testing.T) {
+	m1 := ggufwrite.Config{Arch: "llama", Layers: 8, Embd: 512, FF: 1536, Vocab: 4096, Type: "Q8_0"}
+	m3 := ggufwrite.Config{Arch: "llama", Layers: 4, Embd: 1024, Heads: 8, HeadsKV: 4, FF: 2048, Vocab: 2048, Type: "Q8_0"}
+	q3 := ggufwrite.Config{Arch: "qwen3", Layers: 4, Embd: 768, Heads: 8, HeadsKV: 2, FF: 1536, Vocab: 4096, Type: "Q4_K"}
+	g3 := ggufwrite.Config{Arch: "gemma3", Layers: 6, Embd: 512, FF: 1024, Vocab: 4096, Type: "Q8_0"}
+	models := map[string]*gguf.Model{}
+	worst, worstFA := 0.0, 0.0
+	for _, c := range []struct {
+		file   string
+		cfg    ggufwrite.Config
+		ctx    uint64
+		ub, np int
+		fa     bool
+		kv     string
+		devs   []string // the engine's devices, in order
+	}{
+		{"m1-c2048-ub512-np1", m1, 2048, 512, 1, true, "", nil},
+		{"m1-c2048-ub512-np4", m1, 2048, 512, 4, true, "", nil},
+		{"m1-c2048-ub512-np2", m1, 2048, 512, 2, true, "", nil},
+		{"m1-c4096-ub512-np1", m1, 4096, 512, 1, true, "", nil},
+		{"m1-c1024-ub512-np1", m1, 1024, 512, 1, true, "", nil},
+		{"m1-c2048-ub256-np1", m1, 2048, 256, 1, true, "", nil},
+		{"m1-c2048-ub128-b256-np1", m1, 2048, 128, 1, true, "", nil},
+		{"m1-c2048-ub512-np1-nofa", m1, 2048, 512, 1, false, "", nil},
+		{"m1-c2048-ub512-np4-nofa", m1, 2048, 512, 4, false, "", nil},
+		{"m1-c2048-ub512-np1-q8", m1, 2048, 512, 1, true, "q8_0", nil},
+		{"m1-c2048-ub512-np1-3w", m1, 2048, 512, 1, true, "", []string{"RPC[127.0.0.1:50052]", "RPC[127.0.0.1:50053]", "RPC[127.0.0.1:50054]"}},
+		{"m1-c2048-ub512-np1-vk", m1, 2048, 512, 1, true, "", []string{"RPC[127.0.0.1:50052]", "Vulkan0"}},
+		{"m3-c2048-ub512-np1", m3, 2048, 512, 1, true, "", nil},
+		{"m3-c2048-ub256-np4", m3, 2048, 256, 4, true, "", nil},
+		{"m3-c2048-ub512-np1-q8", m3, 2048, 512, 1, true, "q8_0", nil},
+		{"q3-c2048-ub512-np1", q3, 2048, 512, 1, true, "", nil},
+		{"q3-c3072-ub256-np1-nofa", q3, 3072, 256, 1, false, "", nil},
+		{"q3-c2048-ub512-np1-q8", q3, 2048, 512, 1, true, "q8_0", nil},
+		{"g3-c2048-ub512-np1", g3, 2048, 512, 1, true, "", nil},
+		{"g3-c4096-ub512-np1-nofa", g3, 4096, 512, 1, false, "", nil},
+		{"g3-c1024-ub256-np1", g3, 1024, 256, 1, true, "", nil},
+		{"tree-m1-c2048-ub512-np1", m1, 2048, 512, 1, true, "", nil},
+		{"tree-m1-c4096-ub512-np4", m1, 4096, 512, 4, true, "", nil},
+		{"tree-m1-c2048-ub256-np1-nofa", m1, 2048, 256, 1, false, "", nil},
+		{"tree-m3-c2048-ub512-np1-q8", m3, 2048, 512, 1, true, "q8_0", nil},
+		{"tree-g3-c2048-ub512-np1", g3, 2048, 512, 1, true, "", nil},
+	} {
+		b, err := os.ReadFile(filepath.Join("testdata", "pipeline", c.file+".log"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		rep := launch.ParseLog(bytes.NewReader(b))
+		if rep.SchedCopies != SchedMaxCopies {
+			t.Fatalf("%s: sched copies %d", c.file, rep.SchedCopies)
+		}
+		if c.devs == nil {
+			c.devs = []string{"RPC[127.0.0.1:50052]", "RPC[127.0.0.1:50053]"}
+		}
+		key := fmt.Sprintf("%+v", c.cfg)
+		if models[key] == nil {
+			models[key] = genModel(t, c.cfg)
+		}
+		m := models[key]
+		kv := c.kv
+		if kv == "" {
+			kv = "f16"
+		}
+		p := Params{NGL: 99, Ctx: c.ctx, UBatch: c.ub, Parallel: c.np, FlashAttn: c.fa, CacheK: kv, CacheV: kv}
+		w := make([]float64, len(c.devs))
+		for i := range w {
+			w[i] = 1
+		}
+		_, devs := Predict(m, p, len(c.devs), w, Calibration{})
+		for i, id := range c.devs {
+			act, ok := rep.Devices[id]
+			if !ok {
+				t.Fatalf("%s: no %s in %v", c.file, id, rep.Devices)
+			}
+			if math.Abs(devs[i].ContextMiB-act.ContextMiB) > 0.01 {
+				t.Fatalf("%s %s: KV %.2f MiB predicted, %.2f: not the engine's layers", c.file, id, devs[i].ContextMiB, act.ContextMiB)
+			}
+			over := devs[i].ComputeMiB - act.ComputeMiB
+			t.Logf("%s %s: compute predicted %.2f MiB, engine %.2f MiB (%+.2f)", c.file, id, devs[i].ComputeMiB, act.ComputeMiB, over)
+			if over < -0.005 {
+				t.Errorf("%s %s: compute predicted %.2f MiB, under the engine's %.2f MiB", c.file, id, devs[i].ComputeMiB, act.ComputeMiB)
+			}
+			if c.fa {
+				worstFA = math.Max(worstFA, over)
+			} else {
+				worst = math.Max(worst, over)
+			}
+		}
+	}
+	t.Logf("largest excess: %.2f MiB with flash attention, %.2f MiB without", worstFA, worst)
+}
