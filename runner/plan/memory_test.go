@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/llamactl/llamactl/runner/engine"
 	"github.com/llamactl/llamactl/runner/gguf"
 	"github.com/llamactl/llamactl/runner/gguf/ggufwrite"
 	"github.com/llamactl/llamactl/runner/launch"
@@ -363,4 +364,44 @@ func TestPipelineDeviceCompute(t *testing.T) {
 		}
 	}
 	t.Logf("largest excess: %.2f MiB with flash attention, %.2f MiB without", worstFA, worst)
+}
+
+// The planner predicts what the engine will allocate. A llama 32x512 (the
+// n_embd, context and ubatch of testdata/pipeline m1-c2048-ub512-np1,
+// whose host buffer does not depend on the layer count) over two workers
+// that cannot hold it alone: at 160 MiB each they hold the
+// pipeline-parallel buffers, so the host keeps four copies (18.07 MiB, as
+// recorded) and each worker its pipeline buffer; at 115 MiB they do not, so
+// the engine retries with one copy (retry-m1-c2048-ub512-np1: host 6.02
+// MiB) and so does the prediction, which still fits.
+func TestPipelineFallback(t *testing.T) {
+	m := genModel(t, ggufwrite.Config{Arch: "llama", Layers: 32, Embd: 512, FF: 1536, Vocab: 4096, Type: "Q8_0"})
+	req := Request{NGL: -1, Ctx: 2048, UBatch: 512, Parallel: 1, FlashAttn: "on", CacheType: "f16"}
+	rows := 4096 * 4.0 / mib // one output row
+	comp := computeBytes(m, Params{Ctx: 2048, UBatch: 512, Parallel: 1, FlashAttn: true}) / mib
+	for _, c := range []struct {
+		free     uint64
+		host     float64 // the engine's host compute buffer
+		pipeline bool
+	}{{160, 18.07, true}, {115, 6.02, false}} {
+		devs := []engine.Device{{ID: "RPC0", TotalMiB: c.free, FreeMiB: c.free}, {ID: "RPC1", TotalMiB: c.free, FreeMiB: c.free}}
+		r, err := Make(m, devs, bigHost, req, gpuCaps)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !r.Fits || r.Plan.NGL != 33 || len(r.Plan.TensorSplit) != 2 {
+			t.Fatalf("%d MiB workers: plan %+v, fits %v", c.free, r.Plan, r.Fits)
+		}
+		host := r.Predicted.Host.ComputeMiB - rows
+		t.Logf("%d MiB workers: host compute %.2f MiB (engine %.2f), workers %.2f and %.2f MiB (single copy %.2f)", c.free, host, c.host,
+			r.Predicted.Devices[0].ComputeMiB, r.Predicted.Devices[1].ComputeMiB, comp)
+		if math.Abs(host-c.host) > 0.015 {
+			t.Errorf("%d MiB workers: host compute %.2f MiB, engine %.2f", c.free, host, c.host)
+		}
+		for _, d := range r.Predicted.Devices {
+			if (d.ComputeMiB > comp+1e-9) != c.pipeline {
+				t.Errorf("%d MiB workers: %s compute %.2f MiB, single copy %.2f", c.free, d.ID, d.ComputeMiB, comp)
+			}
+		}
+	}
 }

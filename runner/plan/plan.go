@@ -243,6 +243,18 @@ func (pl *planner) weightsFor(p Params) []float64 {
 
 func (pl *planner) evaluate(p Params) eval {
 	host, devs := Predict(pl.m, p, len(pl.devs), pl.weightsFor(p), pl.req.Calibration)
+	if PipelineCopies(pl.m, p, len(pl.devs)) > 1 {
+		// When a device cannot allocate its pipeline-parallel buffers the
+		// engine retries with one copy (src/llama-context.cpp "retrying
+		// without pipeline parallelism"): predict what it will then use.
+		for i, d := range pl.devs {
+			if devs[i].Total()+pl.devOverhead(d) > float64(d.FreeMiB) {
+				p.SingleCopy = true
+				host, devs = Predict(pl.m, p, len(pl.devs), pl.weightsFor(p), pl.req.Calibration)
+				break
+			}
+		}
+	}
 	e := eval{p: p, fits: true, pred: Prediction{Host: host, HostFreeMiB: pl.host.AvailableMiB, Devices: []DeviceMem{}}}
 	if d := pl.req.Draft; d != nil {
 		// The draft model: all of it beside the target's output layer (on
