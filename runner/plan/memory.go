@@ -374,6 +374,16 @@ func pipelineDeviceBytes(m *gguf.Model, p Params, on []bool, first, last bool, c
 	if m.ExpertUsed > 0 && m.ExpertFF > 0 {
 		ff = math.Max(ff, float64(m.ExpertUsed*m.ExpertFF))
 	}
+	rest := math.Max(comp, ub*4*(3*ff+4*embd))
+	return pipelineInputBytes(m, p, on, first, last) + rest
+}
+
+// pipelineInputBytes are the p.Copies copies of a pipeline device's split
+// inputs (pipelineDeviceBytes), which the allocator never reuses: a floor
+// of its compute buffer.
+func pipelineInputBytes(m *gguf.Model, p Params, on []bool, first, last bool) float64 {
+	ub := float64(min(uint64(p.UBatch), p.Ctx))
+	embd := float64(m.EmbeddingLength)
 	streams := float64(max(p.Parallel, 1))
 	per := 4*embd + 4 // the hidden state, the positions
 	if first {
@@ -399,8 +409,34 @@ func pipelineDeviceBytes(m *gguf.Model, p Params, on []bool, first, last bool, c
 	if last {
 		once += 4 * streams
 	}
-	rest := math.Max(comp, ub*4*(3*ff+4*embd))
-	return float64(max(p.Copies, 1))*(ub*per+once) + rest
+	return float64(max(p.Copies, 1)) * (ub*per + once)
+}
+
+// PipelineFloorMiB is, per device, the least the engine's pipeline-parallel
+// reserve allocates on it: its model and KV buffers and the copies of its
+// split's inputs (pipelineInputBytes); nil without pipeline parallelism.
+// When a device's free memory is below it the engine surely retries
+// without pipeline parallelism.
+func PipelineFloorMiB(m *gguf.Model, p Params, nDev int, splitWeights []float64) []float64 {
+	p.Copies = PipelineCopies(m, p, nDev)
+	if p.Copies <= 1 {
+		return nil
+	}
+	_, devs := Predict(m, p, nDev, splitWeights, Calibration{})
+	pl := Place(m, p.NGL, splitWeights)
+	out := make([]float64, nDev)
+	for d := range out {
+		on := make([]bool, m.Layers)
+		any := false
+		for l, ld := range pl.Layer {
+			on[l] = ld == d
+			any = any || on[l]
+		}
+		if any {
+			out[d] = devs[d].ModelMiB + devs[d].ContextMiB + pipelineInputBytes(m, p, on, len(pl.Layer) > 0 && pl.Layer[0] == d, pl.Output == d)/mib
+		}
+	}
+	return out
 }
 
 // kvRotBytes are the Hadamard rotation matrices a quantized KV cache adds

@@ -366,41 +366,52 @@ func TestPipelineDeviceCompute(t *testing.T) {
 	t.Logf("largest excess: %.2f MiB with flash attention, %.2f MiB without", worstFA, worst)
 }
 
-// The planner predicts what the engine will allocate. A llama 32x512 (the
-// n_embd, context and ubatch of testdata/pipeline m1-c2048-ub512-np1,
-// whose host buffer does not depend on the layer count) over two workers
-// that cannot hold it alone: at 160 MiB each they hold the
-// pipeline-parallel buffers, so the host keeps four copies (18.07 MiB, as
-// recorded) and each worker its pipeline buffer; at 115 MiB they do not, so
-// the engine retries with one copy (retry-m1-c2048-ub512-np1: host 6.02
-// MiB) and so does the prediction, which still fits.
+// The planner predicts what the engine will allocate with pipeline
+// parallelism. llama 32x512 (the n_embd, context and ubatch of
+// testdata/pipeline m1-c2048-ub512-np1, whose host buffer does not depend
+// on the layer count) over two workers that cannot hold it alone: at 160
+// MiB each they hold the pipeline-parallel buffers, so the host keeps four
+// copies (18.07 MiB, as recorded) and each worker its pipeline buffer; at
+// 115 MiB the engine may or may not fit them (between PipelineFloorMiB and
+// the prediction): the plan still offloads everything (the engine falls
+// back to one copy) and predicts the larger figures. llama 8x512 over
+// workers of 48 and 64 MiB (TestRealRPCSplitOverWorkers): below the first
+// worker's floor the engine surely retries with one copy (recorded:
+// retry-m1-c2048-ub512-np1), and so does the prediction (host 8.10 MiB at
+// -c 4096 with q8_0, TestHostStagingMeasured).
 func TestPipelineFallback(t *testing.T) {
-	m := genModel(t, ggufwrite.Config{Arch: "llama", Layers: 32, Embd: 512, FF: 1536, Vocab: 4096, Type: "Q8_0"})
-	req := Request{NGL: -1, Ctx: 2048, UBatch: 512, Parallel: 1, FlashAttn: "on", CacheType: "f16"}
+	m32 := genModel(t, ggufwrite.Config{Arch: "llama", Layers: 32, Embd: 512, FF: 1536, Vocab: 4096, Type: "Q8_0"})
+	m8 := genModel(t, ggufwrite.Config{Arch: "llama", Layers: 8, Embd: 512, FF: 1536, Vocab: 4096, Type: "Q8_0"})
 	rows := 4096 * 4.0 / mib // one output row
-	comp := computeBytes(m, Params{Ctx: 2048, UBatch: 512, Parallel: 1, FlashAttn: true}) / mib
 	for _, c := range []struct {
-		free     uint64
+		m        *gguf.Model
+		free     [2]uint64
+		req      Request
 		host     float64 // the engine's host compute buffer
 		pipeline bool
-	}{{160, 18.07, true}, {115, 6.02, false}} {
-		devs := []engine.Device{{ID: "RPC0", TotalMiB: c.free, FreeMiB: c.free}, {ID: "RPC1", TotalMiB: c.free, FreeMiB: c.free}}
-		r, err := Make(m, devs, bigHost, req, gpuCaps)
+	}{
+		{m32, [2]uint64{160, 160}, Request{NGL: -1, Ctx: 2048, UBatch: 512, Parallel: 1, FlashAttn: "on", CacheType: "f16"}, 18.07, true},
+		{m32, [2]uint64{115, 115}, Request{NGL: -1, Ctx: 2048, UBatch: 512, Parallel: 1, FlashAttn: "on", CacheType: "f16"}, 18.07, true},
+		{m8, [2]uint64{48, 64}, Request{NGL: -1, Ctx: 4096, UBatch: 512, Parallel: 1, FlashAttn: "on", CacheType: "q8_0"}, 8.10, false},
+	} {
+		devs := []engine.Device{{ID: "RPC0", TotalMiB: c.free[0], FreeMiB: c.free[0]}, {ID: "RPC1", TotalMiB: c.free[1], FreeMiB: c.free[1]}}
+		r, err := Make(c.m, devs, bigHost, c.req, gpuCaps)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if !r.Fits || r.Plan.NGL != 33 || len(r.Plan.TensorSplit) != 2 {
-			t.Fatalf("%d MiB workers: plan %+v, fits %v", c.free, r.Plan, r.Fits)
+		if !r.Fits || r.Plan.NGL != c.m.Layers+1 || len(r.Plan.TensorSplit) != 2 {
+			t.Fatalf("%v MiB workers: plan %+v, fits %v", c.free, r.Plan, r.Fits)
 		}
+		comp := computeBytes(c.m, Params{Ctx: r.Plan.Ctx, UBatch: r.Plan.UBatch, Parallel: 1, FlashAttn: true}) / mib
 		host := r.Predicted.Host.ComputeMiB - rows
-		t.Logf("%d MiB workers: host compute %.2f MiB (engine %.2f), workers %.2f and %.2f MiB (single copy %.2f)", c.free, host, c.host,
+		t.Logf("%v MiB workers: host compute %.2f MiB (engine %.2f), workers %.2f and %.2f MiB (single copy %.2f)", c.free, host, c.host,
 			r.Predicted.Devices[0].ComputeMiB, r.Predicted.Devices[1].ComputeMiB, comp)
 		if math.Abs(host-c.host) > 0.015 {
-			t.Errorf("%d MiB workers: host compute %.2f MiB, engine %.2f", c.free, host, c.host)
+			t.Errorf("%v MiB workers: host compute %.2f MiB, engine %.2f", c.free, host, c.host)
 		}
 		for _, d := range r.Predicted.Devices {
 			if (d.ComputeMiB > comp+1e-9) != c.pipeline {
-				t.Errorf("%d MiB workers: %s compute %.2f MiB, single copy %.2f", c.free, d.ID, d.ComputeMiB, comp)
+				t.Errorf("%v MiB workers: %s compute %.2f MiB, single copy %.2f", c.free, d.ID, d.ComputeMiB, comp)
 			}
 		}
 	}
