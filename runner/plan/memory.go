@@ -41,6 +41,9 @@ type Coefficients struct {
 		PipelineInputBytesPerToken float64 `json:"pipeline_input_bytes_per_token"`
 		PipelineNodeBytesPerEmbd   float64 `json:"pipeline_node_bytes_per_embd"`
 		PipelineSource             string  `json:"host_staging_pipeline_source"`
+		// Each device's compute buffer with pipeline parallelism
+		// (pipelineDeviceBytes): where its rule comes from.
+		PipelineDeviceSource string `json:"pipeline_device_source"`
 	} `json:"compute"`
 	KVBytesPerElement    map[string]float64 `json:"kv_bytes_per_element"`
 	DeviceOverheadMiB    float64            `json:"device_overhead_mib"`
@@ -348,10 +351,12 @@ func pipelineStagingBytes(m *gguf.Model, p Params) float64 {
 // ggml_backend_sched_split_graph (ggml/src/ggml-backend.cpp) cuts the
 // graph into one split per run of nodes on a backend; every tensor a
 // split reads from another backend (a split input) gets n_copies copies in
-// the split's backend, each flagged input and output, and the copies are
-// put first among the graph's leafs: ggml-alloc allocates them before any
-// node and never frees them (ggml/src/ggml-alloc.c,
-// ggml_gallocr_alloc_graph_impl). The graph is not allocated once per
+// the split's backend, each flagged input and output
+// (https://github.com/ggml-org/llama.cpp/blob/v0.5.0/ggml/src/ggml-backend.cpp#L1398-L1419),
+// and the copies are put first among the graph's leafs (#L1547-L1575):
+// ggml-alloc allocates leafs before any node
+// (https://github.com/ggml-org/llama.cpp/blob/v0.5.0/ggml/src/ggml-alloc.c#L723-L728)
+// and never frees an output (#L691-L696). The graph is not allocated once per
 // copy: the rest of the split is allocated as with one copy, but can no
 // longer reuse the inputs' memory. With layer split each device runs one
 // split; its inputs, per token of the ubatch (sid's engine, GGML_SCHED_DEBUG

@@ -364,6 +364,13 @@ func TestPipelineDeviceCompute(t *testing.T) {
 		}
 	}
 	t.Logf("largest excess: %.2f MiB with flash attention, %.2f MiB without", worstFA, worst)
+	// the bounds docs/distributed.md and coefficients.json state
+	if worstFA > 14.05 || worst > 45.55 {
+		t.Errorf("excess %.2f MiB with flash attention, %.2f without: over the stated bounds (14, 46 MiB)", worstFA, worst)
+	}
+	if !strings.Contains(Coef().Compute.PipelineDeviceSource, "ggml-backend.cpp") {
+		t.Errorf("coefficients.json pipeline_device_source does not cite the scheduler")
+	}
 }
 
 // The planner predicts what the engine will allocate with pipeline
