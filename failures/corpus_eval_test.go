@@ -283,6 +283,9 @@ var acceptedDevMisses = map[string]string{
 	"dev/jan-3947-engine-dll-cuda-missing.log":          "'Could not load library engine.dll: The specified module could not be found' names only the engine, not the dependency that was missing (the CUDA runtime in the thread, but the VC++ runtime ends the same way)",
 	"dev/llama-cpp-python-208-cuda-dll-search-path.log": "llama.dll 'or one of its dependencies' cannot be loaded (Python 3.8's DLL search path, as llamacpppy-pr225): the missing dependency is not named",
 	"dev/openclcapsviewer-7-no-mesa-opencl-icd.log":     "'Could not get platform count!' is the program's own sentence: neither OpenCL, an OpenCL call nor the -1001 status is in the excerpt, so nothing says which API had no platform",
+	// batch 8 (h-tune8): an exit status or a program's own guess, not the cause
+	"dev/anything-llm-1795-bundled-ollama-cuda-libs-missing.log": "the runner's exit status 0xc0000135 (STATUS_DLL_NOT_FOUND) says a DLL was missing, not which: the VC++ runtime or a ggml library missing ends the same way as the CUDA libraries the thread found",
+	"dev/gpt4all-1268-oom-warning-really-no-avx.log":             "GPT4All's crash-recovery warning guesses 'out of memory' after any crash while loading; nothing in the excerpt names AVX, an illegal instruction or the CPU (the thread found a Xeon E5620 without AVX)",
 }
 
 // pendingBatches are batches collected after this turn's matcher work began:
@@ -376,8 +379,9 @@ var heldOutFloors = map[string]struct {
 	"test4": {0.90, 0.94, 1}, // 90.5%/94.4%/1 before the batch-4 matcher work (unchanged by it)
 	// test5: 69.6%/31.6%/1 before the batch-5 matcher work (43.5% recall
 	// with the label corrections); 71.7%/43.5%/0 after its runtime half;
-	// 73.9%/47.8%/0 with the batch-6 dev work; 78.3%/56.5%/0 with its build half
-	"test5": {0.78, 0.56, 0},
+	// 73.9%/47.8%/0 with the batch-6 dev work; 78.3%/56.5%/0 with its build half;
+	// 80.4%/60.9%/0 after batch 8's dev work with the signature packs merged
+	"test5": {0.80, 0.60, 0},
 	// test6: 71.4%/47.1%/1 when drawn, 52.6% recall with the label
 	// corrections; the batch-6 dev work (h-tune6: batch 6's dev logs 77.9%
 	// -> 91.2% correct, 1 -> 0 confident mistakes) moved no test6 log; the
@@ -387,7 +391,8 @@ var heldOutFloors = map[string]struct {
 	// with the batch-6 dev work (nobody tuned on batch 7)
 	"test7": {0.80, 0.72, 1},
 	// test8: 90.7%/80.0%/1 when drawn (turn 5; batch 8 pending: its whole
-	// batch 90.7%/79.6%/2 before anyone tuned on any part of it)
+	// batch 90.7%/79.6%/2 before anyone tuned on any part of it); unchanged
+	// by batch 8's dev work (h-tune8)
 	"test8": {0.90, 0.80, 1},
 	// test9: 90.0%/90.0%/1 when drawn (turn 5, with the GPU, build and Windows
 	// packs; batch 9 stays pending: whole batch 88.1%/79.3%/1 when drawn)
@@ -400,7 +405,8 @@ var heldOutFloors = map[string]struct {
 	// batch 5's runtime half, 81.7%/76.1%/6 with the batch-6 dev work,
 	// 83.0%/78.1%/5 with the catalog and batch 5's build half; 84.3%/78.2%/6
 	// over 267 with test8 (when drawn); 84.6%/78.8%/6 with the GPU, build and
-	// Windows packs; 85.0%/79.4%/7 over 287 with test9 (when drawn).
+	// Windows packs, the same with batch 8's dev work added; 85.0%/79.4%/7
+	// over 287 with test9 (when drawn).
 	"all": {0.85, 0.79, 7},
 }
 

@@ -9,6 +9,7 @@ import (
 	"github.com/llamactl/llamactl/doctor"
 	"github.com/llamactl/llamactl/internal/cmdutil"
 	"github.com/llamactl/llamactl/kernels"
+	"github.com/llamactl/llamactl/kernels/kernelstest"
 	"github.com/llamactl/llamactl/machine"
 )
 
@@ -23,23 +24,10 @@ func doctorProbeHuman(t *testing.T, l string) string {
 	}
 	f, out, _ := cmdutil.NewTest(nil, nil)
 	f.IO.Verbose = true // OK findings show their stage lines
-	const dev = "cpu-skylake-avx512-AMD EPYC"
-	cl := map[string]string{"device": dev, "type": "CPU", "opencl_c": "OpenCL C 1.2 PoCL", "platform": "Portable Computing Language"}
 	o := &Options{F: f, Probe: true, Lang: l,
 		Gather: func(context.Context) *machine.Snapshot { return s },
 		Kernels: func(_ context.Context, _ *machine.Snapshot, sel doctor.Selection) (kernels.Report, error) {
-			st := []kernels.StageResult{
-				{Kind: "cuda", Stage: kernels.StageCompile, OK: true},
-				{Kind: "cuda", Stage: kernels.StageLink, OK: true},
-				{Kind: "cuda", Stage: kernels.StageLoad, FailureID: "cuda-no-device", Detail: "no CUDA-capable device is detected (cudaErrorNoDevice) in cudaGetDeviceCount(&count)",
-					Facts: map[string]string{"nvcc_version": "11.8.89", "host": "/usr/bin/g++-11", "archs": "90-real"}},
-				{Kind: "opencl", Stage: kernels.StageEnumerate, OK: true, Detail: "1 platform, 1 device through libOpenCL.so.1"},
-				{Kind: "opencl", Stage: kernels.StageBuild, Device: dev, OK: true, Facts: cl},
-				{Kind: "opencl", Stage: kernels.StageRun, Device: dev, OK: true, Facts: cl},
-				{Kind: "opencl", Stage: kernels.StageVerify, Device: dev, OK: true, Detail: "1048576 elements correct", Facts: cl},
-				{Kind: "opencl", Stage: kernels.StageAccept, Device: dev, FailureID: "opencl-unsupported-gpu", Detail: "it is not a GPU (CPU)",
-					Facts: map[string]string{"device": dev, "reason": "it is not a GPU (CPU)", "type": "CPU", "opencl_c": "OpenCL C 1.2 PoCL"}},
-			}
+			st := kernelstest.CIStages("no CUDA-capable device is detected (cudaErrorNoDevice) in cudaGetDeviceCount(&count)")
 			return kernels.Report{Stages: st, Findings: kernels.Findings(st)}, nil
 		}}
 	if err := validateAndRun(context.Background(), o); err != nil && !strings.Contains(err.Error(), "exit") {

@@ -9,6 +9,7 @@ import (
 	"github.com/llamactl/llamactl/internal/cmdutil"
 	"github.com/llamactl/llamactl/internal/lang"
 	"github.com/llamactl/llamactl/kernels"
+	"github.com/llamactl/llamactl/kernels/kernelstest"
 )
 
 var updateHuman = flag.Bool("update-human", false, "rewrite testdata/finding/probe-human.golden")
@@ -17,20 +18,7 @@ var updateHuman = flag.Bool("update-human", false, "rewrite testdata/finding/pro
 // but found no device (a warning with a failure ID and a fix), the OpenCL
 // kernel passing, llama.cpp refusing a CPU device, and a skipped probe.
 func humanReport() kernels.Report {
-	const dev = "cpu-skylake-avx512-AMD EPYC"
-	cl := map[string]string{"device": dev, "type": "CPU", "opencl_c": "OpenCL C 1.2 PoCL", "platform": "Portable Computing Language"}
-	st := []kernels.StageResult{
-		{Kind: "cuda", Stage: kernels.StageCompile, OK: true},
-		{Kind: "cuda", Stage: kernels.StageLink, OK: true},
-		{Kind: "cuda", Stage: kernels.StageLoad, FailureID: "cuda-no-device", Detail: "no CUDA-capable device is detected (cudaErrorNoDevice)",
-			Facts: map[string]string{"nvcc_version": "11.8.89", "host": "/usr/bin/g++-11", "archs": "90-real"}},
-		{Kind: "opencl", Stage: kernels.StageEnumerate, OK: true, Detail: "1 platform, 1 device through libOpenCL.so.1"},
-		{Kind: "opencl", Stage: kernels.StageBuild, Device: dev, OK: true, Facts: cl},
-		{Kind: "opencl", Stage: kernels.StageRun, Device: dev, OK: true, Facts: cl},
-		{Kind: "opencl", Stage: kernels.StageVerify, Device: dev, OK: true, Detail: "1048576 elements correct", Facts: cl},
-		{Kind: "opencl", Stage: kernels.StageAccept, Device: dev, FailureID: "opencl-unsupported-gpu", Detail: "it is not a GPU (CPU)",
-			Facts: map[string]string{"device": dev, "reason": "it is not a GPU (CPU)", "type": "CPU", "opencl_c": "OpenCL C 1.2 PoCL"}},
-	}
+	st := kernelstest.CIStages("no CUDA-capable device is detected (cudaErrorNoDevice)")
 	fs := kernels.Findings(st)
 	skip := []kernels.StageResult{{Kind: "cuda", Stage: kernels.StageCompile, Skipped: true, Detail: "no nvcc", Facts: map[string]string{"skip": "skipped-no-nvcc"}}}
 	fs = append(fs, kernels.Findings(skip)...)
