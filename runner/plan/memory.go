@@ -41,6 +41,9 @@ type Coefficients struct {
 		PipelineInputBytesPerToken float64 `json:"pipeline_input_bytes_per_token"`
 		PipelineNodeBytesPerEmbd   float64 `json:"pipeline_node_bytes_per_embd"`
 		PipelineSource             string  `json:"host_staging_pipeline_source"`
+		// Each device's compute buffer with pipeline parallelism
+		// (pipelineDeviceBytes): where its rule comes from.
+		PipelineDeviceSource string `json:"pipeline_device_source"`
 	} `json:"compute"`
 	KVBytesPerElement    map[string]float64 `json:"kv_bytes_per_element"`
 	DeviceOverheadMiB    float64            `json:"device_overhead_mib"`
@@ -112,6 +115,11 @@ type Params struct {
 	// in host memory: 4 with pipeline parallelism, else 1 (0 reads as 1).
 	// Predict sets it (PipelineCopies); HostStagingMiB reads it.
 	Copies int
+	// SingleCopy: the devices cannot hold the pipeline-parallel compute
+	// buffers, so the engine retries without pipeline parallelism
+	// (src/llama-context.cpp: "retrying without pipeline parallelism");
+	// predict one copy. The planner sets it (planner.evaluate).
+	SingleCopy bool
 }
 
 // SchedMaxCopies is GGML_SCHED_MAX_COPIES, the copies of the graph inputs
@@ -134,7 +142,7 @@ const SchedMaxCopies = 4
 // allocation failed, retrying without pipeline parallelism"); the plan
 // keeps the pipeline-parallel host figure then, which is never under.
 func PipelineCopies(m *gguf.Model, p Params, nDev int) int {
-	if nDev > 1 && p.NGL > m.Layers && p.Only <= 0 && p.NCPUMoE == 0 {
+	if nDev > 1 && p.NGL > m.Layers && p.Only <= 0 && p.NCPUMoE == 0 && !p.SingleCopy {
 		return SchedMaxCopies
 	}
 	return 1
@@ -335,6 +343,107 @@ func pipelineStagingBytes(m *gguf.Model, p Params) float64 {
 	return float64(p.Copies)*inputs + c.PipelineNodeBytesPerEmbd*embd*ub
 }
 
+// pipelineDeviceBytes is the compute buffer of one device (a GPU or an RPC
+// worker) that holds the layers on[l] of the graph when the devices run as
+// a pipeline (p.Copies > 1); first: it holds layer 0, last: the output
+// layer. comp is the single-copy compute buffer (computeBytes).
+//
+// ggml_backend_sched_split_graph (ggml/src/ggml-backend.cpp) cuts the
+// graph into one split per run of nodes on a backend; every tensor a
+// split reads from another backend (a split input) gets n_copies copies in
+// the split's backend, each flagged input and output
+// (https://github.com/ggml-org/llama.cpp/blob/v0.5.0/ggml/src/ggml-backend.cpp#L1398-L1419),
+// and the copies are put first among the graph's leafs (#L1547-L1575):
+// ggml-alloc allocates leafs before any node
+// (https://github.com/ggml-org/llama.cpp/blob/v0.5.0/ggml/src/ggml-alloc.c#L723-L728)
+// and never frees an output (#L691-L696). The graph is not allocated once per
+// copy: the rest of the split is allocated as with one copy, but can no
+// longer reuse the inputs' memory. With layer split each device runs one
+// split; its inputs, per token of the ubatch (sid's engine, GGML_SCHED_DEBUG
+// prints them): the hidden state from the previous device (F32, n_embd; on
+// the first device sid's engine sends three such rows, inp_mixed_embd,
+// the token rows and embd, and the I64 inp_mixed_slots), the positions
+// (I32), and per KV cache kind among its layers the K and V row indices
+// and the KQ mask row (as in pipelineStagingBytes); once, the rotation
+// matrices of a quantized cache and on the last device the output ids.
+// The rest is bounded by the single-copy buffer, or by a layer's feed-
+// forward peak (its input, normed input and residual, n_embd each, and
+// the gate, up and product, n_ff each, F32, plus one n_embd row the
+// allocator leaves unused: measured), whichever is larger. Recorded on
+// sid's engine and the v0.5.0 tree with 2-3 workers: never under, over by
+// at most the single-copy model's own excess (TestPipelineDeviceCompute).
+func pipelineDeviceBytes(m *gguf.Model, p Params, on []bool, first, last bool, comp float64) float64 {
+	ub := float64(min(uint64(p.UBatch), p.Ctx))
+	embd := float64(m.EmbeddingLength)
+	ff := float64(m.FeedForward)
+	if m.ExpertUsed > 0 && m.ExpertFF > 0 {
+		ff = math.Max(ff, float64(m.ExpertUsed*m.ExpertFF))
+	}
+	rest := math.Max(comp, ub*4*(3*ff+4*embd))
+	return pipelineInputBytes(m, p, on, first, last) + rest
+}
+
+// pipelineInputBytes are the p.Copies copies of a pipeline device's split
+// inputs (pipelineDeviceBytes), which the allocator never reuses: a floor
+// of its compute buffer.
+func pipelineInputBytes(m *gguf.Model, p Params, on []bool, first, last bool) float64 {
+	ub := float64(min(uint64(p.UBatch), p.Ctx))
+	embd := float64(m.EmbeddingLength)
+	streams := float64(max(p.Parallel, 1))
+	per := 4*embd + 4 // the hidden state, the positions
+	if first {
+		per = 12*embd + 8 + 4
+	}
+	kinds := map[uint64]bool{}
+	for l, ok := range on {
+		if !ok || kinds[layerCells(m, l, p)] || l >= len(m.HeadCountKV) || m.HeadCountKV[l] == 0 {
+			continue
+		}
+		n := layerCells(m, l, p)
+		kinds[n] = true
+		mask, vIdx := 2.0, 8.0
+		if !p.FlashAttn {
+			mask, vIdx = 4, 8*float64(m.HeadCountKV[l])*float64(m.ValueLength)
+		}
+		per += 8 + vIdx + mask*float64(n)/streams
+	}
+	once := 0.0
+	if len(kinds) > 0 {
+		once += kvRotBytes(m, p)
+	}
+	if last {
+		once += 4 * streams
+	}
+	return float64(max(p.Copies, 1)) * (ub*per + once)
+}
+
+// PipelineFloorMiB is, per device, the least the engine's pipeline-parallel
+// reserve allocates on it: its model and KV buffers and the copies of its
+// split's inputs (pipelineInputBytes); nil without pipeline parallelism.
+// When a device's free memory is below it the engine surely retries
+// without pipeline parallelism.
+func PipelineFloorMiB(m *gguf.Model, p Params, nDev int, splitWeights []float64) []float64 {
+	p.Copies = PipelineCopies(m, p, nDev)
+	if p.Copies <= 1 {
+		return nil
+	}
+	_, devs := Predict(m, p, nDev, splitWeights, Calibration{})
+	pl := Place(m, p.NGL, splitWeights)
+	out := make([]float64, nDev)
+	for d := range out {
+		on := make([]bool, m.Layers)
+		any := false
+		for l, ld := range pl.Layer {
+			on[l] = ld == d
+			any = any || on[l]
+		}
+		if any {
+			out[d] = devs[d].ModelMiB + devs[d].ContextMiB + pipelineInputBytes(m, p, on, len(pl.Layer) > 0 && pl.Layer[0] == d, pl.Output == d)/mib
+		}
+	}
+	return out
+}
+
 // kvRotBytes are the Hadamard rotation matrices a quantized KV cache adds
 // to the graph's inputs (src/llama-kv-cache.cpp build_input_k_rot,
 // build_input_v_rot, llama.cpp PR #21038): for a quantized K whose head
@@ -462,18 +571,30 @@ func Predict(m *gguf.Model, p Params, nDev int, splitWeights []float64, cal Cali
 		// at the same ubatch: its own compute buffer of the same size
 		// (measured with two RPC workers: 17.01 and 16.01 MiB for 16.02
 		// predicted, TestRealRPCSplitOverWorkers, where the engine retried
-		// without pipeline parallelism). With pipeline parallelism each
-		// device's buffer is larger (four copies of its inputs and more:
-		// 33.05 and 24.04 MiB, runner/plan/testdata/pipeline); that is
-		// not modelled.
-		holds := make([]bool, nDev)
-		for _, d := range pl.Layer {
+		// without pipeline parallelism).
+		holds := make([][]bool, nDev)
+		for l, d := range pl.Layer {
 			if d >= 0 {
-				holds[d] = true
+				if holds[d] == nil {
+					holds[d] = make([]bool, m.Layers)
+				}
+				holds[d][l] = true
 			}
 		}
+		p.Copies = PipelineCopies(m, p, nDev)
 		for d := range devs {
-			if holds[d] && d != computeDev {
+			switch {
+			case p.Copies > 1 && holds[d] != nil:
+				// A pipeline: each device keeps p.Copies copies of its
+				// split's inputs (pipelineDeviceBytes), the computeDev's
+				// comp included.
+				first := len(pl.Layer) > 0 && pl.Layer[0] == d
+				dev := pipelineDeviceBytes(m, p, holds[d], first, d == pl.Output, comp*mib) / mib
+				if d == computeDev {
+					dev -= comp
+				}
+				devs[d].ComputeMiB += dev
+			case holds[d] != nil && d != computeDev:
 				devs[d].ComputeMiB += comp
 			}
 		}
@@ -481,7 +602,6 @@ func Predict(m *gguf.Model, p Params, nDev int, splitWeights []float64, cal Cali
 		// host memory (CUDA_Host, Vulkan_Host compute buffer), with the
 		// scheduler's copies of the inputs when the devices run as a
 		// pipeline.
-		p.Copies = PipelineCopies(m, p, nDev)
 		host.ComputeMiB += HostStagingMiB(m, p)
 	} else {
 		host.ComputeMiB += comp

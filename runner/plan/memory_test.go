@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/llamactl/llamactl/runner/engine"
 	"github.com/llamactl/llamactl/runner/gguf"
 	"github.com/llamactl/llamactl/runner/gguf/ggufwrite"
 	"github.com/llamactl/llamactl/runner/launch"
@@ -259,6 +260,169 @@ func TestPipelineCopies(t *testing.T) {
 	} {
 		if got := PipelineCopies(m, c.p(all), c.nDev); got != c.want {
 			t.Errorf("%s: %d copies, want %d", c.name, got, c.want)
+		}
+	}
+}
+
+// Each device's own compute buffer when the devices run as a pipeline
+// (pipelineDeviceBytes), against every pipeline-parallel recording of
+// runner/plan/testdata/pipeline: the RPC workers (and the local Vulkan
+// device) as the engine printed them, device i being the i-th of --rpc
+// (then Vulkan0), which Place gives the same layers as the engine did
+// (checked through the model and KV buffers). Never under; over by at
+// most maxOver MiB, the single-copy compute model's own excess on these
+// small models plus the first device's rows that the v0.5.0 tree does
+// not send (two n_embd rows per token and copy) and, without flash
+// attention, computeBytes' KQ term (docs/run.md).
+func TestPipelineDeviceCompute(t *testing.T) {
+	m1 := ggufwrite.Config{Arch: "llama", Layers: 8, Embd: 512, FF: 1536, Vocab: 4096, Type: "Q8_0"}
+	m3 := ggufwrite.Config{Arch: "llama", Layers: 4, Embd: 1024, Heads: 8, HeadsKV: 4, FF: 2048, Vocab: 2048, Type: "Q8_0"}
+	q3 := ggufwrite.Config{Arch: "qwen3", Layers: 4, Embd: 768, Heads: 8, HeadsKV: 2, FF: 1536, Vocab: 4096, Type: "Q4_K"}
+	g3 := ggufwrite.Config{Arch: "gemma3", Layers: 6, Embd: 512, FF: 1024, Vocab: 4096, Type: "Q8_0"}
+	models := map[string]*gguf.Model{}
+	worst, worstFA, worstTree := 0.0, 0.0, 0.0
+	for _, c := range []struct {
+		file   string
+		cfg    ggufwrite.Config
+		ctx    uint64
+		ub, np int
+		fa     bool
+		kv     string
+		devs   []string // the engine's devices, in order
+	}{
+		{"m1-c2048-ub512-np1", m1, 2048, 512, 1, true, "", nil},
+		{"m1-c2048-ub512-np4", m1, 2048, 512, 4, true, "", nil},
+		{"m1-c2048-ub512-np2", m1, 2048, 512, 2, true, "", nil},
+		{"m1-c4096-ub512-np1", m1, 4096, 512, 1, true, "", nil},
+		{"m1-c1024-ub512-np1", m1, 1024, 512, 1, true, "", nil},
+		{"m1-c2048-ub256-np1", m1, 2048, 256, 1, true, "", nil},
+		{"m1-c2048-ub128-b256-np1", m1, 2048, 128, 1, true, "", nil},
+		{"m1-c2048-ub512-np1-nofa", m1, 2048, 512, 1, false, "", nil},
+		{"m1-c2048-ub512-np4-nofa", m1, 2048, 512, 4, false, "", nil},
+		{"m1-c2048-ub512-np1-q8", m1, 2048, 512, 1, true, "q8_0", nil},
+		{"m1-c2048-ub512-np1-3w", m1, 2048, 512, 1, true, "", []string{"RPC[127.0.0.1:50052]", "RPC[127.0.0.1:50053]", "RPC[127.0.0.1:50054]"}},
+		{"m1-c2048-ub512-np1-vk", m1, 2048, 512, 1, true, "", []string{"RPC[127.0.0.1:50052]", "Vulkan0"}},
+		{"m3-c2048-ub512-np1", m3, 2048, 512, 1, true, "", nil},
+		{"m3-c2048-ub256-np4", m3, 2048, 256, 4, true, "", nil},
+		{"m3-c2048-ub512-np1-q8", m3, 2048, 512, 1, true, "q8_0", nil},
+		{"q3-c2048-ub512-np1", q3, 2048, 512, 1, true, "", nil},
+		{"q3-c3072-ub256-np1-nofa", q3, 3072, 256, 1, false, "", nil},
+		{"q3-c2048-ub512-np1-q8", q3, 2048, 512, 1, true, "q8_0", nil},
+		{"g3-c2048-ub512-np1", g3, 2048, 512, 1, true, "", nil},
+		{"g3-c4096-ub512-np1-nofa", g3, 4096, 512, 1, false, "", nil},
+		{"g3-c1024-ub256-np1", g3, 1024, 256, 1, true, "", nil},
+		{"tree-m1-c2048-ub512-np1", m1, 2048, 512, 1, true, "", nil},
+		{"tree-m1-c4096-ub512-np4", m1, 4096, 512, 4, true, "", nil},
+		{"tree-m1-c2048-ub256-np1-nofa", m1, 2048, 256, 1, false, "", nil},
+		{"tree-m3-c2048-ub512-np1-q8", m3, 2048, 512, 1, true, "q8_0", nil},
+		{"tree-g3-c2048-ub512-np1", g3, 2048, 512, 1, true, "", nil},
+	} {
+		b, err := os.ReadFile(filepath.Join("testdata", "pipeline", c.file+".log"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		rep := launch.ParseLog(bytes.NewReader(b))
+		if rep.SchedCopies != SchedMaxCopies {
+			t.Fatalf("%s: sched copies %d", c.file, rep.SchedCopies)
+		}
+		if c.devs == nil {
+			c.devs = []string{"RPC[127.0.0.1:50052]", "RPC[127.0.0.1:50053]"}
+		}
+		key := fmt.Sprintf("%+v", c.cfg)
+		if models[key] == nil {
+			models[key] = genModel(t, c.cfg)
+		}
+		m := models[key]
+		kv := c.kv
+		if kv == "" {
+			kv = "f16"
+		}
+		p := Params{NGL: 99, Ctx: c.ctx, UBatch: c.ub, Parallel: c.np, FlashAttn: c.fa, CacheK: kv, CacheV: kv}
+		w := make([]float64, len(c.devs))
+		for i := range w {
+			w[i] = 1
+		}
+		_, devs := Predict(m, p, len(c.devs), w, Calibration{})
+		for i, id := range c.devs {
+			act, ok := rep.Devices[id]
+			if !ok {
+				t.Fatalf("%s: no %s in %v", c.file, id, rep.Devices)
+			}
+			if math.Abs(devs[i].ContextMiB-act.ContextMiB) > 0.01 {
+				t.Fatalf("%s %s: KV %.2f MiB predicted, %.2f: not the engine's layers", c.file, id, devs[i].ContextMiB, act.ContextMiB)
+			}
+			over := devs[i].ComputeMiB - act.ComputeMiB
+			t.Logf("%s %s: compute predicted %.2f MiB, engine %.2f MiB (%+.2f)", c.file, id, devs[i].ComputeMiB, act.ComputeMiB, over)
+			if over < -0.005 {
+				t.Errorf("%s %s: compute predicted %.2f MiB, under the engine's %.2f MiB", c.file, id, devs[i].ComputeMiB, act.ComputeMiB)
+			}
+			switch {
+			case strings.HasPrefix(c.file, "tree-"):
+				worstTree = math.Max(worstTree, over)
+			case c.fa:
+				worstFA = math.Max(worstFA, over)
+			default:
+				worst = math.Max(worst, over)
+			}
+		}
+	}
+	t.Logf("largest excess: sid %.2f MiB with flash attention, %.2f MiB without; v0.5.0 tree %.2f MiB", worstFA, worst, worstTree)
+	// the bounds docs/distributed.md and coefficients.json state
+	if worstFA > 14.05 || worst > 45.55 || worstTree > 20.05 {
+		t.Errorf("excess %.2f MiB with flash attention, %.2f without, %.2f on the tree: over the stated bounds (14, 46, 20 MiB)", worstFA, worst, worstTree)
+	}
+	if !strings.Contains(Coef().Compute.PipelineDeviceSource, "ggml-backend.cpp") {
+		t.Errorf("coefficients.json pipeline_device_source does not cite the scheduler")
+	}
+}
+
+// The planner predicts what the engine will allocate with pipeline
+// parallelism. llama 32x512 (the n_embd, context and ubatch of
+// testdata/pipeline m1-c2048-ub512-np1, whose host buffer does not depend
+// on the layer count) over two workers that cannot hold it alone: at 160
+// MiB each they hold the pipeline-parallel buffers, so the host keeps four
+// copies (18.07 MiB, as recorded) and each worker its pipeline buffer; at
+// 115 MiB the engine may or may not fit them (between PipelineFloorMiB and
+// the prediction): the plan still offloads everything (the engine falls
+// back to one copy) and predicts the larger figures. llama 8x512 over
+// workers of 48 and 64 MiB (TestRealRPCSplitOverWorkers): below the first
+// worker's floor the engine surely retries with one copy (recorded:
+// retry-m1-c2048-ub512-np1), and so does the prediction (host 8.10 MiB at
+// -c 4096 with q8_0, TestHostStagingMeasured).
+func TestPipelineFallback(t *testing.T) {
+	m32 := genModel(t, ggufwrite.Config{Arch: "llama", Layers: 32, Embd: 512, FF: 1536, Vocab: 4096, Type: "Q8_0"})
+	m8 := genModel(t, ggufwrite.Config{Arch: "llama", Layers: 8, Embd: 512, FF: 1536, Vocab: 4096, Type: "Q8_0"})
+	rows := 4096 * 4.0 / mib // one output row
+	for _, c := range []struct {
+		m        *gguf.Model
+		free     [2]uint64
+		req      Request
+		host     float64 // the engine's host compute buffer
+		pipeline bool
+	}{
+		{m32, [2]uint64{160, 160}, Request{NGL: -1, Ctx: 2048, UBatch: 512, Parallel: 1, FlashAttn: "on", CacheType: "f16"}, 18.07, true},
+		{m32, [2]uint64{115, 115}, Request{NGL: -1, Ctx: 2048, UBatch: 512, Parallel: 1, FlashAttn: "on", CacheType: "f16"}, 18.07, true},
+		{m8, [2]uint64{48, 64}, Request{NGL: -1, Ctx: 4096, UBatch: 512, Parallel: 1, FlashAttn: "on", CacheType: "q8_0"}, 8.10, false},
+	} {
+		devs := []engine.Device{{ID: "RPC0", TotalMiB: c.free[0], FreeMiB: c.free[0]}, {ID: "RPC1", TotalMiB: c.free[1], FreeMiB: c.free[1]}}
+		r, err := Make(c.m, devs, bigHost, c.req, gpuCaps)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !r.Fits || r.Plan.NGL != c.m.Layers+1 || len(r.Plan.TensorSplit) != 2 {
+			t.Fatalf("%v MiB workers: plan %+v, fits %v", c.free, r.Plan, r.Fits)
+		}
+		comp := computeBytes(c.m, Params{Ctx: r.Plan.Ctx, UBatch: r.Plan.UBatch, Parallel: 1, FlashAttn: true}) / mib
+		host := r.Predicted.Host.ComputeMiB - rows
+		t.Logf("%v MiB workers: host compute %.2f MiB (engine %.2f), workers %.2f and %.2f MiB (single copy %.2f)", c.free, host, c.host,
+			r.Predicted.Devices[0].ComputeMiB, r.Predicted.Devices[1].ComputeMiB, comp)
+		if math.Abs(host-c.host) > 0.015 {
+			t.Errorf("%v MiB workers: host compute %.2f MiB, engine %.2f", c.free, host, c.host)
+		}
+		for _, d := range r.Predicted.Devices {
+			if (d.ComputeMiB > comp+1e-9) != c.pipeline {
+				t.Errorf("%v MiB workers: %s compute %.2f MiB, single copy %.2f", c.free, d.ID, d.ComputeMiB, comp)
+			}
 		}
 	}
 }

@@ -243,6 +243,27 @@ func (pl *planner) weightsFor(p Params) []float64 {
 
 func (pl *planner) evaluate(p Params) eval {
 	host, devs := Predict(pl.m, p, len(pl.devs), pl.weightsFor(p), pl.req.Calibration)
+	fitDevs := devs
+	if floor := PipelineFloorMiB(pl.m, p, len(pl.devs), pl.weightsFor(p)); floor != nil {
+		// With pipeline parallelism the engine first reserves the larger
+		// buffers and, when a device cannot allocate them, retries with
+		// one copy (src/llama-context.cpp "retrying without pipeline
+		// parallelism"). Below a device's floor it surely retries: predict
+		// one copy. Above it, it may run either way: predict the pipeline
+		// figures (never under), and judge the fit on one copy, which the
+		// engine falls back to.
+		p1 := p
+		p1.SingleCopy = true
+		_, single := Predict(pl.m, p1, len(pl.devs), pl.weightsFor(p), pl.req.Calibration)
+		fitDevs = single
+		for i, d := range pl.devs {
+			if floor[i]+pl.devOverhead(d) > float64(d.FreeMiB) {
+				p = p1
+				host, devs = Predict(pl.m, p, len(pl.devs), pl.weightsFor(p), pl.req.Calibration)
+				break
+			}
+		}
+	}
 	e := eval{p: p, fits: true, pred: Prediction{Host: host, HostFreeMiB: pl.host.AvailableMiB, Devices: []DeviceMem{}}}
 	if d := pl.req.Draft; d != nil {
 		// The draft model: all of it beside the target's output layer (on
@@ -262,6 +283,11 @@ func (pl *planner) evaluate(p Params) eval {
 			devs[i].ModelMiB += dd[i].ModelMiB
 			devs[i].ContextMiB += dd[i].ContextMiB
 			devs[i].ComputeMiB += dd[i].ComputeMiB
+			if &fitDevs[i] != &devs[i] {
+				fitDevs[i].ModelMiB += dd[i].ModelMiB
+				fitDevs[i].ContextMiB += dd[i].ContextMiB
+				fitDevs[i].ComputeMiB += dd[i].ComputeMiB
+			}
 		}
 	}
 	var short []string
@@ -271,8 +297,8 @@ func (pl *planner) evaluate(p Params) eval {
 			dm.OverheadMiB = pl.devOverhead(d)
 		}
 		e.pred.Devices = append(e.pred.Devices, dm)
-		need := devs[i].Total() + dm.OverheadMiB + pl.devMargin(d)
-		if devs[i].Total() > 0 && need > float64(d.FreeMiB) {
+		need := fitDevs[i].Total() + dm.OverheadMiB + pl.devMargin(d)
+		if fitDevs[i].Total() > 0 && need > float64(d.FreeMiB) {
 			e.fits = false
 			short = append(short, T("fit.device-short", "device", d.ID, "need", fmt.Sprintf("%.0f", need), "free", d.FreeMiB))
 		}

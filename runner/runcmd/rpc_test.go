@@ -104,7 +104,8 @@ func TestRealRPCSplitOverWorkers(t *testing.T) {
 // Two real RPC workers of 80 MiB: too small for the model alone, large
 // enough for the engine's pipeline-parallel buffers (sched copies = 4).
 // The host's compute buffer then holds four copies of the graph inputs;
-// the plan predicts it (plan.PipelineCopies) within 0.1 MiB.
+// the plan predicts it (plan.PipelineCopies) within 0.1 MiB, and each
+// worker's own larger compute buffer, never under.
 func TestRealRPCPipelineHostStaging(t *testing.T) {
 	d := runOnWorkers(t, 2, 80, 80)
 	if len(d.Plan.TensorSplit) != 2 || d.Actual == nil {
@@ -117,6 +118,20 @@ func TestRealRPCPipelineHostStaging(t *testing.T) {
 	}
 	if math.Abs(pred-act) > 0.1 {
 		t.Errorf("host compute predicted %.2f MiB, engine %.2f MiB", pred, act)
+	}
+	// Each worker's own compute buffer (plan.pipelineDeviceBytes): never
+	// under, over by at most 15 MiB with flash attention
+	// (TestPipelineDeviceCompute's bounds, docs/distributed.md), 46 without.
+	limit := 15.0
+	if d.Plan.FlashAttn != "on" {
+		limit = 46
+	}
+	for _, p := range d.Predicted.Devices {
+		a := ActualOf(*d.Actual, p)
+		t.Logf("%s: compute predicted/engine %.2f/%.2f MiB", p.Name, p.ComputeMiB, a.ComputeMiB)
+		if over := p.ComputeMiB - a.ComputeMiB; a.ComputeMiB == 0 || over < -0.005 || over > limit {
+			t.Errorf("%s: compute predicted %.2f MiB, engine %.2f MiB", p.Name, p.ComputeMiB, a.ComputeMiB)
+		}
 	}
 }
 
