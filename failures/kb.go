@@ -97,6 +97,10 @@ type Signature struct {
 
 	re, then, unless   *regexp.Regexp
 	needle, thenNeedle string // lower-case literal the line must contain (a cheap prefilter)
+	// anyNeedle: when no single literal is long enough (an alternation of
+	// wordings, one per language), lower-case literals one of which the
+	// line must contain.
+	anyNeedle []string
 	grams              []uint32
 }
 
@@ -325,6 +329,9 @@ func Load(data []byte, packs ...[]byte) (*KB, error) {
 				return nil, fmt.Errorf("%s signature %d: %w", e.ID, j, err)
 			}
 			s.needle = needleOf(s.Re)
+			if s.needle == "" {
+				s.anyNeedle = anyNeedleOf(s.Re)
+			}
 			s.grams = sampleTrigrams(s.needle)
 			if s.Then != "" {
 				if s.then, err = compileAnchored(s.Then); err != nil {
@@ -471,6 +478,75 @@ func needleOf(expr string) string {
 		return ""
 	}
 	return strings.ToLower(best)
+}
+
+// anyNeedleOf returns, for a pattern with no single literal of 3 bytes or
+// more that every match holds, the longest literal of each branch of its
+// first alternation on the path every match takes, when every branch has
+// one (lower-cased): every match contains one of them. Otherwise nil.
+func anyNeedleOf(expr string) []string {
+	re, err := syntax.Parse(expr, syntax.Perl)
+	if err != nil {
+		return nil
+	}
+	var longest func(r *syntax.Regexp) string
+	longest = func(r *syntax.Regexp) string {
+		best := ""
+		switch r.Op {
+		case syntax.OpLiteral:
+			best = string(r.Rune)
+		case syntax.OpConcat, syntax.OpCapture:
+			for _, sub := range r.Sub {
+				if l := longest(sub); len(l) > len(best) {
+					best = l
+				}
+			}
+		}
+		return best
+	}
+	var find func(r *syntax.Regexp) []string
+	find = func(r *syntax.Regexp) []string {
+		switch r.Op {
+		case syntax.OpAlternate:
+			var out []string
+			for _, b := range r.Sub {
+				l := longest(b)
+				if len(l) < 3 {
+					if sub := find(b); sub != nil {
+						out = append(out, sub...)
+						continue
+					}
+					return nil
+				}
+				out = append(out, strings.ToLower(l))
+			}
+			return out
+		case syntax.OpConcat, syntax.OpCapture:
+			for _, sub := range r.Sub {
+				if n := find(sub); n != nil {
+					return n
+				}
+			}
+		}
+		return nil
+	}
+	return find(re.Simplify())
+}
+
+// mayMatch is the signature's literal prefilter on a lower-cased line.
+func (s *Signature) mayMatch(lower string, grams *trigramSet) bool {
+	if s.needle != "" {
+		return grams.mayContain(s.grams) && strings.Contains(lower, s.needle)
+	}
+	if s.anyNeedle != nil {
+		for _, n := range s.anyNeedle {
+			if strings.Contains(lower, n) {
+				return true
+			}
+		}
+		return false
+	}
+	return true
 }
 
 // Entries returns all entries sorted by ID.

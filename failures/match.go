@@ -408,7 +408,7 @@ func (m *matcher) match(raw, msg, lower string) bool {
 		e := &m.kb.entries[ei]
 		for si := range e.Signature {
 			s := &e.Signature[si]
-			if s.needle != "" && (!m.grams.mayContain(s.grams) || !strings.Contains(lower, s.needle)) {
+			if !s.mayMatch(lower, &m.grams) {
 				continue
 			}
 			sub := s.re.FindStringSubmatch(msg)
