@@ -134,14 +134,14 @@ func (pl *planner) fewerJobs() {
 	for range n {
 		prev, jobs = jobs, max(1, jobs/2)
 	}
+	pl.p.Jobs = jobs
 	if jobs == prev {
-		return // one job already: fewer cannot help (the fix's text says what can)
+		return // one job already: fewer cannot help (the failure's fix says what can)
 	}
 	opt := ""
 	if pl.in.Jobs > 0 {
 		opt = fmt.Sprintf("-j %d", pl.in.Jobs)
 	}
-	pl.p.Jobs = jobs
 	pl.p.JobsBasis.Before = before
 	change := fmt.Sprintf("-j %d -> -j %d", prev, jobs)
 	pl.fix(Fix{ID: "fewer-jobs", Trigger: OOMFailure, Option: opt, Change: change,
