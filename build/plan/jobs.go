@@ -25,20 +25,24 @@ var jobsJSON []byte
 
 // JobsData is the per-job memory peak table (data/jobs.json).
 type JobsData struct {
-	// PerJobMiB is the peak of one compile job, by backend; "default" for
-	// the others.
+	// PerJobMiB is the peak of one compile job in a build of a backend:
+	// the largest measured compile that backend's build runs; "default"
+	// for backends not listed.
 	PerJobMiB map[string]uint64 `json:"per_job_mib"`
-	// Measured is how each figure was measured.
+	// How is how every figure was measured.
+	How string `json:"how"`
+	// Measured are the compiles measured.
 	Measured []JobMeasure `json:"measured"`
 }
 
 // JobMeasure is one measured compile.
 type JobMeasure struct {
-	Backend  string `json:"backend"`
 	File     string `json:"file"`
 	Compiler string `json:"compiler"`
-	PeakMiB  uint64 `json:"peak_mib"`
-	Seconds  int    `json:"seconds,omitempty"`
+	// In are the backends whose builds compile this file ("all": every one).
+	In      []string `json:"in"`
+	PeakMiB uint64   `json:"peak_mib"`
+	Seconds int      `json:"seconds"`
 }
 
 var (
@@ -56,7 +60,7 @@ func JobsTable() JobsData {
 	return jobsData
 }
 
-// PerJobMiB is the measured peak of one compile job for a backend.
+// PerJob is the measured peak of one compile job for a backend, in MiB.
 func (d JobsData) PerJob(backend string) uint64 {
 	if v, ok := d.PerJobMiB[backend]; ok {
 		return v
