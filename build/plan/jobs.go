@@ -116,7 +116,7 @@ func (pl *planner) jobs() {
 	case in.Jobs > 0:
 		b.From, jobs = "user", in.Jobs
 		if b.MemoryJobs > 0 && jobs > b.MemoryJobs {
-			pl.warn("jobs-above-memory", jobs, mib(b.AvailableMiB), mib(b.PerJobMiB), b.MemoryJobs, b.MemoryJobs)
+			pl.warn("jobs-above-memory", jobs, mib(b.AvailableMiB), fmt.Sprintf("%d MiB", b.PerJobMiB), b.MemoryJobs, b.MemoryJobs)
 		}
 	case b.MemoryJobs > 0 && b.MemoryJobs < cores:
 		b.From, jobs = "memory", b.MemoryJobs
@@ -180,11 +180,11 @@ func (p Plan) jobsLine(t *Translator) []string {
 	case b.From == "user":
 		out = append(out, t.T("text-jobs-user", jobs))
 	case b.From == "memory":
-		out = append(out, t.T("text-jobs-memory", jobs, b.Cores, mib(b.AvailableMiB), mib(b.PerJobMiB)))
+		out = append(out, t.T("text-jobs-memory", jobs, b.Cores, mib(b.AvailableMiB), fmt.Sprintf("%d MiB", b.PerJobMiB)))
 	case b.AvailableMiB == 0:
 		out = append(out, t.T("text-jobs-cores-unknown", jobs))
 	default:
-		out = append(out, t.T("text-jobs-cores", jobs, mib(b.AvailableMiB), mib(b.PerJobMiB)))
+		out = append(out, t.T("text-jobs-cores", jobs, mib(b.AvailableMiB), fmt.Sprintf("%d MiB", b.PerJobMiB)))
 	}
 	if b.Before > 0 {
 		out = append(out, t.T("text-jobs-healed", p.Jobs))
