@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/llamactl/llamactl/build"
 	"github.com/llamactl/llamactl/build/plan"
 	"github.com/llamactl/llamactl/internal/cmdutil"
 	"github.com/llamactl/llamactl/internal/proc"
@@ -140,7 +141,10 @@ func buildOutOfMemory(t *testing.T) {
 	if err := os.CopyFS(src, os.DirFS("../../testdata/engine")); err != nil {
 		t.Fatal(err)
 	}
-	env := map[string]string{"PATH": os.Getenv("PATH"), "HOME": os.Getenv("HOME")}
+	// No ccache: a heavy object cached by an earlier run (or by the first
+	// build below, before the kill) would not be compiled, nor run out of
+	// memory, again.
+	env := map[string]string{"PATH": os.Getenv("PATH"), "HOME": os.Getenv("HOME"), "CCACHE_DISABLE": "1"}
 	run := func(heal bool) (*Doc, int) {
 		o, stdout, _ := newOpts(t, env, proc.Exec{})
 		o.Source, o.Backend, o.Jobs, o.Heal = src, "cpu", 4, heal
@@ -179,6 +183,9 @@ func buildOutOfMemory(t *testing.T) {
 		changes = append(changes, f.Change)
 	}
 	t.Logf("with --heal: exit %d in %d attempts, fixes %v, jobs %d", code, r.Attempts, changes, r.Plan.Jobs)
+	if r.Toolchain["cxx"] == "" || !slices.ContainsFunc(r.Steps, func(s build.Step) bool { return s.Name == "compile" && s.Attempt == r.Attempts }) {
+		t.Errorf("toolchain %v, steps %+v", r.Toolchain, r.Steps)
+	}
 	if code != 0 || r.Failed != "" || r.Verify == nil || !r.Verify.OK {
 		t.Fatalf("with --heal: exit %d, failed %q, error %+v", code, r.Failed, doc.Error)
 	}
