@@ -143,7 +143,7 @@ Examples:
 	fl.StringVar(&opts.Source, "source", "", "build this llama.cpp tree as is instead of downloading")
 	fl.StringVar(&opts.BuildDir, "build-dir", "", "CMake build directory (default: in the cache, or DIR/build-llamactl with --source)")
 	fl.StringVar(&opts.OutDir, "out", "", "copy the binaries and manifest.json into this directory")
-	fl.IntVarP(&opts.Jobs, "jobs", "j", 0, "parallel compile jobs (default: logical cores)")
+	fl.IntVarP(&opts.Jobs, "jobs", "j", 0, "parallel compile jobs (default: logical cores, capped by available memory)")
 	fl.StringArrayVar(&opts.CMakeArgs, "cmake-arg", nil, "extra CMake option NAME=VALUE or -DNAME=VALUE (old spellings are translated); repeatable")
 	fl.BoolVar(&opts.DryRun, "dry-run", false, "print the plan and the exact commands, run nothing")
 	fl.BoolVar(&opts.Heal, "heal", false, "on a recognised failure apply the matching patch and retry (at most twice)")
