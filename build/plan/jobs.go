@@ -139,17 +139,22 @@ func (pl *planner) fewerJobs() {
 		prev, jobs = jobs, max(1, jobs/2)
 	}
 	pl.p.Jobs = jobs
+	if jobs != before {
+		pl.p.JobsBasis.Before = before
+	}
 	if jobs == prev {
 		return // one job already: fewer cannot help (the failure's fix says what can)
 	}
-	opt := ""
-	if pl.in.Jobs > 0 {
-		opt = fmt.Sprintf("-j %d", pl.in.Jobs)
-	}
-	pl.p.JobsBasis.Before = before
 	change := fmt.Sprintf("-j %d -> -j %d", prev, jobs)
-	pl.fix(Fix{ID: "fewer-jobs", Trigger: OOMFailure, Option: opt, Change: change,
-		Text: message("heal-fewer-jobs", orWord(opt, fmt.Sprintf("-j %d", prev)), change, jobs).Text})
+	if pl.in.Jobs > 0 {
+		// The user's -j, overridden with a notice that names it.
+		opt := fmt.Sprintf("-j %d", pl.in.Jobs)
+		pl.fix(Fix{ID: "fewer-jobs", Trigger: OOMFailure, Option: opt, Change: change,
+			Text: message("heal-fewer-jobs-option", prev, opt, change, jobs).Text})
+		return
+	}
+	pl.fix(Fix{ID: "fewer-jobs", Trigger: OOMFailure, Change: change,
+		Text: message("heal-fewer-jobs", prev, change, jobs).Text})
 }
 
 // FewerJobsTo is the job count a fewer-jobs fix's Change ends with, or 0.

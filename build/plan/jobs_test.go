@@ -121,7 +121,8 @@ func TestHealFewerJobs(t *testing.T) {
 	}{
 		{"no -j: the cores halved", 16, 0, 0, 1, true, 8, "-j 16 -> -j 8", "", false, "with -j 16"},
 		{"a second out-of-memory attempt halves again", 16, 0, 0, 2, true, 4, "-j 8 -> -j 4", "", false, "with -j 8"},
-		{"the user's -j is overridden with a notice", 16, 0, 6, 1, true, 3, "-j 6 -> -j 3", "-j 6", false, "with -j 6"},
+		{"the user's -j is overridden with a notice", 16, 0, 6, 1, true, 3, "-j 6 -> -j 3", "-j 6", false, "overrode your -j 6"},
+		{"the user's -j halved twice", 16, 0, 6, 2, true, 1, "-j 3 -> -j 1", "-j 6", false, "with -j 3; overrode your -j 6"},
 		{"an odd count rounds down", 16, 0, 3, 1, true, 1, "-j 3 -> -j 1", "-j 3", false, "-j 1 yourself"},
 		{"from the memory cap", 16, 0, 0, 1, true, 0, "", "", false, ""},
 		{"one job: nothing fewer", 16, 0, 1, 1, true, 1, "", "", true, ""},
