@@ -143,7 +143,7 @@ Examples:
 	fl.StringVar(&opts.Source, "source", "", "build this llama.cpp tree as is instead of downloading")
 	fl.StringVar(&opts.BuildDir, "build-dir", "", "CMake build directory (default: in the cache, or DIR/build-llamactl with --source)")
 	fl.StringVar(&opts.OutDir, "out", "", "copy the binaries and manifest.json into this directory")
-	fl.IntVarP(&opts.Jobs, "jobs", "j", 0, "parallel compile jobs (default: logical cores)")
+	fl.IntVarP(&opts.Jobs, "jobs", "j", 0, "parallel compile jobs (default: logical cores, capped by available memory)")
 	fl.StringArrayVar(&opts.CMakeArgs, "cmake-arg", nil, "extra CMake option NAME=VALUE or -DNAME=VALUE (old spellings are translated); repeatable")
 	fl.BoolVar(&opts.DryRun, "dry-run", false, "print the plan and the exact commands, run nothing")
 	fl.BoolVar(&opts.Heal, "heal", false, "on a recognised failure apply the matching patch and retry (at most twice)")
@@ -607,6 +607,9 @@ func printText(f *cmdutil.Factory, o *Options, doc *Doc) {
 			pr.Line(ui.Warn, t.T("healed-vulkan-headers", "id", id))
 			continue
 		}
+		if _, ok := patches.Default().Get(id); !ok {
+			continue // a planner fix (fewer-jobs, no-launcher...): its line is above
+		}
 		pr.Line(ui.Warn, t.T("healed", "id", id))
 	}
 	printDiagnoses(pr, t, r)
@@ -706,10 +709,18 @@ func healAdvice(t *lang.Catalog, r *build.Result, id string) []string {
 				continue
 			}
 			line := t.T("advice.would-change", "change", fx.Change)
+			if fx.ID == "fewer-jobs" {
+				// The user's -j is a value to lower, not an option to drop.
+				out = append(out, t.T("advice.fewer-jobs", "jobs", plan.FewerJobsTo(fx.Change), "change", fx.Change))
+				continue
+			}
 			if fx.Option != "" {
 				line = t.T("advice.your-option", "option", fx.Option, "change", fx.Change)
 			}
 			out = append(out, line)
+		}
+		if len(out) == 0 && id == plan.OOMFailure && r.Plan.Jobs <= 1 {
+			out = append(out, t.T("advice.one-job-oom"))
 		}
 		if len(out) == 0 {
 			if ids := healers(id); len(ids) > 0 {
@@ -717,6 +728,13 @@ func healAdvice(t *lang.Catalog, r *build.Result, id string) []string {
 			}
 		}
 		return out
+	}
+	if id == plan.OOMFailure {
+		// Fewer jobs can still help after the retries --heal allows, until one.
+		if j := r.Plan.Jobs; j > 1 {
+			return []string{t.T("advice.fewer-jobs-left", "jobs", j, "next", max(1, j/2))}
+		}
+		return []string{t.T("advice.one-job-oom")}
 	}
 	var applied []string
 	for _, fx := range r.Fixes {

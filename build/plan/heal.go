@@ -32,7 +32,8 @@ import (
 // Fix is one change --heal made to the build.
 type Fix struct {
 	// ID names the fix: host-compiler, cuda-arch-ptx, cuda-arch-native,
-	// fresh-cache, ninja-path, or a registry patch's ID.
+	// fresh-cache, ninja-path, no-launcher, fewer-jobs, or a registry
+	// patch's ID.
 	ID string `json:"id"`
 	// Trigger is the check or failure ID that called for it.
 	Trigger string `json:"trigger"`
@@ -40,7 +41,7 @@ type Fix struct {
 	// attempt N failed.
 	Attempt int `json:"attempt"`
 	// Option is the user's option the fix overrode, as given
-	// ("--cmake-arg CMAKE_CUDA_HOST_COMPILER=/usr/bin/g++-12"), or "".
+	// ("--cmake-arg CMAKE_CUDA_HOST_COMPILER=/usr/bin/g++-12", "-j 16"), or "".
 	Option string `json:"option,omitempty"`
 	// Change is what changed, as CMake options or actions.
 	Change string `json:"change"`
@@ -98,6 +99,7 @@ func (pl *planner) userArg(name string) string {
 
 // heals runs the rules once the user's options are in the plan.
 func (pl *planner) heals() {
+	pl.fewerJobs()
 	pl.ninja()
 	pl.folder()
 	if pl.p.Backend == "cuda" && pl.toolkit() != nil {

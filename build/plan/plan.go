@@ -57,6 +57,8 @@ type Input struct {
 	BuildDir  string
 	// CMakeArgs are the user's --cmake-arg values, in any spelling.
 	CMakeArgs []string
+	// Jobs is the user's -j; 0 lets the plan choose (the logical cores,
+	// capped by the available memory: JobsBasis).
 	Jobs      int
 	BuildType string // default Release
 	// Compiler is "" (MSVC cl / system default) or "clang-cl".
@@ -158,11 +160,14 @@ type Plan struct {
 	// Fixes are what --heal changed (before configure, or after a failed
 	// attempt); FreshCache asks the executor to remove the build folder's
 	// CMakeCache.txt and CMakeFiles/ before configuring.
-	Fixes      []Fix   `json:"heal,omitempty"`
-	FreshCache bool    `json:"fresh_cache,omitempty"`
-	Jobs       int     `json:"jobs"`
-	Configure  Command `json:"configure"`
-	Build      Command `json:"build"`
+	Fixes      []Fix `json:"heal,omitempty"`
+	FreshCache bool  `json:"fresh_cache,omitempty"`
+	Jobs       int   `json:"jobs"`
+	// JobsBasis says where Jobs came from (the user's -j, the cores, the
+	// cores capped by memory) and whether --heal lowered it.
+	JobsBasis *JobsBasis `json:"jobs_basis,omitempty"`
+	Configure Command    `json:"configure"`
+	Build     Command    `json:"build"`
 }
 
 // Backends are the values --backend accepts.
@@ -187,8 +192,8 @@ func Make(in Input) (Plan, error) {
 	if in.BuildType == "" {
 		in.BuildType = "Release"
 	}
-	if in.Jobs <= 0 {
-		in.Jobs = max(1, in.Snapshot.OS.LogicalCores)
+	if in.Jobs < 0 {
+		in.Jobs = 0
 	}
 	if in.Backend == "" {
 		in.Backend = "auto"
@@ -200,7 +205,7 @@ func Make(in Input) (Plan, error) {
 		in.Engine = engineFromArgs(in.Engine, in.CMakeArgs)
 	}
 	pl := &planner{in: in, opt: OptionTable(), win: in.Snapshot.OS.GOOS == "windows"}
-	pl.p = Plan{OS: in.Snapshot.OS.GOOS, Engine: in.Engine, SourceDir: in.SourceDir, BuildDir: in.BuildDir, Generator: "Ninja", Jobs: in.Jobs}
+	pl.p = Plan{OS: in.Snapshot.OS.GOOS, Engine: in.Engine, SourceDir: in.SourceDir, BuildDir: in.BuildDir, Generator: "Ninja"}
 	if err := pl.make(); err != nil {
 		return Plan{}, err
 	}
@@ -261,6 +266,7 @@ func (pl *planner) make() error {
 		pl.p.Reasons = append(pl.p.Reasons, message("reason-backend-flag", backend).Text)
 	}
 	pl.p.Backend = backend
+	pl.jobs()
 	if build == 0 {
 		if e := in.Engine; e.VersionFrom == "git-commit" {
 			pl.warn("engine-build-unknown-git", e.Commit, fmt.Sprint(e.CommitCount), fmt.Sprint(e.CommitCount))
@@ -347,7 +353,7 @@ func (pl *planner) make() error {
 	pl.native()
 
 	pl.p.Configure = Command{Program: "cmake", Args: append([]string{"-S", in.SourceDir, "-B", in.BuildDir, "-G", "Ninja"}, cacheStrings(pl.p.Cache)...)}
-	pl.p.Build = Command{Program: "cmake", Args: []string{"--build", in.BuildDir, "--config", in.BuildType, "-j", fmt.Sprint(in.Jobs)}}
+	pl.p.Build = Command{Program: "cmake", Args: []string{"--build", in.BuildDir, "--config", in.BuildType, "-j", fmt.Sprint(pl.p.Jobs)}}
 	if len(in.Targets) > 0 {
 		pl.p.Targets = slices.Clone(in.Targets)
 		pl.p.Build.Args = append(pl.p.Build.Args, append([]string{"--target"}, in.Targets...)...)

@@ -130,6 +130,9 @@ func (p Plan) WriteText(t *Translator, w TextWriter) {
 		w.Printf("%s\n", t.T("text-plan", eng, p.Backend, p.OS, p.Generator, p.Jobs))
 	}
 	w.Printf("  %s\n  %s\n", t.T("text-source-dir", p.SourceDir), t.T("text-build-dir", p.BuildDir))
+	for _, l := range p.jobsLine(t) {
+		w.Printf("  %s\n", l)
+	}
 	if len(p.Reasons) > 0 {
 		w.Printf("\n%s\n", t.T("text-why"))
 		for _, r := range p.Reasons {

@@ -9,7 +9,8 @@
 # TestHealRealTree. The CPU cases build like stage 40 (--rpc --portable) in
 # folders beside the sources, with the real tree's one ccache (stages
 # 40/50/60, scripts/stages/lib/ccache.sh): after stage 40 they compile from
-# the cache. LLAMACTL_HEAL_CASES=a,b runs only those cases.
+# the cache. LLAMACTL_HEAL_CASES=a,b runs only those cases. Then the
+# out-of-memory case (TestHealOutOfMemoryCgroup) on the fixture engine.
 set -uo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/../.."
 D=${LLAMACTL_DEPS_DIR:-/var/cache/llamactl-deps}
@@ -37,6 +38,22 @@ if [[ $rc != 0 ]]; then
   grep -vE '^=== (RUN|PAUSE|CONT)' "$work/test.log" | tail -80
   [[ $failed == 0 ]] && failed=1
 fi
+# A real out-of-memory compile (the fixture engine, 4 sources of about 350
+# MiB each, -j 4 in a cgroup limited to 600 MiB, as root): exit 4 with
+# compiler-out-of-memory and "-j 2" without --heal; with --heal, fewer-jobs
+# until it builds. About 30 s.
+t1=$SECONDS
+LLAMACTL_HEAL_OOM=1 go test -count=1 -run '^TestHealOutOfMemoryCgroup$' -v -timeout 15m ./build/buildcmd/ >"$work/oom.log" 2>&1
+orc=$?
+grep -E 'oom_linux_test\.go:[0-9]+: with(out)? --heal|^--- (PASS|FAIL|SKIP)|^\s+oom_linux_test\.go:[0-9]+: (cgroup|no memory)' "$work/oom.log"
+if [[ $orc != 0 ]]; then
+  grep -vE '^=== (RUN|PAUSE|CONT)' "$work/oom.log" | tail -40
+  failed=$((failed + 1))
+elif grep -qE '^--- PASS: TestHealOutOfMemoryCgroup' "$work/oom.log"; then
+  passed=$((passed + 1))
+fi
+echo "out-of-memory case: $((SECONDS - t1)) s"
+rc=$((rc | orc))
 echo "heal suite: $((SECONDS - t0)) s, ccache: $(ccache_hits)"
 echo "$passed passed, $failed failed"
 [[ $rc == 0 && $failed == 0 && $passed -gt 0 ]]
