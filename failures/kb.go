@@ -101,7 +101,7 @@ type Signature struct {
 	// wordings, one per language), lower-case literals one of which the
 	// line must contain.
 	anyNeedle []string
-	grams              []uint32
+	grams     []uint32
 }
 
 // Combine is one set of weak signals (see Entry.Combine).
