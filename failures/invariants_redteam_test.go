@@ -1,0 +1,60 @@
+package failures
+
+import "testing"
+
+// Red team of the certain signatures added in turn 5 (issue #15): lines a
+// real log holds that carry a signature's words while the cause is another
+// one or none. Each must not name the ID (or only as probable, with the line
+// as evidence); the real positives stay in the newid2r/newid2b tables.
+func TestRedTeamNearMisses(t *testing.T) {
+	checkNotNamed(t, []nearMiss{
+		// server-port-in-use: a retry that then succeeds, a test suite's
+		// expected result, an errno table, a help text
+		{"WARNING: port 8080 busy (address already in use), trying next port 8081\nllama server listening at http://127.0.0.1:8081", "server-port-in-use"},
+		{"Socket error 10048 (retrying on port 8081)", "server-port-in-use"},
+		{"  ✓ rejects with EADDRINUSE when the port is taken (12 ms)", "server-port-in-use"},
+		{"tests/test_server.py::test_port_taken PASSED [OSError: [Errno 98] Address already in use]", "server-port-in-use"},
+		{"EADDRINUSE      98      Address already in use", "server-port-in-use"},
+		{"  --reuse-port    allow binding to a port already in use (avoids EADDRINUSE after a restart)", "server-port-in-use"},
+
+		// model-file-not-found: llama_file failing to WRITE a file (a session,
+		// a slot, an imatrix) into a folder that does not exist; a test suite
+		// that expects the error (recorded here: llama-completion --prompt-cache
+		// /nonexistent/dir/cache.bin, exit 0)
+		{"hi0.00.021.794 E llama_state_save_file: error saving session file: failed to open /nonexistent/dir/cache.bin: No such file or directory", "model-file-not-found"},
+		{"srv  handle_slots_save: failed to open slots/slot0.bin: No such file or directory", "model-file-not-found"},
+		{"save_imatrix: failed to open out/imatrix.gguf: No such file or directory", "model-file-not-found"},
+		{"tests/test_load.py::test_missing_path_raises PASSED  [expects ValueError: Model path does not exist: missing.gguf]", "model-file-not-found"},
+		// the converter writing its output into a folder that does not exist
+		{"Traceback (most recent call last):\n  File \"/src/llama.cpp/convert_hf_to_gguf.py\", line 5140, in <module>\n    main()\nFileNotFoundError: [Errno 2] No such file or directory: 'out/ggml-model-f16.gguf'", "model-file-not-found"},
+
+		// rocm-no-device / sycl-no-device: a multi-backend build probes every
+		// backend; the one without a device says so while another one has
+		// found its GPU (ollama's ROCm library on an NVIDIA machine)
+		{"ggml_cuda_init: failed to initialize ROCm: no ROCm-capable device is detected\nload_backend: loaded ROCm backend from /usr/lib/ollama/libggml-hip.so\nggml_cuda_init: found 1 CUDA devices:\n  Device 0: NVIDIA GeForce RTX 4090, compute capability 8.9, VMM: yes", "rocm-no-device"},
+		{"time=2025-01-01T10:00:00.000Z level=DEBUG source=amd_linux.go:100 msg=\"rocm probe\" error=\"hipErrorNoDevice\"\ntime=2025-01-01T10:00:00.000Z level=INFO source=types.go:130 msg=\"inference compute\" id=GPU-1 library=cuda name=\"NVIDIA GeForce RTX 3090\"", "rocm-no-device"},
+		{"ggml_sycl_init: no SYCL device available: No device of requested type available. -1 (PI_ERROR_DEVICE_NOT_FOUND)\nggml_cuda_init: found 1 CUDA devices:\n  Device 0: NVIDIA GeForce RTX 4090, compute capability 8.9, VMM: yes", "sycl-no-device"},
+		{"Found 0 SYCL devices:\nggml_vulkan: Found 1 Vulkan devices:\nggml_vulkan: 0 = AMD Radeon RX 7900 XTX (RADV NAVI31) | uma: 0 | fp16: 1", "sycl-no-device"},
+
+		// host-compiler-too-old: another -std value that begins like a
+		// supported one (recorded: gcc -std=c17x)
+		{"gcc: error: unrecognized command-line option '-std=c17x'; did you mean '-std=c17'?", "host-compiler-too-old"},
+		{"gcc: error: unrecognized command-line option ‘-std=c11x’; did you mean ‘-std=c11’?", "host-compiler-too-old"},
+	})
+}
+
+// The look-alikes that still point at the cause are hedged: a warning-level
+// line, or a service that says it gave up on one socket and goes on.
+func TestRedTeamHedged(t *testing.T) {
+	checkNamed(t, []invCase{
+		{"[W socket.cpp:436] [c10d] The server socket cannot be initialized on [::]:29500 (errno: 98 - Address already in use).", "server-port-in-use", true},
+		{"[mdns] warning: could not bind 224.0.0.251:5353: address already in use; mDNS discovery disabled", "server-port-in-use", true},
+	})
+	// and the errors themselves stay certain
+	checkNamed(t, []invCase{
+		{"OSError: [Errno 98] Address already in use", "server-port-in-use", false},
+		{"ggml_cuda_init: failed to initialize ROCm: no ROCm-capable device is detected", "rocm-no-device", false},
+		{"g++: error: unrecognized command-line option '-std=c++17'", "host-compiler-too-old", false},
+		{"llama_model_load: error loading model: failed to open models/7B/ggml-model-q4_0.gguf: No such file or directory", "model-file-not-found", false},
+	})
+}
