@@ -58,3 +58,18 @@ func TestRedTeamHedged(t *testing.T) {
 		{"llama_model_load: error loading model: failed to open models/7B/ggml-model-q4_0.gguf: No such file or directory", "model-file-not-found", false},
 	})
 }
+
+// The most frequent certain signatures of the dev corpus: an allocator's
+// out-of-memory that the program caught and retried smaller is not the
+// failure.
+func TestRedTeamFrequentNearMisses(t *testing.T) {
+	checkNotNamed(t, []nearMiss{
+		{"WARNING: CUDA out of memory. Tried to allocate 2.00 GiB. Retrying with batch size 8\ntraining finished", "gpu-out-of-memory"},
+		{"torch.OutOfMemoryError: CUDA out of memory (caught by find_executable_batch_size, retrying with a smaller batch)", "gpu-out-of-memory"},
+		// a projector passed as the model is not an engine too old for it
+		{"llama_model_load: error loading model: error loading model architecture: unknown model architecture: 'clip'", "model-arch-unsupported"},
+	})
+	checkNamed(t, []invCase{
+		{"torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 20.00 MiB. GPU 0 has a total capacity of 7.79 GiB", "gpu-out-of-memory", false},
+	})
+}
