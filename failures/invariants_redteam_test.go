@@ -57,6 +57,13 @@ func TestRedTeamNearMisses(t *testing.T) {
 func TestRedTeamHedged(t *testing.T) {
 	checkNamed(t, []invCase{
 		{"[W socket.cpp:436] [c10d] The server socket cannot be initialized on [::]:29500 (errno: 98 - Address already in use).", "server-port-in-use", true},
+		// llama.cpp's compute buffer did not fit with pipeline parallelism
+		// (several GPUs); it retried without it and went on (the
+		// out of memory happened, so it stays, hedged: ref-gpu-out-of-memory-
+		// compute-buffer-multi-gpu-llamacpp-pr26297-win.log is such a log)
+		{"ggml_backend_cuda_buffer_type_alloc_buffer: allocating 1234.00 MiB on device 1: cudaMalloc failed: out of memory\nggml_gallocr_reserve_n: failed to allocate CUDA1 buffer of size 1293942784\nllama_context: compute buffer allocation failed, retrying without pipeline parallelism\nllama_context:      CUDA0 compute buffer size =   560.00 MiB\nmain: server is listening on http://127.0.0.1:8080 - starting the main loop", "gpu-out-of-memory", true},
+		// a bind error an earlier start printed, then the server listening
+		{"Error: listen tcp 127.0.0.1:11434: bind: address already in use\nListening on 127.0.0.1:11434 (version 0.5.7)", "server-port-in-use", true},
 		{"[mdns] warning: could not bind 224.0.0.251:5353: address already in use; mDNS discovery disabled", "server-port-in-use", true},
 	})
 	// and the errors themselves stay certain
@@ -84,6 +91,10 @@ func TestRedTeamFrequentNearMisses(t *testing.T) {
 		{"llama_model_load: error loading model: error loading model architecture: unknown model architecture: 'clip'", "model-arch-unsupported"},
 	})
 	checkNamed(t, []invCase{
+		// the retry failed too: out of memory again after it
+		{"ggml_backend_cuda_buffer_type_alloc_buffer: allocating 1234.00 MiB on device 1: cudaMalloc failed: out of memory\nllama_context: compute buffer allocation failed, retrying without pipeline parallelism\nggml_backend_cuda_buffer_type_alloc_buffer: allocating 2468.00 MiB on device 0: cudaMalloc failed: out of memory\nllama_init_from_model: failed to initialize the context: failed to allocate compute pp buffers", "gpu-out-of-memory", false},
+		// listening first, then a second start on the same port
+		{"main: server is listening on http://127.0.0.1:8080 - starting the main loop\nError: listen tcp 127.0.0.1:8080: bind: address already in use", "server-port-in-use", false},
 		{"torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 20.00 MiB. GPU 0 has a total capacity of 7.79 GiB", "gpu-out-of-memory", false},
 	})
 }

@@ -53,6 +53,12 @@ type Entry struct {
 	// UnlessLog: when any line of the log matches one of these, the entry is
 	// not reported (the log itself shows the signature is harmless there).
 	UnlessLog []string `json:"unless_log,omitempty"`
+	// RecoveredBy: a line matching one of these AFTER the entry's last
+	// matched line says the program recovered (it retried another way and
+	// went on), so the finding is only probable, with both lines as its
+	// evidence; a signature line after it makes it certain again (the
+	// retry failed too).
+	RecoveredBy []string `json:"recovered_by,omitempty"`
 	// Combine lists weak signals that name this failure only together: the
 	// first part (the anchor, which must hold a literal) and every other part
 	// within Within lines before or after it. Such a finding is reported as
@@ -70,6 +76,8 @@ type Entry struct {
 	// unlessNeedles[i] is a literal every match of unlessLog[i] contains
 	// (lower-cased; "" when none): unless_log runs on every line.
 	unlessNeedles []string
+	recovered     []*regexp.Regexp
+	recNeedles    []string
 }
 
 // Signature is one way a failure shows in a log.
@@ -365,6 +373,18 @@ func Load(data []byte, packs ...[]byte) (*KB, error) {
 			}
 			e.unlessLog = append(e.unlessLog, re)
 			e.unlessNeedles = append(e.unlessNeedles, needleOf(x))
+		}
+		for j, u := range e.RecoveredBy {
+			x, err := expand(u)
+			if err != nil {
+				return nil, fmt.Errorf("%s recovered_by %d: %w", e.ID, j, err)
+			}
+			re, err := compileAnchored(x)
+			if err != nil {
+				return nil, fmt.Errorf("%s recovered_by %d: %w", e.ID, j, err)
+			}
+			e.recovered = append(e.recovered, re)
+			e.recNeedles = append(e.recNeedles, needleOf(x))
 		}
 		for j := range e.Combine {
 			c := &e.Combine[j]

@@ -104,6 +104,11 @@ type hit struct {
 	first    int
 	probable bool
 	evidence []string
+	// recovered: a recovered_by line came after the last matched line
+	// (last: the line read when the entry last matched)
+	recovered bool
+	last      int
+	recLine   string
 }
 
 type pending struct {
@@ -430,6 +435,21 @@ func (m *matcher) match(raw, msg, lower string) bool {
 			break
 		}
 	}
+	for ei, h := range m.hits {
+		if h.recovered || h.last == m.n {
+			continue
+		}
+		e := &m.kb.entries[ei]
+		for j, re := range e.recovered {
+			if n := e.recNeedles[j]; n != "" && !strings.Contains(lower, n) {
+				continue
+			}
+			if re.MatchString(msg) {
+				h.recovered, h.recLine = true, excerpt(raw)
+				break
+			}
+		}
+	}
 	for ei := range m.kb.entries {
 		if m.unless[ei] {
 			continue
@@ -567,6 +587,7 @@ func (m *matcher) record(ei int, s *Signature, line int, text string, second int
 		// An error form of the same failure outranks its warning form.
 		h.sev, h.excerpt = sev, excerpt(text)
 	}
+	h.recovered, h.last = false, m.n
 	for _, l := range []int{line, second} {
 		if l > 0 && len(h.lines) < maxLinesPerHit && (len(h.lines) == 0 || h.lines[len(h.lines)-1] < l) {
 			h.lines = append(h.lines, l)
@@ -612,6 +633,10 @@ func (m *matcher) result() Diagnosis {
 	for ei, h := range m.hits {
 		if m.unless[ei] {
 			continue
+		}
+		if h.recovered && !h.probable {
+			// it happened, but the program went on: a hedge, not a cause
+			h.probable, h.evidence = true, []string{h.excerpt, h.recLine}
 		}
 		hits = append(hits, h)
 	}
