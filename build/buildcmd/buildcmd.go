@@ -146,7 +146,7 @@ Examples:
 	fl.IntVarP(&opts.Jobs, "jobs", "j", 0, "parallel compile jobs (default: logical cores, capped by available memory)")
 	fl.StringArrayVar(&opts.CMakeArgs, "cmake-arg", nil, "extra CMake option NAME=VALUE or -DNAME=VALUE (old spellings are translated); repeatable")
 	fl.BoolVar(&opts.DryRun, "dry-run", false, "print the plan and the exact commands, run nothing")
-	fl.BoolVar(&opts.Heal, "heal", false, "on a recognised failure apply the matching patch and retry (at most twice)")
+	fl.BoolVar(&opts.Heal, "heal", false, "on a recognised failure apply its fix (a patch, fewer jobs, a fresh cache, another host compiler...) and retry (at most twice)")
 	fl.BoolVar(&opts.AllowUnsupported, "allow-unsupported-compiler", false, "last resort: let nvcc accept an MSVC it does not support")
 	fl.StringVar(&opts.Compiler, "compiler", "", "Windows: clang-cl to build the host code with clang-cl instead of cl")
 	fl.StringVar(&opts.MSVCToolset, "msvc-toolset", "", "Windows: MSVC toolset for vcvarsall -vcvars_ver (e.g. 14.39)")
