@@ -25,8 +25,6 @@ func TestRedTeamNearMisses(t *testing.T) {
 		{"srv  handle_slots_save: failed to open slots/slot0.bin: No such file or directory", "model-file-not-found"},
 		{"save_imatrix: failed to open out/imatrix.gguf: No such file or directory", "model-file-not-found"},
 		{"tests/test_load.py::test_missing_path_raises PASSED  [expects ValueError: Model path does not exist: missing.gguf]", "model-file-not-found"},
-		// the converter writing its output into a folder that does not exist
-		{"Traceback (most recent call last):\n  File \"/src/llama.cpp/convert_hf_to_gguf.py\", line 5140, in <module>\n    main()\nFileNotFoundError: [Errno 2] No such file or directory: 'out/ggml-model-f16.gguf'", "model-file-not-found"},
 
 		// rocm-no-device / sycl-no-device: a multi-backend build probes every
 		// backend; the one without a device says so while another one has
@@ -36,12 +34,9 @@ func TestRedTeamNearMisses(t *testing.T) {
 		{"ggml_sycl_init: no SYCL device available: No device of requested type available. -1 (PI_ERROR_DEVICE_NOT_FOUND)\nggml_cuda_init: found 1 CUDA devices:\n  Device 0: NVIDIA GeForce RTX 4090, compute capability 8.9, VMM: yes", "sycl-no-device"},
 		{"Found 0 SYCL devices:\nggml_cuda_init: found 1 ROCm devices:\n  Device 0: AMD Radeon RX 7900 XTX, gfx1100 (0x1100), VMM: no, Wave Size: 32", "sycl-no-device"},
 
-		// the mirror: CUDA's probe on an AMD or Intel machine, a newer CUDA
-		// runtime's probe where an older one then found the GPU (ollama ships
-		// two), a wrong-machine library the linker skipped in a build that
-		// succeeded
+		// the mirror: CUDA's probe on a machine whose ROCm found the AMD GPU;
+		// a wrong-machine library the linker skipped in a build that succeeded
 		{"ggml_cuda_init: failed to initialize CUDA: no CUDA-capable device is detected\nggml_cuda_init: found 1 ROCm devices:\n  Device 0: AMD Radeon RX 7900 XTX, gfx1100 (0x1100), VMM: no, Wave Size: 32", "cuda-no-device"},
-		{"load_backend: loaded CUDA backend from /usr/lib/ollama/cuda_v13/libggml-cuda.so\nggml_cuda_init: failed to initialize CUDA: CUDA driver version is insufficient for CUDA runtime version\nload_backend: loaded CUDA backend from /usr/lib/ollama/cuda_v12/libggml-cuda.so\nggml_cuda_init: found 1 CUDA devices:\n  Device 0: NVIDIA GeForce RTX 3060, compute capability 8.6, VMM: yes", "cuda-driver-too-old"},
 		{"LINK : warning LNK4272: library machine type 'x86' conflicts with target machine type 'x64'\nBuild succeeded.\n    1 Warning(s)\n    0 Error(s)", "msvc-wrong-arch"},
 
 		// host-compiler-too-old: another -std value that begins like a
@@ -63,6 +58,10 @@ func TestRedTeamHedged(t *testing.T) {
 		{"ggml_backend_cuda_buffer_type_alloc_buffer: allocating 1234.00 MiB on device 1: cudaMalloc failed: out of memory\nggml_gallocr_reserve_n: failed to allocate CUDA1 buffer of size 1293942784\nllama_context: compute buffer allocation failed, retrying without pipeline parallelism\nllama_context:      CUDA0 compute buffer size =   560.00 MiB\nmain: server is listening on http://127.0.0.1:8080 - starting the main loop", "gpu-out-of-memory", true},
 		// a bind error an earlier start printed, then the server listening
 		{"Error: listen tcp 127.0.0.1:11434: bind: address already in use\nListening on 127.0.0.1:11434 (version 0.5.7)", "server-port-in-use", true},
+		// a newer CUDA runtime's probe where an older one then found the GPU
+		// (ollama ships two); found BEFORE the failure (an old build that
+		// worked, pasted beside a new one that does not) stays certain
+		{"load_backend: loaded CUDA backend from /usr/lib/ollama/cuda_v13/libggml-cuda.so\nggml_cuda_init: failed to initialize CUDA: CUDA driver version is insufficient for CUDA runtime version\nload_backend: loaded CUDA backend from /usr/lib/ollama/cuda_v12/libggml-cuda.so\nggml_cuda_init: found 1 CUDA devices:\n  Device 0: NVIDIA GeForce RTX 3060, compute capability 8.6, VMM: yes", "cuda-driver-too-old", true},
 		{"[mdns] warning: could not bind 224.0.0.251:5353: address already in use; mDNS discovery disabled", "server-port-in-use", true},
 	})
 	// and the errors themselves stay certain
@@ -75,6 +74,9 @@ func TestRedTeamHedged(t *testing.T) {
 		// vendor's own runtime finding its GPU makes the probe a by-product)
 		{"ggml_cuda_init: failed to initialize ROCm: no ROCm-capable device is detected\nggml_vulkan: 0 = AMD Radeon RX 6600 (RADV NAVI23) | uma: 0 | fp16: 1", "rocm-no-device", false},
 		{"ggml_cuda_init: failed to initialize CUDA: CUDA driver version is insufficient for CUDA runtime version", "cuda-driver-too-old", false},
+		{"ggml_cuda_init: found 1 CUDA devices:\n  Device 0: NVIDIA GeForce RTX 3060, compute capability 8.6, VMM: yes\nggml_cuda_init: failed to initialize CUDA: CUDA driver version is insufficient for CUDA runtime version", "cuda-driver-too-old", false},
+		// a pasted session: the converter, then a run with a wrong path
+		{"python convert_hf_to_gguf.py ./Qwen2-7B --outfile models/qwen2-7b-f16.gguf\nllama_model_load: error loading model: failed to open models/qwen2-7b-q4.gguf: No such file or directory", "model-file-not-found", false},
 		{"LINK : warning LNK4272: library machine type 'x86' conflicts with target machine type 'x64'\nfoo.obj : error LNK2019: unresolved external symbol cudaMalloc referenced in function main", "msvc-wrong-arch", false},
 		{"llama_model_load: error loading model: failed to open models/7B/ggml-model-q4_0.gguf: No such file or directory", "model-file-not-found", false},
 		// words of saving or exporting in the PATH are not the program saving
