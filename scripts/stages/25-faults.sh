@@ -73,9 +73,14 @@ if [[ $rc -le 1 && $left == 0 ]]; then ok "garbage tools: doctor exit $rc, 0 lef
 if [[ -x "$ENGINE/llama-server" ]]; then
   for how in INT KILL; do
     marker="llamactl-fault-$$-run-$how"
-    LLAMACTL_FAULT_MARKER=$marker setsid "$L" run "$W/model.gguf" --engine "$ENGINE" --ctx 256 >"$W/run.out" 2>&1 &
+    # One output file per case, emptied before the start: the background
+    # shell opens it only after the fork, and a poll of the previous case's
+    # file found its URL and killed this run before it had printed anything.
+    out=$W/run-$how.out
+    : >"$out"
+    LLAMACTL_FAULT_MARKER=$marker setsid "$L" run "$W/model.gguf" --engine "$ENGINE" --ctx 256 >"$out" 2>&1 &
     pid=$!
-    for ((i = 0; i < 300; i++)); do grep -q 'http://127.0.0.1' "$W/run.out" && break; sleep 0.1; done
+    for ((i = 0; i < 300; i++)); do grep -q 'http://127.0.0.1' "$out" && break; sleep 0.1; done
     before=$(count "$marker")
     if [[ $how == KILL ]]; then kill -9 "$pid"; else kill -INT -- -"$pid"; fi
     { wait "$pid"; } 2>/dev/null; rc=$?
@@ -83,7 +88,7 @@ if [[ -x "$ENGINE/llama-server" ]]; then
     LEFT=$((LEFT + left))
     want=130; [[ $how == KILL ]] && want=137
     if [[ $before -ge 2 && $rc == "$want" && $left == 0 ]]; then ok "run (engine serving) SIG$how: exit $rc, engine gone"
-    else bad "run SIG$how: $before processes before, exit $rc, $left left: $(tail -3 "$W/run.out")"; fi
+    else bad "run SIG$how: $before processes before, exit $rc, $left left: $(tail -3 "$out")"; fi
   done
 else
   bad "no llama.cpp engine in $ENGINE (scripts/deps.sh installs it)"
