@@ -36,6 +36,26 @@ func genModel(t *testing.T, cfg ggufwrite.Config) *gguf.Model {
 	return &m
 }
 
+// modelCache generates each distinct model of a table once.
+type modelCache map[string]*gguf.Model
+
+func (mc modelCache) get(t *testing.T, cfg ggufwrite.Config) *gguf.Model {
+	t.Helper()
+	key := fmt.Sprintf("%+v", cfg)
+	if mc[key] == nil {
+		mc[key] = genModel(t, cfg)
+	}
+	return mc[key]
+}
+
+// kvOr16 is a case's KV cache type, f16 when the case leaves it empty.
+func kvOr16(kv string) string {
+	if kv == "" {
+		return "f16"
+	}
+	return kv
+}
+
 // The host staging buffer ("Vulkan_Host compute buffer size") as the real
 // engines printed it for llamactl's generated models (llama-server -lv 4,
 // Mesa lavapipe, scripts/vk-run). sid: Debian sid's ggml-vulkan 0.27, the
@@ -49,7 +69,7 @@ func TestHostStagingMeasured(t *testing.T) {
 	m3 := ggufwrite.Config{Arch: "llama", Layers: 4, Embd: 1024, Heads: 8, HeadsKV: 4, FF: 2048, Vocab: 2048, Type: "Q8_0"}
 	q3 := ggufwrite.Config{Arch: "qwen3", Layers: 4, Embd: 768, Heads: 8, HeadsKV: 2, FF: 1536, Vocab: 4096, Type: "Q4_K"}
 	g3 := ggufwrite.Config{Arch: "gemma3", Layers: 6, Embd: 512, FF: 1024, Vocab: 4096, Type: "Q8_0"} // SWA 256: two KV caches
-	models := map[string]*gguf.Model{}
+	models := modelCache{}
 	for _, c := range []struct {
 		engine string
 		cfg    ggufwrite.Config
@@ -94,14 +114,8 @@ func TestHostStagingMeasured(t *testing.T) {
 		{"tree", q3, 2, 3072, 256, 1, true, 3.01, ""},
 	} {
 		name := fmt.Sprintf("%s/%s-%d/ngl%d-c%d-ub%d-np%d-fa%v-%s", c.engine, c.cfg.Arch, c.cfg.Embd, c.ngl, c.ctx, c.ub, c.np, c.fa, c.kv)
-		key := fmt.Sprintf("%+v", c.cfg)
-		if models[key] == nil {
-			models[key] = genModel(t, c.cfg)
-		}
-		m := models[key]
-		if c.kv == "" {
-			c.kv = "f16"
-		}
+		m := models.get(t, c.cfg)
+		c.kv = kvOr16(c.kv)
 		ck, cv, ok := strings.Cut(c.kv, "/")
 		if !ok {
 			cv = ck
@@ -137,7 +151,7 @@ func TestHostStagingPipeline(t *testing.T) {
 	m3 := ggufwrite.Config{Arch: "llama", Layers: 4, Embd: 1024, Heads: 8, HeadsKV: 4, FF: 2048, Vocab: 2048, Type: "Q8_0"}
 	q3 := ggufwrite.Config{Arch: "qwen3", Layers: 4, Embd: 768, Heads: 8, HeadsKV: 2, FF: 1536, Vocab: 4096, Type: "Q4_K"}
 	g3 := ggufwrite.Config{Arch: "gemma3", Layers: 6, Embd: 512, FF: 1024, Vocab: 4096, Type: "Q8_0"}
-	models := map[string]*gguf.Model{}
+	models := modelCache{}
 	for _, c := range []struct {
 		file     string
 		cfg      ggufwrite.Config
@@ -196,15 +210,8 @@ func TestHostStagingPipeline(t *testing.T) {
 		if !ok || rep.SchedCopies == 0 || (rep.SchedCopies == SchedMaxCopies) != c.pipeline {
 			t.Fatalf("%s: host compute %v, sched copies %d", c.file, rep.Buffers, rep.SchedCopies)
 		}
-		key := fmt.Sprintf("%+v", c.cfg)
-		if models[key] == nil {
-			models[key] = genModel(t, c.cfg)
-		}
-		m := models[key]
-		kv := c.kv
-		if kv == "" {
-			kv = "f16"
-		}
+		m := models.get(t, c.cfg)
+		kv := kvOr16(c.kv)
 		p := Params{NGL: c.ngl, Ctx: c.ctx, UBatch: c.ub, Parallel: c.np, FlashAttn: c.fa, CacheK: kv, CacheV: kv, Only: c.only}
 		if got := PipelineCopies(m, p, c.nDev); got != rep.SchedCopies && !(rep.PipelineRetried && got == SchedMaxCopies) {
 			t.Errorf("%s: PipelineCopies %d, the engine's sched copies %d", c.file, got, rep.SchedCopies)
@@ -279,7 +286,7 @@ func TestPipelineDeviceCompute(t *testing.T) {
 	m3 := ggufwrite.Config{Arch: "llama", Layers: 4, Embd: 1024, Heads: 8, HeadsKV: 4, FF: 2048, Vocab: 2048, Type: "Q8_0"}
 	q3 := ggufwrite.Config{Arch: "qwen3", Layers: 4, Embd: 768, Heads: 8, HeadsKV: 2, FF: 1536, Vocab: 4096, Type: "Q4_K"}
 	g3 := ggufwrite.Config{Arch: "gemma3", Layers: 6, Embd: 512, FF: 1024, Vocab: 4096, Type: "Q8_0"}
-	models := map[string]*gguf.Model{}
+	models := modelCache{}
 	worst, worstFA, worstTree := 0.0, 0.0, 0.0
 	for _, c := range []struct {
 		file   string
@@ -328,15 +335,8 @@ func TestPipelineDeviceCompute(t *testing.T) {
 		if c.devs == nil {
 			c.devs = []string{"RPC[127.0.0.1:50052]", "RPC[127.0.0.1:50053]"}
 		}
-		key := fmt.Sprintf("%+v", c.cfg)
-		if models[key] == nil {
-			models[key] = genModel(t, c.cfg)
-		}
-		m := models[key]
-		kv := c.kv
-		if kv == "" {
-			kv = "f16"
-		}
+		m := models.get(t, c.cfg)
+		kv := kvOr16(c.kv)
 		p := Params{NGL: 99, Ctx: c.ctx, UBatch: c.ub, Parallel: c.np, FlashAttn: c.fa, CacheK: kv, CacheV: kv}
 		w := make([]float64, len(c.devs))
 		for i := range w {
