@@ -450,13 +450,13 @@ func (r *runner) replan(heal bool) (plan.Plan, plan.Input, []plan.Fix, bool) {
 }
 
 // heal re-plans after failed attempt n and returns the fixes that adds.
-// A failure that adds no symptom would be planned exactly as this attempt
-// was (the plan is a function of its input): nothing to change, no plan.
-// A failure whose fix depends on how often it was seen (plan.Repeats: the
-// compilers ran out of memory again, so fewer jobs once more) is planned
-// again too.
+// The next plan's input is this one's plus the attempt's diagnoses, each
+// counted again when seen again (a rule may act on how often: fewer jobs
+// after every out-of-memory attempt). A failure with no diagnosis adds
+// nothing to plan with, and a re-plan that adds no fix not already applied
+// ends the healing.
 func (r *runner) heal(n int) ([]string, error) {
-	if len(r.newSymptoms()) == 0 && !slices.ContainsFunc(r.res.Diagnoses, func(d Diagnosis) bool { return plan.Repeats(d.ID) }) {
+	if len(r.res.Diagnoses) == 0 {
 		return nil, nil
 	}
 	np, in, fixes, ok := r.replan(true)

@@ -99,10 +99,6 @@ func OOMAttempts(symptoms []string) int {
 	return n
 }
 
-// Repeats says whether a failure seen again after its fix calls for
-// another change: fewer jobs once more after each out-of-memory attempt.
-func Repeats(id string) bool { return id == OOMFailure }
-
 // jobs decides the job count, before the heal rules run.
 func (pl *planner) jobs() {
 	in := pl.in
