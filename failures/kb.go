@@ -9,6 +9,7 @@
 package failures
 
 import (
+	"bytes"
 	"embed"
 	"encoding/json"
 	"fmt"
@@ -216,6 +217,24 @@ func defaultPacks() ([][]byte, error) {
 	return packs, nil
 }
 
+// parsePack reads one pack file strictly: an unknown field is a mistake in
+// the data, not something to ignore.
+func parsePack(b []byte) (packFile, error) {
+	var pf packFile
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&pf); err != nil {
+		return pf, fmt.Errorf("parse: %w", err)
+	}
+	if pf.Schema != 1 {
+		return pf, fmt.Errorf("unsupported schema %d", pf.Schema)
+	}
+	if pf.Pack == "" {
+		return pf, fmt.Errorf("no name")
+	}
+	return pf, nil
+}
+
 // mergePacks adds each pack's signatures and combinations to the entries
 // they name. A pack may not invent an ID, and every signature cites its
 // public source; a certain one says why its line states the cause.
@@ -225,17 +244,9 @@ func mergePacks(df *dataFile, packs [][]byte) error {
 		at[e.ID] = i
 	}
 	for n, b := range packs {
-		var pf packFile
-		dec := json.NewDecoder(strings.NewReader(string(b)))
-		dec.DisallowUnknownFields()
-		if err := dec.Decode(&pf); err != nil {
-			return fmt.Errorf("pack %d: parse: %w", n, err)
-		}
-		if pf.Schema != 1 {
-			return fmt.Errorf("pack %d: unsupported schema %d", n, pf.Schema)
-		}
-		if pf.Pack == "" {
-			return fmt.Errorf("pack %d: no name", n)
+		pf, err := parsePack(b)
+		if err != nil {
+			return fmt.Errorf("pack %d: %w", n, err)
 		}
 		for j, ps := range pf.Signatures {
 			i, ok := at[ps.ID]
@@ -479,25 +490,28 @@ func needleOf(expr string) string {
 	if err != nil {
 		return ""
 	}
-	best := ""
-	var walk func(r *syntax.Regexp)
-	walk = func(r *syntax.Regexp) {
-		switch r.Op {
-		case syntax.OpLiteral:
-			if s := string(r.Rune); len(s) > len(best) {
-				best = s
-			}
-		case syntax.OpConcat, syntax.OpCapture:
-			for _, s := range r.Sub {
-				walk(s)
-			}
-		}
-	}
-	walk(re.Simplify())
+	best := longestLiteral(re.Simplify())
 	if len(best) < 3 {
 		return ""
 	}
 	return strings.ToLower(best)
+}
+
+// longestLiteral is the longest literal every match of r holds, as far as
+// its concatenations and captures show it.
+func longestLiteral(r *syntax.Regexp) string {
+	best := ""
+	switch r.Op {
+	case syntax.OpLiteral:
+		best = string(r.Rune)
+	case syntax.OpConcat, syntax.OpCapture:
+		for _, sub := range r.Sub {
+			if l := longestLiteral(sub); len(l) > len(best) {
+				best = l
+			}
+		}
+	}
+	return best
 }
 
 // anyNeedleOf returns, for a pattern with no single literal of 3 bytes or
@@ -509,28 +523,13 @@ func anyNeedleOf(expr string) []string {
 	if err != nil {
 		return nil
 	}
-	var longest func(r *syntax.Regexp) string
-	longest = func(r *syntax.Regexp) string {
-		best := ""
-		switch r.Op {
-		case syntax.OpLiteral:
-			best = string(r.Rune)
-		case syntax.OpConcat, syntax.OpCapture:
-			for _, sub := range r.Sub {
-				if l := longest(sub); len(l) > len(best) {
-					best = l
-				}
-			}
-		}
-		return best
-	}
 	var find func(r *syntax.Regexp) []string
 	find = func(r *syntax.Regexp) []string {
 		switch r.Op {
 		case syntax.OpAlternate:
 			var out []string
 			for _, b := range r.Sub {
-				l := longest(b)
+				l := longestLiteral(b)
 				if len(l) < 3 {
 					if sub := find(b); sub != nil {
 						out = append(out, sub...)

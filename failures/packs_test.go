@@ -23,10 +23,8 @@ func readPacks(t *testing.T) map[string]packFile {
 		if err != nil {
 			t.Fatal(err)
 		}
-		var pf packFile
-		dec := json.NewDecoder(strings.NewReader(string(b)))
-		dec.DisallowUnknownFields()
-		if err := dec.Decode(&pf); err != nil {
+		pf, err := parsePack(b)
+		if err != nil {
 			t.Fatalf("%s: %v", n, err)
 		}
 		out[n] = pf
