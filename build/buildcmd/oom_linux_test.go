@@ -5,7 +5,6 @@ package buildcmd
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -61,11 +60,6 @@ func TestHealOutOfMemoryCgroup(t *testing.T) {
 		testutil.Missing(t, "needs root to make a memory-limited cgroup (CI runs as root)")
 	}
 	cg, cleanup, err := memoryCgroup(oomLimitMiB << 20)
-	if nd := (errNoDelegation{}); errors.As(err, &nd) {
-		// The machine has cgroups, but this test may not limit a group of
-		// its own (a container whose cgroup v2 root holds processes).
-		t.Skipf("cgroup v2 is mounted but its memory controller cannot be enabled for a child group here: %v", err)
-	}
 	if err != nil {
 		testutil.Missing(t, "no memory-limited cgroup here: %v", err)
 	}
@@ -94,11 +88,8 @@ func memoryCgroup(limit int64) (string, func(), error) {
 		}
 		sub, _ := os.ReadFile("/sys/fs/cgroup/cgroup.subtree_control")
 		if !slices.Contains(strings.Fields(string(sub)), "memory") {
-			if err := os.WriteFile("/sys/fs/cgroup/cgroup.subtree_control", []byte("+memory"), 0o644); err != nil {
-				// EBUSY: /sys/fs/cgroup is a container's own group, which
-				// holds processes, and cgroup v2 gives no controller to the
-				// children of a group with processes.
-				return "", nil, errNoDelegation{err}
+			if err := enableMemory(); err != nil {
+				return "", nil, err
 			}
 		}
 		dir = filepath.Join("/sys/fs/cgroup", name)
@@ -130,10 +121,30 @@ func memoryCgroup(limit int64) (string, func(), error) {
 	return dir, cleanup, nil
 }
 
-type errNoDelegation struct{ err error }
-
-func (e errNoDelegation) Error() string {
-	return "enabling the memory controller for child groups (/sys/fs/cgroup/cgroup.subtree_control): " + fmt.Sprint(e.err)
+// enableMemory gives the children of /sys/fs/cgroup the memory controller.
+// Where /sys/fs/cgroup is a container's own group, it holds the container's
+// processes, and cgroup v2 gives no controller to the children of a group
+// with processes (EBUSY): its processes move to a child group of their own
+// first (what container init systems do), without a limit, and stay there.
+func enableMemory() error {
+	const ctl = "/sys/fs/cgroup/cgroup.subtree_control"
+	err := os.WriteFile(ctl, []byte("+memory"), 0o644)
+	if err == nil {
+		return nil
+	}
+	leaf := "/sys/fs/cgroup/llamactl-oom-init"
+	if merr := os.MkdirAll(leaf, 0o755); merr != nil {
+		return fmt.Errorf("%s: %v; making %s: %v", ctl, err, leaf, merr)
+	}
+	procs, _ := os.ReadFile("/sys/fs/cgroup/cgroup.procs")
+	for _, pid := range strings.Fields(string(procs)) {
+		// a kernel thread or a process that has exited cannot move
+		_ = os.WriteFile(filepath.Join(leaf, "cgroup.procs"), []byte(pid), 0o644)
+	}
+	if err2 := os.WriteFile(ctl, []byte("+memory"), 0o644); err2 != nil {
+		return fmt.Errorf("enabling the memory controller for child groups (%s): %v, and after moving this group's processes to %s: %v", ctl, err, leaf, err2)
+	}
+	return nil
 }
 
 func buildOutOfMemory(t *testing.T) {
