@@ -288,6 +288,10 @@ var acceptedDevMisses = map[string]string{
 	"dev/gpt4all-1268-oom-warning-really-no-avx.log":             "GPT4All's crash-recovery warning guesses 'out of memory' after any crash while loading; nothing in the excerpt names AVX, an illegal instruction or the CPU (the thread found a Xeon E5620 without AVX)",
 	// issue #15 (h-newid2r): a cause now with an ID whose excerpt shows it only by an absence
 	"dev/compute-runtime-477-no-level-zero-packages.log": "sycl-ls lists only the OpenCL CPU and FPGA-emulation platforms and the host device: the missing Level Zero GPU is an absence, and sycl-ls on a machine with no Intel GPU prints the same",
+	// batch 10 (h-tune10a, build side): the excerpt holds no line that names the cause
+	"dev/flash-attn-389-max-jobs-ram-exhausted.log":     "only a top snapshot with the machine's RAM nearly all used: no compiler process, kill or allocation failure is named, and a model loading or any other program fills memory the same way",
+	"dev/mamba-323-causal-conv1d-no-nvcc.log":           "the build script's version check ('only supported on CUDA 11.6 and above ... make sure nvcc has a supported version') is raised for an nvcc older than 11.6 (cuda-toolkit-too-old) as well as for the missing one the thread found; the excerpt shows neither nvcc's version nor its absence",
+	"dev/zluda-108-slangtorch-stl1002-cuda-too-old.log": "only '1 error detected in the compilation of ...cu' and ninja's stop: the STL1002 line the maintainer quoted is outside the excerpt, and any nvcc error ends so",
 }
 
 // pendingBatches are batches collected after this turn's matcher work began:

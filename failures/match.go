@@ -264,9 +264,13 @@ func (m *matcher) feed(raw string) {
 	}
 	// the joined reading first: it cites the first piece with the whole text
 	joinedWrap := false
-	if m.wrapPieces > 0 && strings.TrimSpace(unquote(raw)) != "" {
+	// a row of blanks as wide as the console is a padded row's piece, not a blank line
+	if m.wrapPieces > 0 && (strings.TrimSpace(unquote(raw)) != "" || wrapped(raw)) {
 		joined := m.wrapText + strings.TrimRight(unquote(raw), "\r")
 		m.reread(joined, Normalize(joined), m.wrapStart)
+		if j := unpadRows(joined); j != "" {
+			m.reread(joined, Normalize(j), m.wrapStart)
+		}
 		joinedWrap = true
 		if m.wrapPieces < maxWrapJoin && wrapped(raw) {
 			m.wrapText = joined
@@ -276,6 +280,11 @@ func (m *matcher) feed(raw string) {
 		}
 	}
 	m.line(raw)
+	if len(raw) > wrapWidths[0]+minRowPad {
+		if j := unpadRows(raw); j != "" {
+			m.reread(raw, Normalize(j), m.n)
+		}
+	}
 	if !joinedWrap {
 		m.wrapPieces, m.wrapText = 0, ""
 		if wrapped(raw) {
@@ -286,6 +295,44 @@ func (m *matcher) feed(raw string) {
 	if len(raw) <= maxExcerptLine*4 {
 		m.prevRaw = raw
 	}
+}
+
+// minRowPad is the fewest blanks unpadRows takes for a row's padding.
+const minRowPad = 8
+
+// unpadRows reads a line whose console rows were copied onto one line, each
+// padded with blanks to the terminal's width ("... not expa<88 spaces>nded
+// with '...'"): the rows' text joined, or "" when the line is not so. A pad
+// is a run of minRowPad blanks or more between two characters, the first one
+// after a console's width of text (what comes before it is a full row, plus
+// any prefix a logger added); the runs after it are the other rows' pads.
+func unpadRows(raw string) string {
+	if !strings.Contains(raw, "        ") && !strings.Contains(raw, "\t\t\t\t\t\t\t\t") {
+		return ""
+	}
+	r := []rune(strings.TrimRight(raw, "\r"))
+	var b strings.Builder
+	found, last := false, 0
+	for i := 0; i < len(r); {
+		if r[i] != ' ' && r[i] != '\t' {
+			i++
+			continue
+		}
+		j := i
+		for j < len(r) && (r[j] == ' ' || r[j] == '\t') {
+			j++
+		}
+		if j-i >= minRowPad && j < len(r) && (found || i >= wrapWidths[0]) {
+			b.WriteString(string(r[last:i]))
+			last, found = j, true
+		}
+		i = j
+	}
+	if !found {
+		return ""
+	}
+	b.WriteString(string(r[last:]))
+	return b.String()
 }
 
 // unquote drops the quote marker ("> ", "> > ") a pasted line may have

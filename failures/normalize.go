@@ -57,6 +57,9 @@ var (
 		{"ADFJMNOS", regexp.MustCompile(`^(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) +\d{1,2} \d{2}:\d{2}:\d{2} \S+ [\w.@/-]+(?:\[\d+\])?: `)},
 		// LM Studio / electron-log "[2025-02-08 01:29:29.905] [error] "
 		{"[", regexp.MustCompile(`^\[\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}(?:[.,]\d+)?\](?: \[\w+\])? `)},
+		// VS Code's CMake Tools output channel names the step on every line:
+		// "[cmake] CMake Error at ...", "[build] FAILED: ...", "[proc] ..."
+		{"[", regexp.MustCompile(`^\[(?:cmake|build|proc|main|driver|ctest|cpack|kit|variant|cmakefileapi-driver)\] `)},
 		// a Kubernetes container log (CRI) after its timestamp: "stderr F "
 		{"s", regexp.MustCompile(`^(?:stdout|stderr) [FP] `)},
 		// a GitHub/e-mail quote "> " (nested: "> > ")
