@@ -411,7 +411,9 @@ var heldOutFloors = map[string]struct {
 	// h-newid2r's label corrections (two test8 logs relabelled by their
 	// cause text to rocm-no-device and model-file-not-found, one found):
 	// 83.7%/76.5%/1 (a relabel can only make a figure harder).
-	"test8": {0.83, 0.76, 1},
+	// The turn-6 label audit: a WSL1 log labelled [] given cuda-no-device, as its
+	// dev twin wsl-3847 (a GPU that is not passed through): 86.0%/77.8%/1.
+	"test8": {0.86, 0.77, 1},
 	// test9: 90.0%/90.0%/1 when drawn (turn 5, with the GPU, build and Windows
 	// packs; batch 9 stays pending: whole batch 88.1%/79.3%/1 when drawn);
 	// unchanged by batch 9's dev work (h-tune9)
@@ -435,8 +437,9 @@ var heldOutFloors = map[string]struct {
 	// log confirms them; 84.0%/79.1%/7 with h-newid2r's relabels (three held
 	// out logs now expect a new ID), the same with batch 9's dev work;
 	// 84.6%/79.7%/8 over 332 with test10 (when drawn); 85.2%/79.9%/6 with the
-	// turn-6 label audit (11 labels corrected from the cause texts, 5 held out).
-	"all": {0.85, 0.79, 6},
+	// turn-6 label audit (11 labels corrected from the cause texts, 5 held out);
+	// 85.5%/80.0%/6 with its twelfth, the WSL1 log in test8.
+	"all": {0.85, 0.80, 6},
 }
 
 // TestEvalHeldout measures each held-out split and all of them together:
