@@ -20,6 +20,11 @@ func TestBatch10aSignatures(t *testing.T) {
 		{"/tmp/pip-install-x/mamba-ssm_1/setup.py:77: UserWarning: mamba_ssm was requested, but nvcc was not found.  Are you sure your environment has nvcc available?", "cuda-toolkit-not-found", true},
 		{"setup.py:117: UserWarning: flash_attn was requested, but nvcc was not found.  Are you sure your environment has nvcc available?", "cuda-toolkit-not-found", true},
 		{"warnings.warn: causal_conv1d was requested, but nvcc was not found.", "cuda-toolkit-not-found", true},
+		// the same absence in other build scripts' words (apex's flag, a backend chosen by a script)
+		{"RuntimeError: --cuda_ext was requested, but nvcc was not found.  Are you sure your environment has nvcc available?", "cuda-toolkit-not-found", true},
+		{"RuntimeError: CUDA backend selected but nvcc was not found: nvcc", "cuda-toolkit-not-found", true},
+		{"ValueError: CUDA build requested but nvcc was not found; install the CUDA Toolkit or use --backend cpu", "cuda-toolkit-not-found", true},
+		{"[setup][error] CUDA_HOME is required for the extension's compilation, but nvcc was not found.", "cuda-toolkit-not-found", true},
 		// POSIX shells' command-not-found for nvcc (existing shape, kept by these cases)
 		{"/bin/sh: 1: nvcc: not found", "cuda-toolkit-not-found", false},
 		{"bash: line 1: nvcc: command not found", "cuda-toolkit-not-found", false},
@@ -57,6 +62,9 @@ func TestBatch10aNearMisses(t *testing.T) {
 		{"Could not find cuDNN.  Before continuing, please download and install cuDNN", "cuda-toolkit-not-found"},
 		{"UserWarning: mamba_ssm was requested, but ninja was not found.", "cuda-toolkit-not-found"},
 		{"nvcc was found but is version 11.5", "cuda-toolkit-not-found"},
+		{"CUDA was requested and nvcc was found. Building the extension.", "cuda-toolkit-not-found"},
+		{"warning: nvcc was not found; building for CPU only", "cuda-toolkit-not-found"},
+		{"UserWarning: cudnn was requested, but cuDNN was not found.", "cuda-toolkit-not-found"},
 
 		// another header, or the VC runtime DLL at run time
 		{"corecrt.h:10:10: fatal error: stdio_ext.h: No such file or directory", "msvc-env-missing"},
