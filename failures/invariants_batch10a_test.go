@@ -38,6 +38,8 @@ func TestBatch10aSignatures(t *testing.T) {
 		{`  file INSTALL cannot find "C:/Program Files/AMD/ROCm/5.7/bin/amdhip64.dll": File exists.`, "hip-sdk-cmake-config-broken", true},
 		{`Error copying file (if different) from "C:/Program Files/AMD/ROCm/6.1/bin/amdhip64.dll" to "D:/build/bin".`, "hip-sdk-cmake-config-broken", true},
 		{`file COPY cannot find "C:\Program Files\AMD\ROCm\6.2\bin\amdhip64.dll": No such file or directory.`, "hip-sdk-cmake-config-broken", true},
+		// the same file as CMake's import check reports it (the ID's existing rule, certain)
+		{"CMake Error at C:/Program Files/AMD/ROCm/5.7/lib/cmake/hip-lang/hip-lang-targets.cmake:83 (message):\n  The imported target \"hip-lang::amdhip64\" references the file\n\n     \"C:/Program Files/AMD/ROCm/5.7/bin/amdhip64.dll\"\n\n  but this file does not exist.  Possible reasons include:", "hip-sdk-cmake-config-broken", false},
 
 		// ExternalProject/FetchContent of a CMake before 3.24 swallowing a keyword it does not know into URL
 		{"[cmake] CMake Error at /usr/share/cmake-3.22/Modules/ExternalProject.cmake:2806 (message):\n[cmake]   At least one entry of URL is a path (invalid in a list)", "cmake-too-old", true},
