@@ -288,6 +288,12 @@ var acceptedDevMisses = map[string]string{
 	"dev/gpt4all-1268-oom-warning-really-no-avx.log":             "GPT4All's crash-recovery warning guesses 'out of memory' after any crash while loading; nothing in the excerpt names AVX, an illegal instruction or the CPU (the thread found a Xeon E5620 without AVX)",
 	// issue #15 (h-newid2r): a cause now with an ID whose excerpt shows it only by an absence
 	"dev/compute-runtime-477-no-level-zero-packages.log": "sycl-ls lists only the OpenCL CPU and FPGA-emulation platforms and the host device: the missing Level Zero GPU is an absence, and sycl-ls on a machine with no Intel GPU prints the same",
+	// batch 10 (h-tune10b), runtime half: the excerpt stops before the cause or shows only its effect
+	"dev/gpt4all-2918-bindings-msvcp140-missing.log":      "the excerpt is cut inside ctypes' 'Could not find module' path, before the DLL's name and '(or one of its dependencies)': nothing names msvcp140.dll, and a missing CUDA runtime or OpenMP DLL starts the same way (see textgen-6255)",
+	"dev/lmstudio-221-no-runtime-vm-cpu-no-avx2.log":      "LM Studio's 'No LM Runtime found for model format' names no reason: it says the same when no runtime has been downloaded yet or its download failed; nothing in the excerpt names AVX2 or the CPU (the thread's finding)",
+	"dev/ollama-2870-rx6650-container-crash-override.log": "only the register dump of a Go crash (rax ... gs): neither the signal, the GPU's gfx target nor a rocBLAS/Tensile line is in the excerpt (see localai-288)",
+	"dev/ollama-9686-vmware-nat-forward-holds-11434.log":  "only the client's side: a connection to 11434 reset by the remote host, which a crashing server, a proxy or a security product ends the same way; no bind error shows that another process holds the port",
+	"dev/ollama-9842-offline-install-no-runners.log":      "ollama's debug line 'compatible gpu libraries' compatible=[] alone: it prints the same empty list on a machine with no GPU (a CPU has no GPU library to match, llm/server.go), and nothing in the excerpt shows an NVIDIA GPU was detected",
 }
 
 // pendingBatches are batches collected after this turn's matcher work began:
