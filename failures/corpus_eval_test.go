@@ -305,6 +305,7 @@ var acceptedDevMisses = map[string]string{
 // 88.1%/80.0%/1 confident mistake) until h-tune9 took up its dev logs.
 var pendingBatches = map[int]string{
 	10: "collected in turn 6 by four collectors who wrote no matcher, after batch 9's dev work; held-out third test10 drawn with seed 14783351 before any matcher change",
+	11: "collected in turn 6 by two collectors who wrote no matcher, while batch 10's dev logs were tuned on; held-out third test11 drawn with seed 33716718; nobody tunes on it this turn: the last blind measure",
 }
 
 func notPending(batch int) bool { return pendingBatches[batch] == "" }
@@ -423,7 +424,10 @@ var heldOutFloors = map[string]struct {
 	// test10: 88.9%/86.7%/1 (and 2 hedged) when drawn (turn 6, after batch
 	// 9's dev work; batch 10 pending: whole batch 79.3%/58.6%/2 and 2 hedged)
 	"test10": {0.88, 0.86, 1},
-	// all: the sum of the splits' confident-mistake limits (0+0+2+1+0+1+0+1+0+1);
+	// test11: 85.7%/60.0%/0 when drawn (turn 6, while batch 10's dev logs were
+	// being tuned on in other branches; batch 11 pending: whole batch 78.0%/57.1%/0)
+	"test11": {0.85, 0.60, 0},
+	// all: the sum of the splits' confident-mistake limits (0+0+2+1+0+1+0+1+0+1+0);
 	// the pool changes when a batch joins it, so its floors are re-measured
 	// then: 87.7%/87.1%/4 over 122 logs before test5, 82.7%/78.3%/5 over 168
 	// with it, 80.8%/74.5%/6 over 203 with test6, 80.4%/74.8%/7 over 224 with
@@ -438,8 +442,9 @@ var heldOutFloors = map[string]struct {
 	// out logs now expect a new ID), the same with batch 9's dev work;
 	// 84.6%/79.7%/8 over 332 with test10 (when drawn); 85.2%/79.9%/6 with the
 	// turn-6 label audit (11 labels corrected from the cause texts, 5 held out);
-	// 85.5%/80.0%/6 with its twelfth, the WSL1 log in test8.
-	"all": {0.85, 0.80, 6},
+	// 85.5%/80.0%/6 with its twelfth, the WSL1 log in test8; 85.5%/79.5%/6 over
+	// 346 with test11 (when drawn).
+	"all": {0.85, 0.79, 6},
 }
 
 // TestEvalHeldout measures each held-out split and all of them together:
