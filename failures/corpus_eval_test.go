@@ -262,9 +262,11 @@ func TestCorpusManifest(t *testing.T) {
 // llamactl although the thread knows the cause: the excerpt holds no
 // evidence of it.
 var acceptedDevMisses = map[string]string{
-	"dev/easyinstruct-6-no-c-compiler-pip-win.log":           "no C compiler found, but nothing in the excerpt says Windows (the cause there) rather than Linux",
-	"dev/llamacpppython-1009-hipblas-windows-picks-msvc.log": "the excerpt is an ordinary, error-free MSVC configure (Visual Studio generator, cl.exe identified); nothing in it says HIP was requested (the CMAKE_ARGS are only in the thread's prose), so naming hip-compiler-not-clang would be a guess any MSVC log would trigger",
-	"dev/koboldcpp-1555-winerror1114-cuda-no-avx2.log":       "WinError 1114 (a DLL's initialiser failed) on koboldcpp_cublas.dll; the CPU lacking AVX2 is the thread's finding, nothing in the excerpt names an instruction or the CPU, and 1114 has other causes (torch's c10.dll)",
+	// relabelled in turn 6 by its cause text (h-labels)
+	"dev/llamacpp-11819-server-silent-exit-hidden-load-error.log": "llama-server exits without a word after the model's tensor list; the unsupported pre-tokenizer shows only with -v, which the excerpt does not have",
+	"dev/easyinstruct-6-no-c-compiler-pip-win.log":                "no C compiler found, but nothing in the excerpt says Windows (the cause there) rather than Linux",
+	"dev/llamacpppython-1009-hipblas-windows-picks-msvc.log":      "the excerpt is an ordinary, error-free MSVC configure (Visual Studio generator, cl.exe identified); nothing in it says HIP was requested (the CMAKE_ARGS are only in the thread's prose), so naming hip-compiler-not-clang would be a guess any MSVC log would trigger",
+	"dev/koboldcpp-1555-winerror1114-cuda-no-avx2.log":            "WinError 1114 (a DLL's initialiser failed) on koboldcpp_cublas.dll; the CPU lacking AVX2 is the thread's finding, nothing in the excerpt names an instruction or the CPU, and 1114 has other causes (torch's c10.dll)",
 	// batch 5, runtime half
 	"dev/koboldcpp-778-msvcp140-codecvt-missing.log":          "'could not find module koboldcpp_cublas.dll (or one of its dependencies)' does not say which dependency; the missing MSVCP140_CODECVT_IDS.dll came from a dependency listing outside the excerpt (CUDA runtime, VC runtime and OpenMP DLLs all fail the same way)",
 	"dev/pytorch-scripts-26-dll-load-failed-cuda8-cudnn6.log": "'DLL load failed' importing torch._C names no DLL: the same line shows for a missing OpenMP runtime (dev/anaconda-13513) or VC runtime, so naming CUDA would be a guess",
@@ -309,6 +311,7 @@ var acceptedDevMisses = map[string]string{
 // 88.1%/80.0%/1 confident mistake) until h-tune9 took up its dev logs.
 var pendingBatches = map[int]string{
 	10: "collected in turn 6 by four collectors who wrote no matcher, after batch 9's dev work; held-out third test10 drawn with seed 14783351 before any matcher change",
+	11: "collected in turn 6 by two collectors who wrote no matcher, while batch 10's dev logs were tuned on; held-out third test11 drawn with seed 33716718; nobody tunes on it this turn: the last blind measure",
 }
 
 func notPending(batch int) bool { return pendingBatches[batch] == "" }
@@ -396,10 +399,14 @@ var heldOutFloors = map[string]struct {
 	// corrections; the batch-6 dev work (h-tune6: batch 6's dev logs 77.9%
 	// -> 91.2% correct, 1 -> 0 confident mistakes) moved no test6 log; the
 	// llama.cpp message catalog moved one (74.3%/57.9%/1)
-	"test6": {0.74, 0.57, 1},
+	// The turn-6 label audit (h-labels, from the cause texts only) gave one
+	// test6 log an ID explain does not name: 71.4%/55.0%/1.
+	"test6": {0.71, 0.55, 1},
 	// test7: 76.2%/63.6%/1 when drawn (batch 7 is pending too); 81.0%/72.7%/1
 	// with the batch-6 dev work (nobody tuned on batch 7)
-	"test7": {0.80, 0.72, 1},
+	// The turn-6 label audit added an ID one test7 log's cause names and explain
+	// named as certain (its one confident mistake) and emptied another's: 90.5%/81.8%/0.
+	"test7": {0.90, 0.81, 0},
 	// test8: 90.7%/80.0%/1 when drawn (turn 5; batch 8 pending: its whole
 	// batch 90.7%/79.6%/2 before anyone tuned on any part of it); unchanged
 	// by batch 8's dev work (h-tune8)
@@ -411,15 +418,22 @@ var heldOutFloors = map[string]struct {
 	// h-newid2r's label corrections (two test8 logs relabelled by their
 	// cause text to rocm-no-device and model-file-not-found, one found):
 	// 83.7%/76.5%/1 (a relabel can only make a figure harder).
-	"test8": {0.83, 0.76, 1},
+	// The turn-6 label audit: a WSL1 log labelled [] given cuda-no-device, as its
+	// dev twin wsl-3847 (a GPU that is not passed through): 86.0%/77.8%/1.
+	"test8": {0.86, 0.77, 1},
 	// test9: 90.0%/90.0%/1 when drawn (turn 5, with the GPU, build and Windows
 	// packs; batch 9 stays pending: whole batch 88.1%/79.3%/1 when drawn);
 	// unchanged by batch 9's dev work (h-tune9)
-	"test9": {0.90, 0.90, 1},
+	// The turn-6 label audit gave one test9 log the ID explain named as certain
+	// (its one confident mistake): 95.0%/90.9%/0.
+	"test9": {0.95, 0.90, 0},
 	// test10: 88.9%/86.7%/1 (and 2 hedged) when drawn (turn 6, after batch
 	// 9's dev work; batch 10 pending: whole batch 79.3%/58.6%/2 and 2 hedged)
 	"test10": {0.88, 0.86, 1},
-	// all: the sum of the splits' confident-mistake limits (0+0+2+1+0+1+1+1+1+1);
+	// test11: 85.7%/60.0%/0 when drawn (turn 6, while batch 10's dev logs were
+	// being tuned on in other branches; batch 11 pending: whole batch 78.0%/57.1%/0)
+	"test11": {0.85, 0.60, 0},
+	// all: the sum of the splits' confident-mistake limits (0+0+2+1+0+1+0+1+0+1+0);
 	// the pool changes when a batch joins it, so its floors are re-measured
 	// then: 87.7%/87.1%/4 over 122 logs before test5, 82.7%/78.3%/5 over 168
 	// with it, 80.8%/74.5%/6 over 203 with test6, 80.4%/74.8%/7 over 224 with
@@ -432,8 +446,11 @@ var heldOutFloors = map[string]struct {
 	// 84.3%/79.4%/7 once pack signatures were probable until a development
 	// log confirms them; 84.0%/79.1%/7 with h-newid2r's relabels (three held
 	// out logs now expect a new ID), the same with batch 9's dev work;
-	// 84.6%/79.7%/8 over 332 with test10 (when drawn).
-	"all": {0.84, 0.79, 8},
+	// 84.6%/79.7%/8 over 332 with test10 (when drawn); 85.2%/79.9%/6 with the
+	// turn-6 label audit (11 labels corrected from the cause texts, 5 held out);
+	// 85.5%/80.0%/6 with its twelfth, the WSL1 log in test8; 85.5%/79.5%/6 over
+	// 346 with test11 (when drawn).
+	"all": {0.85, 0.79, 6},
 }
 
 // TestEvalHeldout measures each held-out split and all of them together:

@@ -100,7 +100,7 @@ cp -r testdata/engine/. "$W/src/llama.cpp-b9999/"
 tar czf "$W/good.tar.gz" -C "$W/src" llama.cpp-b9999
 "$F" serve "$W/mirror" "$W/port" &
 SERVER=$!
-for ((i = 0; i < 50; i++)); do [[ -s "$W/port" ]] && break; sleep 0.1; done
+for ((i = 0; i < 300; i++)); do [[ -s "$W/port" ]] && break; sleep 0.1; done
 export LLAMACTL_ENGINE_MIRROR="http://127.0.0.1:$(cat "$W/port")/{ref}.tar.gz"
 BUILD=(build --ref b9999 --backend cpu)
 printf '<html><body>Sign in to the hotel Wi-Fi</body></html>\n' >"$W/portal.tar.gz"

@@ -125,7 +125,7 @@ rpm=$(ls "$D"/llamactl-*.x86_64.rpm "$D"/llamactl_*_x86_64.rpm "$D"/llamactl_*_a
 serve() { # DIR [-cut NAME] -> sets $url
   "$W/releasetool" serve "$@" >"$W/url" 2>"$W/serve.log" &
   servers+=($!)
-  for _ in $(seq 50); do [[ -s "$W/url" ]] && break; sleep 0.1; done
+  for _ in $(seq 300); do [[ -s "$W/url" ]] && break; sleep 0.1; done
   url=$(cat "$W/url")
   : >"$W/url"
 }
