@@ -294,6 +294,12 @@ var acceptedDevMisses = map[string]string{
 	"dev/flash-attn-389-max-jobs-ram-exhausted.log":     "only a top snapshot with the machine's RAM nearly all used: no compiler process, kill or allocation failure is named, and a model loading or any other program fills memory the same way",
 	"dev/mamba-323-causal-conv1d-no-nvcc.log":           "the build script's version check ('only supported on CUDA 11.6 and above ... make sure nvcc has a supported version') is raised for an nvcc older than 11.6 (cuda-toolkit-too-old) as well as for the missing one the thread found; the excerpt shows neither nvcc's version nor its absence",
 	"dev/zluda-108-slangtorch-stl1002-cuda-too-old.log": "only '1 error detected in the compilation of ...cu' and ninja's stop: the STL1002 line the maintainer quoted is outside the excerpt, and any nvcc error ends so",
+	// batch 10 (h-tune10b), runtime half: the excerpt stops before the cause or shows only its effect
+	"dev/gpt4all-2918-bindings-msvcp140-missing.log":      "the excerpt is cut inside ctypes' 'Could not find module' path, before the DLL's name and '(or one of its dependencies)': nothing names msvcp140.dll, and a missing CUDA runtime or OpenMP DLL starts the same way (see textgen-6255)",
+	"dev/lmstudio-221-no-runtime-vm-cpu-no-avx2.log":      "LM Studio's 'No LM Runtime found for model format' names no reason: it says the same when no runtime is installed (after the 0.4 upgrade, lmstudio-bug-tracker#1925) or on a second Windows account (#1221); nothing in the excerpt names AVX2 or the CPU (the thread's finding)",
+	"dev/ollama-2870-rx6650-container-crash-override.log": "only the register dump of a Go crash (rax ... gs): neither the signal, the GPU's gfx target nor a rocBLAS/Tensile line is in the excerpt (see localai-288)",
+	"dev/ollama-9686-vmware-nat-forward-holds-11434.log":  "only the client's side: a connection to 11434 reset by the remote host, which a crashing server, a proxy or a security product ends the same way; no bind error shows that another process holds the port",
+	"dev/ollama-9842-offline-install-no-runners.log":      "ollama's debug line 'compatible gpu libraries' compatible=[] alone: it prints the same empty list on a machine with no GPU (a CPU has no GPU library to match, llm/server.go), and nothing in the excerpt shows an NVIDIA GPU was detected",
 }
 
 // pendingBatches are batches collected after this turn's matcher work began:
@@ -309,6 +315,7 @@ var acceptedDevMisses = map[string]string{
 // 88.1%/80.0%/1 confident mistake) until h-tune9 took up its dev logs.
 var pendingBatches = map[int]string{
 	10: "collected in turn 6 by four collectors who wrote no matcher, after batch 9's dev work; held-out third test10 drawn with seed 14783351 before any matcher change",
+	11: "collected in turn 6 by two collectors who wrote no matcher, while batch 10's dev logs were tuned on; held-out third test11 drawn with seed 33716718; nobody tunes on it this turn: the last blind measure",
 }
 
 func notPending(batch int) bool { return pendingBatches[batch] == "" }
@@ -427,7 +434,10 @@ var heldOutFloors = map[string]struct {
 	// test10: 88.9%/86.7%/1 (and 2 hedged) when drawn (turn 6, after batch
 	// 9's dev work; batch 10 pending: whole batch 79.3%/58.6%/2 and 2 hedged)
 	"test10": {0.88, 0.86, 1},
-	// all: the sum of the splits' confident-mistake limits (0+0+2+1+0+1+0+1+0+1);
+	// test11: 85.7%/60.0%/0 when drawn (turn 6, while batch 10's dev logs were
+	// being tuned on in other branches; batch 11 pending: whole batch 78.0%/57.1%/0)
+	"test11": {0.85, 0.60, 0},
+	// all: the sum of the splits' confident-mistake limits (0+0+2+1+0+1+0+1+0+1+0);
 	// the pool changes when a batch joins it, so its floors are re-measured
 	// then: 87.7%/87.1%/4 over 122 logs before test5, 82.7%/78.3%/5 over 168
 	// with it, 80.8%/74.5%/6 over 203 with test6, 80.4%/74.8%/7 over 224 with
@@ -442,8 +452,9 @@ var heldOutFloors = map[string]struct {
 	// out logs now expect a new ID), the same with batch 9's dev work;
 	// 84.6%/79.7%/8 over 332 with test10 (when drawn); 85.2%/79.9%/6 with the
 	// turn-6 label audit (11 labels corrected from the cause texts, 5 held out);
-	// 85.5%/80.0%/6 with its twelfth, the WSL1 log in test8.
-	"all": {0.85, 0.80, 6},
+	// 85.5%/80.0%/6 with its twelfth, the WSL1 log in test8; 85.5%/79.5%/6 over
+	// 346 with test11 (when drawn).
+	"all": {0.85, 0.79, 6},
 }
 
 // TestEvalHeldout measures each held-out split and all of them together:
