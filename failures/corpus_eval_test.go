@@ -313,8 +313,10 @@ var acceptedDevMisses = map[string]string{
 // its dev logs.
 // Batch 9 (turn 5, seed 25622338) was pending from its draw (whole batch
 // 88.1%/80.0%/1 confident mistake) until h-tune9 took up its dev logs.
+// Batch 10 (turn 6, seed 14783351) was pending from its draw (whole batch
+// 79.3%/58.6%/2 confident and 2 hedged mistakes) until h-tune10a and
+// h-tune10b took up its dev logs.
 var pendingBatches = map[int]string{
-	10: "collected in turn 6 by four collectors who wrote no matcher, after batch 9's dev work; held-out third test10 drawn with seed 14783351 before any matcher change",
 	11: "collected in turn 6 by two collectors who wrote no matcher, while batch 10's dev logs were tuned on; held-out third test11 drawn with seed 33716718; nobody tunes on it this turn: the last blind measure",
 }
 
