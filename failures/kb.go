@@ -161,6 +161,11 @@ type KB struct {
 	byID     map[string]int
 	facts    []Fact
 	messages map[string]string
+	macros   map[string]string
+	// concepts: the fallback layer (concepts.go); conceptNot the lines
+	// that never count for it
+	concepts   []concept
+	conceptNot *regexp.Regexp
 }
 
 var (
@@ -281,7 +286,8 @@ func mergePacks(df *dataFile, packs [][]byte) error {
 	return nil
 }
 
-// Default returns the embedded knowledge base with its packs, loaded once.
+// Default returns the embedded knowledge base with its packs and concepts,
+// loaded once.
 // The data is validated by tests, so a failure here is a programming error.
 func Default() *KB {
 	defaultOnce.Do(func() {
@@ -292,6 +298,13 @@ func Default() *KB {
 		kb, err := Load(defaultData, packs...)
 		if err != nil {
 			panic("failures: embedded data: " + err.Error())
+		}
+		concepts, err := defaultConcepts()
+		if err != nil {
+			panic("failures: embedded concepts: " + err.Error())
+		}
+		if kb, err = kb.withConcepts(concepts); err != nil {
+			panic("failures: embedded concepts: " + err.Error())
 		}
 		defaultKB = kb
 	})
@@ -311,7 +324,16 @@ func Load(data []byte, packs ...[]byte) (*KB, error) {
 	if err := mergePacks(&df, packs); err != nil {
 		return nil, err
 	}
-	kb := &KB{byID: map[string]int{}, messages: df.Messages}
+	kb := &KB{byID: map[string]int{}, messages: df.Messages, macros: df.Macros}
+	not := conceptNotCounted
+	if _, ok := df.Macros["not_a_report"]; !ok {
+		not = strings.TrimPrefix(not, "{{not_a_report}}|")
+	}
+	if x, err := expandMacros(not, df.Macros); err != nil {
+		return nil, fmt.Errorf("concept exclusions: %w", err)
+	} else if kb.conceptNot, err = regexp.Compile(x); err != nil {
+		return nil, fmt.Errorf("concept exclusions: %w", err)
+	}
 	expand := func(re string) (string, error) { return expandMacros(re, df.Macros) }
 	for i := range df.Facts {
 		f := &df.Facts[i]

@@ -149,8 +149,10 @@ type matcher struct {
 	pend     []pending
 	errLines []LogLine
 	logFacts map[string]string
-	n        int
-	grams    trigramSet
+	// conceptHits: the first line each ID's concepts matched (concepts.go)
+	conceptHits map[int]conceptHit
+	n           int
+	grams       trigramSet
 	// what feed keeps of the lines before: the previous raw line, and the
 	// wrapped pieces joined so far (from line wrapStart)
 	prevRaw               string
@@ -511,6 +513,7 @@ func (m *matcher) match(raw, msg, lower string) bool {
 			}
 		}
 	}
+	m.matchConcepts(raw, msg, lower)
 	for _, f := range m.kb.facts {
 		if f.logRe == nil || m.logFacts[f.Key] != "" {
 			continue
@@ -696,6 +699,13 @@ func (m *matcher) result() Diagnosis {
 	})
 	for _, h := range hits {
 		d.Findings = append(d.Findings, m.kb.finding(m.kb.entries[h.entry], h))
+	}
+	if f, ok := m.conceptFinding(d.Findings); ok {
+		if f.Severity == SeverityError {
+			d.Findings = append([]Finding{f}, d.Findings...)
+		} else {
+			d.Findings = append(d.Findings, f)
+		}
 	}
 	if len(d.Findings) == 0 {
 		n := len(m.errLines)

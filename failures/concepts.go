@@ -1,0 +1,289 @@
+package failures
+
+import (
+	"bytes"
+	"embed"
+	"encoding/json"
+	"fmt"
+	"io/fs"
+	"regexp"
+	"sort"
+	"strings"
+)
+
+// Concepts are the fallback layer of explain (data/concepts/*.json): a
+// cause's noun (the DLL, tool, environment variable, API or file the cause
+// is about: "nvcc", "MSVCP140.dll") next to a failure shape (not found,
+// cannot load, not recognized, unsupported, too old, out of memory ... in
+// several languages) on one line names the cause as probable, whatever tool
+// printed the line. The layer speaks only when nothing else did: no finding
+// of severity error from the signatures and combinations, and the concept
+// lines of the log name exactly one ID (two IDs are ambiguous: silence).
+
+//go:embed data/concepts
+var conceptFS embed.FS
+
+// conceptSpec is one concept as data/concepts/*.json states it.
+type conceptSpec struct {
+	ID         string   `json:"id"`
+	Anchor     string   `json:"anchor"`
+	Shape      string   `json:"shape"`
+	Unless     string   `json:"unless,omitempty"`
+	Source     string   `json:"source"`
+	Comment    string   `json:"comment,omitempty"`
+	Examples   []string `json:"examples"`
+	NearMisses []string `json:"near_misses"`
+}
+
+type conceptFile struct {
+	Schema   int               `json:"schema"`
+	Comment  string            `json:"comment,omitempty"`
+	Shapes   map[string]string `json:"shapes,omitempty"`
+	Concepts []conceptSpec     `json:"concepts"`
+}
+
+// concept is a compiled conceptSpec.
+type concept struct {
+	entry                 int // index of the ID's entry
+	anchor, shape, unless *regexp.Regexp
+	// the anchor's literal prefilter (lower-case): one needle every match
+	// holds, or one of several
+	needle    string
+	anyNeedle []string
+	grams     []uint32
+}
+
+// mayMatch is the anchor's literal prefilter on a lower-cased line.
+func (c *concept) mayMatch(lower string, grams *trigramSet) bool {
+	if c.needle != "" {
+		return grams.mayContain(c.grams) && strings.Contains(lower, c.needle)
+	}
+	for _, n := range c.anyNeedle {
+		if strings.Contains(lower, n) {
+			return true
+		}
+	}
+	return false
+}
+
+// conceptHit is the first line of a log a concept of one ID matched.
+type conceptHit struct {
+	line int
+	text string
+}
+
+// minConceptExamples is the fewest examples and near misses a concept has.
+const minConceptExamples = 2
+
+// conceptNotCounted: lines that never count for a concept, whatever their
+// words: what {{not_a_report}} excludes (a test's PASS line, a sentence
+// about what something avoids), a logger's debug, trace or info level, a
+// compiler's or script's note, and pip's index resolution (a package not
+// on the index is not a tool missing from the machine).
+const conceptNotCounted = `{{not_a_report}}|(?i:\blevel=(?:DEBUG|TRACE|INFO)\b)|^\[[DIT]\] |^(?:DEBUG|TRACE|INFO)\b[: ]|^[DI]\d{4} \d\d:\d\d|(?i:^note:|\bnote: |could not find a version that satisfies|no matching distribution found)`
+
+// defaultConcepts reads the embedded concept files in name order.
+func defaultConcepts() ([][]byte, error) {
+	names, err := fs.Glob(conceptFS, "data/concepts/*.json")
+	if err != nil {
+		return nil, err
+	}
+	sort.Strings(names)
+	var out [][]byte
+	for _, n := range names {
+		b, err := conceptFS.ReadFile(n)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, b)
+	}
+	return out, nil
+}
+
+// parseConcepts reads one concept file strictly: an unknown field is a
+// mistake in the data, not something to ignore.
+func parseConcepts(b []byte) (conceptFile, error) {
+	var cf conceptFile
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&cf); err != nil {
+		return cf, fmt.Errorf("parse: %w", err)
+	}
+	if cf.Schema != 1 {
+		return cf, fmt.Errorf("unsupported schema %d", cf.Schema)
+	}
+	return cf, nil
+}
+
+// withConcepts returns a copy of kb with the concepts of files (each one
+// data/concepts/*.json) compiled in place of its own. The shapes of all the
+// files form one table: a name is defined once, never as one of
+// failures.json's macros; a shape may use those macros, a concept's shape
+// and unless both.
+func (kb *KB) withConcepts(files [][]byte) (*KB, error) {
+	parsed := make([]conceptFile, len(files))
+	table := map[string]string{}
+	for k, v := range kb.macros {
+		table[k] = v
+	}
+	shapeFile := map[string]int{}
+	for n, b := range files {
+		cf, err := parseConcepts(b)
+		if err != nil {
+			return nil, fmt.Errorf("concepts %d: %w", n, err)
+		}
+		parsed[n] = cf
+		for name, re := range cf.Shapes {
+			if !macroRe.MatchString("{{" + name + "}}") {
+				return nil, fmt.Errorf("concepts %d: shape name %q is not [a-z_]+", n, name)
+			}
+			if _, ok := kb.macros[name]; ok {
+				return nil, fmt.Errorf("concepts %d: shape %q is also a macro of failures.json", n, name)
+			}
+			if m, ok := shapeFile[name]; ok {
+				return nil, fmt.Errorf("concepts %d: shape %q is defined in concepts %d too", n, name, m)
+			}
+			x, err := expandMacros(re, kb.macros)
+			if err != nil {
+				return nil, fmt.Errorf("concepts %d shape %s: %w", n, name, err)
+			}
+			if _, err := regexp.Compile(x); err != nil {
+				return nil, fmt.Errorf("concepts %d shape %s: %w", n, name, err)
+			}
+			shapeFile[name] = n
+			table[name] = "(?:" + x + ")"
+		}
+	}
+	out := *kb
+	out.concepts = nil
+	for n, cf := range parsed {
+		for j, cs := range cf.Concepts {
+			c, err := kb.compileConcept(cs, table)
+			if err != nil {
+				return nil, fmt.Errorf("concepts %d concept %d (%s): %w", n, j, cs.ID, err)
+			}
+			out.concepts = append(out.concepts, c)
+		}
+	}
+	return &out, nil
+}
+
+func (kb *KB) compileConcept(cs conceptSpec, table map[string]string) (concept, error) {
+	var c concept
+	ei, ok := kb.byID[cs.ID]
+	if !ok {
+		return c, fmt.Errorf("unknown id %q", cs.ID)
+	}
+	c.entry = ei
+	if !strings.HasPrefix(cs.Source, "https://") {
+		return c, fmt.Errorf("no public source")
+	}
+	if len(cs.Examples) < minConceptExamples || len(cs.NearMisses) < minConceptExamples {
+		return c, fmt.Errorf("%d examples and %d near misses (at least %d of each)", len(cs.Examples), len(cs.NearMisses), minConceptExamples)
+	}
+	if cs.Anchor == "" || cs.Shape == "" {
+		return c, fmt.Errorf("no anchor or no shape")
+	}
+	anchor, err := expandMacros(cs.Anchor, table)
+	if err != nil {
+		return c, fmt.Errorf("anchor: %w", err)
+	}
+	if c.anchor, err = regexp.Compile(anchor); err != nil {
+		return c, fmt.Errorf("anchor: %w", err)
+	}
+	c.needle = needleOf(anchor)
+	if c.needle == "" {
+		c.anyNeedle = anyNeedleOf(anchor)
+		if c.anyNeedle == nil {
+			return c, fmt.Errorf("the anchor %q holds no literal of 3 characters or more (in every branch)", cs.Anchor)
+		}
+	}
+	c.grams = sampleTrigrams(c.needle)
+	shape, err := expandMacros(cs.Shape, table)
+	if err != nil {
+		return c, fmt.Errorf("shape: %w", err)
+	}
+	if c.shape, err = regexp.Compile(shape); err != nil {
+		return c, fmt.Errorf("shape: %w", err)
+	}
+	if cs.Unless != "" {
+		u, err := expandMacros(cs.Unless, table)
+		if err != nil {
+			return c, fmt.Errorf("unless: %w", err)
+		}
+		if c.unless, err = regexp.Compile(u); err != nil {
+			return c, fmt.Errorf("unless: %w", err)
+		}
+	}
+	return c, nil
+}
+
+// matchConcepts runs the concepts on one reading of line m.n: the first
+// line each ID's concepts match is kept. Once two IDs matched the layer is
+// silent whatever comes next, so it stops looking.
+func (m *matcher) matchConcepts(raw, msg, lower string) {
+	if len(m.kb.concepts) == 0 || len(m.conceptHits) > 1 {
+		return
+	}
+	excluded := -1 // unknown
+	for i := range m.kb.concepts {
+		c := &m.kb.concepts[i]
+		if _, done := m.conceptHits[c.entry]; done {
+			continue
+		}
+		if !c.mayMatch(lower, &m.grams) || !c.anchor.MatchString(msg) || !c.shape.MatchString(msg) {
+			continue
+		}
+		if c.unless != nil && c.unless.MatchString(msg) {
+			continue
+		}
+		if excluded < 0 {
+			excluded = 0
+			if m.kb.conceptNot.MatchString(msg) || m.kb.conceptNot.MatchString(raw) {
+				excluded = 1
+			}
+		}
+		if excluded == 1 {
+			return
+		}
+		if m.conceptHits == nil {
+			m.conceptHits = map[int]conceptHit{}
+		}
+		m.conceptHits[c.entry] = conceptHit{line: m.n, text: excerpt(raw)}
+	}
+}
+
+// conceptFinding is the layer's answer once the log is read: the one ID its
+// lines named, as probable, when the findings hold no error, the ID's
+// unless_log did not match and no finding explains it (symptom_of).
+func (m *matcher) conceptFinding(findings []Finding) (Finding, bool) {
+	if len(m.conceptHits) != 1 {
+		return Finding{}, false
+	}
+	for _, f := range findings {
+		if f.Severity == SeverityError {
+			return Finding{}, false
+		}
+	}
+	var ei int
+	var h conceptHit
+	for k, v := range m.conceptHits {
+		ei, h = k, v
+	}
+	if m.unless[ei] {
+		return Finding{}, false
+	}
+	e := m.kb.entries[ei]
+	named := map[string]bool{}
+	for _, f := range findings {
+		if f.ID == e.ID {
+			return Finding{}, false
+		}
+		named[f.ID] = true
+	}
+	if symptom(e, named) {
+		return Finding{}, false
+	}
+	return m.kb.finding(e, &hit{entry: ei, sev: e.Severity, lines: []int{h.line}, excerpt: h.text,
+		first: h.line, probable: true, evidence: []string{h.text}}), true
+}
