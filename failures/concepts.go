@@ -46,24 +46,49 @@ type conceptFile struct {
 type concept struct {
 	entry                 int // index of the ID's entry
 	anchor, shape, unless *regexp.Regexp
-	// the anchor's literal prefilter (lower-case): one needle every match
-	// holds, or one of several
-	needle    string
-	anyNeedle []string
-	grams     []uint32
+	// literal prefilters (lower-case) of the anchor and of the shape: a
+	// line that holds none of a set's literals cannot match
+	anchorLits, shapeLits literals
 }
 
-// mayMatch is the anchor's literal prefilter on a lower-cased line.
-func (c *concept) mayMatch(lower string, grams *trigramSet) bool {
-	if c.needle != "" {
-		return grams.mayContain(c.grams) && strings.Contains(lower, c.needle)
+// literals is a regexp's prefilter: every match holds one of them (all is
+// false), or no literal is known for it (all is true: every line passes).
+type literals struct {
+	all   bool
+	lits  []string
+	grams [][]uint32
+}
+
+func literalsOf(expr string) literals {
+	var l literals
+	if n := needleOf(expr); n != "" {
+		l.lits = []string{n}
+	} else if l.lits = anyNeedleOf(expr); l.lits == nil {
+		return literals{all: true}
 	}
-	for _, n := range c.anyNeedle {
-		if strings.Contains(lower, n) {
+	for _, n := range l.lits {
+		l.grams = append(l.grams, sampleTrigrams(n))
+	}
+	return l
+}
+
+// may reports whether the lower-cased line holds one of the literals; the
+// line's trigrams rule out most of them with a few bit tests.
+func (l *literals) may(lower string, grams *trigramSet) bool {
+	if l.all {
+		return true
+	}
+	for i, n := range l.lits {
+		if grams.mayContain(l.grams[i]) && strings.Contains(lower, n) {
 			return true
 		}
 	}
 	return false
+}
+
+// mayMatch is the concept's literal prefilter on a lower-cased line.
+func (c *concept) mayMatch(lower string, grams *trigramSet) bool {
+	return c.anchorLits.may(lower, grams) && c.shapeLits.may(lower, grams)
 }
 
 // conceptHit is the first line of a log a concept of one ID matched.
@@ -191,14 +216,9 @@ func (kb *KB) compileConcept(cs conceptSpec, table map[string]string) (concept, 
 	if c.anchor, err = regexp.Compile(anchor); err != nil {
 		return c, fmt.Errorf("anchor: %w", err)
 	}
-	c.needle = needleOf(anchor)
-	if c.needle == "" {
-		c.anyNeedle = anyNeedleOf(anchor)
-		if c.anyNeedle == nil {
-			return c, fmt.Errorf("the anchor %q holds no literal of 3 characters or more (in every branch)", cs.Anchor)
-		}
+	if c.anchorLits = literalsOf(anchor); c.anchorLits.all {
+		return c, fmt.Errorf("the anchor %q holds no literal of 3 characters or more (in every branch)", cs.Anchor)
 	}
-	c.grams = sampleTrigrams(c.needle)
 	shape, err := expandMacros(cs.Shape, table)
 	if err != nil {
 		return c, fmt.Errorf("shape: %w", err)
@@ -206,6 +226,7 @@ func (kb *KB) compileConcept(cs conceptSpec, table map[string]string) (concept, 
 	if c.shape, err = regexp.Compile(shape); err != nil {
 		return c, fmt.Errorf("shape: %w", err)
 	}
+	c.shapeLits = literalsOf(shape)
 	if cs.Unless != "" {
 		u, err := expandMacros(cs.Unless, table)
 		if err != nil {

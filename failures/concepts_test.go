@@ -257,7 +257,24 @@ func TestConceptPrecision(t *testing.T) {
 	kb, base := Default(), withoutConcepts()
 	named, wrong := 0, 0
 	var accepted []string
+	// exposure: logs on which some concept line matches, before the gate
+	// (an error finding, two IDs) decides; on success logs and logs whose
+	// cause has no ID, or naming an ID the log does not expect
+	exposed, exposedBad := 0, 0
 	for _, l := range conceptGateLogs(t) {
+		if raw := rawConceptIDs(kb, l.body); len(raw) > 0 {
+			exposed++
+			for _, id := range raw {
+				ok := false
+				for _, e := range l.expect {
+					ok = ok || e == id
+				}
+				if !ok || l.ok {
+					exposedBad++
+					break
+				}
+			}
+		}
 		for _, f := range conceptOnly(kb, base, l.body) {
 			ok := false
 			for _, id := range l.expect {
@@ -274,5 +291,28 @@ func TestConceptPrecision(t *testing.T) {
 			}
 		}
 	}
-	t.Logf("[figures] concepts: %d logs named that signatures missed (%d of them accepted dev misses: %s), %d wrong", named, len(accepted), strings.Join(accepted, ", "), wrong)
+	t.Logf("[figures] concepts: %d logs named that signatures missed (%d of them accepted dev misses: %s), %d wrong; a concept line in %d logs before the gate, %d of them success/no-ID logs or another ID", named, len(accepted), strings.Join(accepted, ", "), wrong, exposed, exposedBad)
+}
+
+// rawConceptIDs are the IDs whose concepts match some line of s, read
+// line by line (no wrapped-line or PowerShell rereading), before the gate.
+func rawConceptIDs(kb *KB, s string) []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, line := range strings.Split(s, "\n") {
+		msg := Normalize(line)
+		if msg == "" || kb.conceptNot.MatchString(msg) || kb.conceptNot.MatchString(line) {
+			continue
+		}
+		for i := range kb.concepts {
+			c := &kb.concepts[i]
+			id := kb.entries[c.entry].ID
+			if seen[id] || !c.anchor.MatchString(msg) || !c.shape.MatchString(msg) || (c.unless != nil && c.unless.MatchString(msg)) {
+				continue
+			}
+			seen[id] = true
+			out = append(out, id)
+		}
+	}
+	return out
 }
