@@ -255,7 +255,9 @@ func (m *matcher) matchConcepts(raw, msg, lower string) {
 		if !c.mayMatch(lower, &m.grams) || !c.anchor.MatchString(msg) || !c.shape.MatchString(msg) {
 			continue
 		}
-		if c.unless != nil && c.unless.MatchString(msg) {
+		// unless vetoes the line as normalized or as written (a prefix
+		// such as "sudo: " is gone from the normalized line)
+		if c.unless != nil && (c.unless.MatchString(msg) || c.unless.MatchString(raw)) {
 			continue
 		}
 		if excluded < 0 {

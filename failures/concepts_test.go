@@ -307,7 +307,7 @@ func rawConceptIDs(kb *KB, s string) []string {
 		for i := range kb.concepts {
 			c := &kb.concepts[i]
 			id := kb.entries[c.entry].ID
-			if seen[id] || !c.anchor.MatchString(msg) || !c.shape.MatchString(msg) || (c.unless != nil && c.unless.MatchString(msg)) {
+			if seen[id] || !c.anchor.MatchString(msg) || !c.shape.MatchString(msg) || (c.unless != nil && (c.unless.MatchString(msg) || c.unless.MatchString(line))) {
 				continue
 			}
 			seen[id] = true
