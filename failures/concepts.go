@@ -103,9 +103,10 @@ const minConceptExamples = 2
 // conceptNotCounted: lines that never count for a concept, whatever their
 // words: what {{not_a_report}} excludes (a test's PASS line, a sentence
 // about what something avoids), a logger's debug, trace or info level, a
-// compiler's or script's note, and pip's index resolution (a package not
-// on the index is not a tool missing from the machine).
-const conceptNotCounted = `{{not_a_report}}|(?i:\blevel=(?:DEBUG|TRACE|INFO)\b)|^\[[DIT]\] |^(?:DEBUG|TRACE|INFO)\b[: ]|^[DI]\d{4} \d\d:\d\d|(?i:^note:|\bnote: |could not find a version that satisfies|no matching distribution found)`
+// compiler's or script's note, pip's index resolution (a package not on
+// the index is not a tool missing from the machine) and CMake's "Found X:"
+// lines (a package found, whatever optional component it lacks).
+const conceptNotCounted = `{{not_a_report}}|(?i:\blevel=(?:DEBUG|TRACE|INFO)\b)|^\[[DIT]\] |^(?:DEBUG|TRACE|INFO)\b[: ]|^[DI]\d{4} \d\d:\d\d|(?i:^note:|\bnote: |could not find a version that satisfies|no matching distribution found)|^Found [^\s:]+: |\bfound components:`
 
 // defaultConcepts reads the embedded concept files in name order.
 func defaultConcepts() ([][]byte, error) {

@@ -126,6 +126,7 @@ func TestConceptLayerRules(t *testing.T) {
 		{"debug level", `time=2024-01-01T00:00:00Z level=DEBUG msg="nvcc not found"`, nil},
 		{"info level", `time=2024-01-01T00:00:00Z level=INFO msg="nvcc not found"`, nil},
 		{"not a report", "PASS: nvcc not found is reported", nil},
+		{"CMake found it", "-- Found CUDAToolkit: /usr/local/cuda/include (found version \"12.4\") missing components: nvcc", nil},
 	}
 	for _, c := range cases {
 		got := ids(kb.DiagnoseString(c.log))
