@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -316,4 +317,83 @@ func rawConceptIDs(kb *KB, s string) []string {
 		}
 	}
 	return out
+}
+
+// TestConceptShapesLanguages: each shared shape reads the wordings it was
+// written for (English and the Windows, gcc and CMake translations), and
+// not a line that states no failure.
+func TestConceptShapesLanguages(t *testing.T) {
+	kb := Default()
+	cf, err := parseConcepts(mustRead(t, "data/concepts/shapes.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cases := map[string]struct{ yes, no []string }{
+		"not_found": {yes: []string{
+			"The specified module could not be found.",
+			"No se puede encontrar el módulo especificado.",
+			"Das angegebene Modul wurde nicht gefunden.",
+			"Le module spécifié est introuvable.",
+			"Не найден указанный модуль.",
+			"找不到指定的模块。",
+			"指定されたモジュールが見つかりません。",
+			"지정된 모듈을 찾을 수 없습니다.",
+			"CUDA_nvcc-NOTFOUND",
+		}, no: []string{"Found CUDAToolkit: /usr/local/cuda", "ObjectNotFound"}},
+		"not_recognized": {yes: []string{
+			"'nvcc' is not recognized as an internal or external command,",
+			"The term 'nvcc' is not recognized as the name of a cmdlet",
+			"bash: nvcc: command not found",
+			"\"nvcc\" не является внутренней или внешней командой",
+			"'nvcc' 不是内部或外部命令，也不是可运行的程序",
+		}, no: []string{"nvcc is not recognized by this tool as a host compiler flag"}},
+		"cannot_load": {yes: []string{
+			"ImportError: DLL load failed while importing _C",
+			"OSError: cannot load library 'ggml.dll'",
+			"error while loading shared libraries: libcudart.so.12: cannot open shared object file",
+			"无法加载 DLL“llama.dll”",
+		}, no: []string{"loaded ggml.dll"}},
+		"unsupported":   {yes: []string{"unsupported GNU version", "wird nicht unterstützt", "不支持的架构", "n'est pas pris en charge"}, no: []string{"supported: yes"}},
+		"too_old":       {yes: []string{"CMake 3.14 or higher is required", "is too old", "Version zu alt", "版本过低"}, no: []string{"built 3 days ago"}},
+		"out_of_memory": {yes: []string{"CUDA error: out of memory", "std::bad_alloc", "内存不足", "Nicht genügend Arbeitsspeicher", "недостаточно памяти"}, no: []string{"memory: 16 GiB free"}},
+		"missing_thing": {yes: []string{"glslc is missing", "does not exist", "fehlt", "отсутствует", "缺少"}, no: []string{"all present"}},
+		"access_denied": {yes: []string{"Access is denied.", "Permission denied", "Zugriff verweigert", "拒绝访问。", "アクセスが拒否されました。"}, no: []string{"access granted"}},
+		"crashed":       {yes: []string{"Faulting module name: MSVCP140.dll", "Segmentation fault (core dumped)", "Name des fehlerhaften Moduls: ggml.dll", "错误模块名称: ggml.dll"}, no: []string{"no crash so far"}},
+	}
+	for name, c := range cases {
+		expr, ok := cf.Shapes[name]
+		if !ok {
+			t.Errorf("no shape %s", name)
+			continue
+		}
+		x, err := expandMacros(expr, kb.macros)
+		if err != nil {
+			t.Fatal(err)
+		}
+		re := regexp.MustCompile(x)
+		for _, l := range c.yes {
+			if !re.MatchString(Normalize(l)) && !re.MatchString(l) {
+				t.Errorf("%s does not read %q", name, l)
+			}
+		}
+		for _, l := range c.no {
+			if re.MatchString(l) {
+				t.Errorf("%s reads %q", name, l)
+			}
+		}
+	}
+	for name := range cf.Shapes {
+		if _, ok := cases[name]; !ok {
+			t.Errorf("shape %s has no cases here", name)
+		}
+	}
+}
+
+func mustRead(t *testing.T, path string) []byte {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
 }
