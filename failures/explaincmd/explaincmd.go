@@ -292,7 +292,11 @@ func explained(p *ui.Printer, kb *failures.Translator, t *lang.Catalog, f failur
 	title := f.Title
 	if f.Confidence == failures.ConfidenceProbable {
 		title = kb.Message("probably") + ": " + title
-		det = append(det, kb.Message("probable_note"))
+		if len(f.Lines) > 1 {
+			det = append(det, kb.Message("probable_note"))
+		} else {
+			det = append(det, kb.Message("probable_note_one"))
+		}
 	}
 	det = append(det, kb.Message("label_why")+": "+f.Cause)
 	if fs := kb.FactSentenceFor(f.ID, f.Facts); fs != "" {

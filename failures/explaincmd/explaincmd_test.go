@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -71,6 +72,21 @@ func TestProbableFinding(t *testing.T) {
 	_ = Run(context.Background(), o)
 	if !strings.Contains(out.String(), `"confidence": "probable"`) || !strings.Contains(out.String(), `"evidence": [`) {
 		t.Errorf("json lacks confidence/evidence:\n%s", out.String())
+	}
+}
+
+// A probable finding from one line says so: "these lines taken together"
+// would describe evidence it does not have.
+func TestProbableFindingOneLine(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "pip.log")
+	if err := os.WriteFile(p, []byte("  Preparing metadata (setup.py) ... error\n      UserWarning: mamba_ssm was requested, but nvcc was not found.  Are you sure your environment has nvcc available?\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	o, out := testOpts(t, p)
+	_ = Run(context.Background(), o)
+	s := out.String()
+	if !strings.Contains(s, "probably: ") || !strings.Contains(s, "Inferred from this line: it points at the cause") || strings.Contains(s, "taken together") {
+		t.Errorf("one-line probable finding:\n%s", s)
 	}
 }
 
