@@ -1,13 +1,9 @@
 package failures
 
 import (
-	"bytes"
 	"embed"
-	"encoding/json"
 	"fmt"
-	"io/fs"
 	"regexp"
-	"sort"
 	"strings"
 )
 
@@ -109,36 +105,13 @@ const minConceptExamples = 2
 const conceptNotCounted = `{{not_a_report}}|(?i:\blevel=(?:DEBUG|TRACE|INFO)\b)|^\[[DIT]\] |^(?:DEBUG|TRACE|INFO)\b[: ]|^[DI]\d{4} \d\d:\d\d|(?i:^note:|\bnote: |could not find a version that satisfies|no matching distribution found)|^Found [^\s:]+: |\bfound components:`
 
 // defaultConcepts reads the embedded concept files in name order.
-func defaultConcepts() ([][]byte, error) {
-	names, err := fs.Glob(conceptFS, "data/concepts/*.json")
-	if err != nil {
-		return nil, err
-	}
-	sort.Strings(names)
-	var out [][]byte
-	for _, n := range names {
-		b, err := conceptFS.ReadFile(n)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, b)
-	}
-	return out, nil
-}
+func defaultConcepts() ([][]byte, error) { return readEmbedded(conceptFS, "data/concepts/*.json") }
 
-// parseConcepts reads one concept file strictly: an unknown field is a
-// mistake in the data, not something to ignore.
+// parseConcepts reads one concept file strictly (decodeStrict).
 func parseConcepts(b []byte) (conceptFile, error) {
 	var cf conceptFile
-	dec := json.NewDecoder(bytes.NewReader(b))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&cf); err != nil {
-		return cf, fmt.Errorf("parse: %w", err)
-	}
-	if cf.Schema != 1 {
-		return cf, fmt.Errorf("unsupported schema %d", cf.Schema)
-	}
-	return cf, nil
+	err := decodeStrict(b, &cf, func() int { return cf.Schema })
+	return cf, err
 }
 
 // withConcepts returns a copy of kb with the concepts of files (each one

@@ -205,34 +205,46 @@ type packFile struct {
 }
 
 // defaultPacks reads the embedded packs in name order.
-func defaultPacks() ([][]byte, error) {
-	names, err := fs.Glob(packFS, "data/packs/*.json")
+func defaultPacks() ([][]byte, error) { return readEmbedded(packFS, "data/packs/*.json") }
+
+// readEmbedded reads the embedded files matching pattern, in name order.
+func readEmbedded(fsys embed.FS, pattern string) ([][]byte, error) {
+	names, err := fs.Glob(fsys, pattern)
 	if err != nil {
 		return nil, err
 	}
 	sort.Strings(names)
-	var packs [][]byte
+	var out [][]byte
 	for _, n := range names {
-		b, err := packFS.ReadFile(n)
+		b, err := fsys.ReadFile(n)
 		if err != nil {
 			return nil, err
 		}
-		packs = append(packs, b)
+		out = append(out, b)
 	}
-	return packs, nil
+	return out, nil
+}
+
+// decodeStrict decodes one data file into v: an unknown field is a mistake
+// in the data, not something to ignore, and only schema 1 is read.
+func decodeStrict(b []byte, v any, schema func() int) error {
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		return fmt.Errorf("parse: %w", err)
+	}
+	if n := schema(); n != 1 {
+		return fmt.Errorf("unsupported schema %d", n)
+	}
+	return nil
 }
 
 // parsePack reads one pack file strictly: an unknown field is a mistake in
 // the data, not something to ignore.
 func parsePack(b []byte) (packFile, error) {
 	var pf packFile
-	dec := json.NewDecoder(bytes.NewReader(b))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&pf); err != nil {
-		return pf, fmt.Errorf("parse: %w", err)
-	}
-	if pf.Schema != 1 {
-		return pf, fmt.Errorf("unsupported schema %d", pf.Schema)
+	if err := decodeStrict(b, &pf, func() int { return pf.Schema }); err != nil {
+		return pf, err
 	}
 	if pf.Pack == "" {
 		return pf, fmt.Errorf("no name")
