@@ -432,7 +432,10 @@ var heldOutFloors = map[string]struct {
 	// The turn-6 label audit: a WSL1 log labelled [] given cuda-no-device, as its
 	// dev twin wsl-3847 (a GPU that is not passed through): 86.0%/77.8%/1.
 	// The concepts layer (turn 6): one more named, one more hedged mistake: 86.0%/83.3%/1.
-	"test8": {0.86, 0.83, 1},
+	// The second label audit (h-labels2) gave two test8 logs cuda-no-device (a
+	// WSL2 guest without GPU access, a machine without an NVIDIA GPU), like the
+	// WSL1 pair: one was explain's hedged name, one is missed: 86.0%/80.0%/1.
+	"test8": {0.86, 0.80, 1},
 	// test9: 90.0%/90.0%/1 when drawn (turn 5, with the GPU, build and Windows
 	// packs; batch 9 stays pending: whole batch 88.1%/79.3%/1 when drawn);
 	// unchanged by batch 9's dev work (h-tune9)
@@ -463,7 +466,8 @@ var heldOutFloors = map[string]struct {
 	// turn-6 label audit (11 labels corrected from the cause texts, 5 held out);
 	// 85.5%/80.0%/6 with its twelfth, the WSL1 log in test8; 85.5%/79.5%/6 over
 	// 346 with test11 (when drawn), the same after batch 10's dev work;
-	// 86.4%/82.4%/6 (and 7 hedged) with the concepts layer.
+	// 86.4%/82.4%/6 (and 7 hedged) with the concepts layer; 86.4%/82.1%/6
+	// (and 6 hedged) with the second label audit.
 	"all": {0.86, 0.82, 6},
 }
 
