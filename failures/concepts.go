@@ -282,5 +282,5 @@ func (m *matcher) conceptFinding(findings []Finding) (Finding, bool) {
 		return Finding{}, false
 	}
 	return m.kb.finding(e, &hit{entry: ei, sev: e.Severity, lines: []int{h.line}, excerpt: h.text,
-		first: h.line, probable: true, evidence: []string{h.text}}), true
+		first: h.line, probable: true, evidence: []string{h.text}, basis: BasisConcept}), true
 }

@@ -43,7 +43,19 @@ type Finding struct {
 	// signals combined); Evidence then lists what it was inferred from.
 	Confidence string   `json:"confidence"`
 	Evidence   []string `json:"evidence,omitempty"`
+	// Basis is what named it: "signature" (a line of the entry's own
+	// signatures), "combination" (weak signals of the entry taken together)
+	// or "concept" (the fallback layer: the cause's noun in a failure shape,
+	// data/concepts).
+	Basis string `json:"basis"`
 }
+
+// What a finding is based on (Finding.Basis).
+const (
+	BasisSignature   = "signature"
+	BasisCombination = "combination"
+	BasisConcept     = "concept"
+)
 
 // Confidence levels of a finding.
 const (
@@ -109,6 +121,7 @@ type hit struct {
 	recovered bool
 	last      int
 	recLine   string
+	basis     string // Finding.Basis; "" is a signature
 }
 
 type pending struct {
@@ -677,7 +690,7 @@ func (m *matcher) result() Diagnosis {
 		}
 		e := m.kb.entries[c.entry]
 		m.hits[c.entry] = &hit{entry: c.entry, sev: e.Severity, lines: append([]int(nil), c.lines...),
-			excerpt: strings.Join(c.texts, "\n"), first: c.lines[0], probable: true, evidence: c.texts}
+			excerpt: strings.Join(c.texts, "\n"), first: c.lines[0], probable: true, evidence: c.texts, basis: BasisCombination}
 	}
 	var hits []*hit
 	for ei, h := range m.hits {
@@ -771,7 +784,10 @@ func (kb *KB) finding(e Entry, h *hit) Finding {
 		ID: e.ID, Title: e.Title, Severity: h.sev, Cause: e.Cause, Fix: e.Fix,
 		Commands: append([]string(nil), e.Commands...), Patch: e.Patch,
 		Lines: append([]int{}, h.lines...), Excerpt: h.excerpt, Source: e.Source,
-		Confidence: ConfidenceCertain,
+		Confidence: ConfidenceCertain, Basis: h.basis,
+	}
+	if f.Basis == "" {
+		f.Basis = BasisSignature
 	}
 	if h.probable {
 		f.Confidence = ConfidenceProbable
