@@ -101,8 +101,19 @@ const minConceptExamples = 2
 // about what something avoids), a logger's debug, trace or info level, a
 // compiler's or script's note, pip's index resolution (a package not on
 // the index is not a tool missing from the machine) and CMake's "Found X:"
-// lines (a package found, whatever optional component it lacks).
-const conceptNotCounted = `{{not_a_report}}|(?i:\blevel=(?:DEBUG|TRACE|INFO)\b)|^\[[DIT]\] |^(?:DEBUG|TRACE|INFO)\b[: ]|^[DI]\d{4} \d\d:\d\d|(?i:^note:|\bnote: |could not find a version that satisfies|no matching distribution found)|^Found [^\s:]+: |\bfound components:`
+// lines (a package found, whatever optional component it lacks), and a
+// line where the program goes on without what it lacks: an installer's or
+// script's check that falls back, retries, uses something else, installs or
+// downloads it now, disables or skips a feature ("nvcc not found, using the
+// prebuilt wheel", "No NVIDIA GPU found. Installing the CPU-only version.",
+// "Vulkan SDK not found; the Vulkan backend is disabled"), a file that "will
+// be created", a hint's condition ("set CUDA_HOME if nvcc is not found")
+// and a row of a help text or usage ("  -DGGML_CUDA=ON   needs nvcc ...").
+const conceptNotCounted = `{{not_a_report}}|(?i:\blevel=(?:DEBUG|TRACE|INFO)\b)|^\[[DIT]\] |^(?:DEBUG|TRACE|INFO)\b[: ]|^[DI]\d{4} \d\d:\d\d|(?i:^note:|\bnote: |could not find a version that satisfies|no matching distribution found)|^Found [^\s:]+: |\bfound components:|` + conceptGoesOn
+
+// conceptGoesOn: the program goes on without what it lacks (see
+// conceptNotCounted).
+const conceptGoesOn = `{{retry}}|^\s*--?[A-Za-z][\w.-]*(?:=\S*|\s\S+)?\s{2,}\S|(?i:[,;:.]\s+(?:using|installing|downloading|re-?downloading|searching|skipping|ignoring|continuing|connecting|offloading|running without)\b|\binstead\b|\bwill be used\b|\bdisabl(?:ed|ing)\b|\brunning without\b|\bcontinuing\b|\bwill be (?:created|downloaded|generated|installed|written|skipped|ignored)\b|\bdoes(?:n't| not) exist yet\b|\b(?:if|in case)\b[^.;:]{0,60}?\b(?:not|isn't|aren't|cannot|can't)\b)`
 
 // defaultConcepts reads the embedded concept files in name order.
 func defaultConcepts() ([][]byte, error) { return readEmbedded(conceptFS, "data/concepts/*.json") }

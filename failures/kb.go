@@ -341,6 +341,9 @@ func Load(data []byte, packs ...[]byte) (*KB, error) {
 	if _, ok := df.Macros["not_a_report"]; !ok {
 		not = strings.TrimPrefix(not, "{{not_a_report}}|")
 	}
+	if _, ok := df.Macros["retry"]; !ok {
+		not = strings.Replace(not, "{{retry}}|", "", 1)
+	}
 	if x, err := expandMacros(not, df.Macros); err != nil {
 		return nil, fmt.Errorf("concept exclusions: %w", err)
 	} else if kb.conceptNot, err = regexp.Compile(x); err != nil {
