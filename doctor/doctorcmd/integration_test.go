@@ -128,10 +128,31 @@ func BenchmarkRealDoctor(b *testing.B) {
 
 // docs/doctor.md's example document is the CI machine's: its summary counts
 // match a real run here (they drift when checks are added).
+// The shell's PATH is not the machine's: a session may carry a folder twice
+// or one that does not exist, and path.hygiene then adds an ok note per
+// finding. The example is taken with a clean PATH (the same folders, in the
+// same order, each once and present).
 func TestDocsExampleIsCIMachine(t *testing.T) {
 	needCI(t)
+	t.Setenv("PATH", cleanPath(os.Getenv("PATH")))
 	_, d := realDoctor(t)
 	if want := exampleSummary(t); d.Summary != want {
 		t.Errorf("docs/doctor.md's example says %+v, this machine gives %+v: update the example", want, d.Summary)
 	}
+}
+
+// cleanPath keeps each existing folder of a PATH once, in order.
+func cleanPath(path string) string {
+	var keep []string
+	seen := map[string]bool{}
+	for _, dir := range filepath.SplitList(path) {
+		if dir == "" || seen[dir] {
+			continue
+		}
+		seen[dir] = true
+		if fi, err := os.Stat(dir); err == nil && fi.IsDir() {
+			keep = append(keep, dir)
+		}
+	}
+	return strings.Join(keep, string(os.PathListSeparator))
 }
