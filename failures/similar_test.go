@@ -735,3 +735,29 @@ func TestSimilarLOBONB(t *testing.T) {
 		t.Logf("[grid] NB margin %.0f: with: %s; the layer named %d, %d right, %d made correct; alone: named %d logs with an ID, %d right, %d logs without one", margin, with, named, right, added, aloneNamed, aloneRight, aloneNoID)
 	}
 }
+
+// BenchmarkDiagnose200MBSimilar is BenchmarkDiagnose200MB with the similar
+// layer on (the first candidate rule's model), to measure what it would
+// cost: go test ./failures -run X -bench Diagnose200MBSimilar -benchtime 1x
+func BenchmarkDiagnose200MBSimilar(b *testing.B) {
+	const size = 200 << 20
+	sm, err := parseSimModel(similarModelFor(b, similarCandidates[0], func(similarTrainLog) bool { return true }).marshal())
+	if err != nil {
+		b.Fatal(err)
+	}
+	kb := Default().withSimilar(sm)
+	b.SetBytes(size)
+	b.ResetTimer()
+	var peak uint64
+	for i := 0; i < b.N; i++ {
+		p := peakHeap(func() {
+			if _, err := kb.Diagnose(&genLog{size: size}); err != nil {
+				b.Fatal(err)
+			}
+		})
+		if p > peak {
+			peak = p
+		}
+	}
+	b.ReportMetric(float64(peak)/(1<<20), "peak-heap-MiB")
+}
