@@ -65,6 +65,9 @@ func similarTrainingLogs(t testing.TB) []similarTrainLog {
 			if l.Split != "dev" {
 				continue // held out: never read
 			}
+			if !notPending(l.Batch) {
+				continue // a pending batch is a blind measure: never learned from
+			}
 			b, err := os.ReadFile(filepath.Join(publicCorpusDir, l.File))
 			if err != nil {
 				t.Fatal(err)
@@ -492,6 +495,9 @@ func similarLOBOLogs(t *testing.T) []similarLOBOLog {
 	for _, l := range readManifest(t).Logs {
 		if l.Split != "dev" {
 			continue // held out: never read
+		}
+		if !notPending(l.Batch) {
+			continue // a pending batch is a blind measure: not learned from, not a fold
 		}
 		b, err := os.ReadFile(filepath.Join(publicCorpusDir, l.File))
 		if err != nil {
