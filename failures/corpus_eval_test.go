@@ -317,7 +317,8 @@ var acceptedDevMisses = map[string]string{
 // 79.3%/58.6%/2 confident and 2 hedged mistakes) until h-tune10a and
 // h-tune10b took up its dev logs.
 var pendingBatches = map[int]string{
-	11: "collected in turn 6 by two collectors who wrote no matcher, while batch 10's dev logs were tuned on; held-out third test11 drawn with seed 33716718; nobody tunes on it this turn: the last blind measure",
+	11: "collected in turn 6 by two collectors who wrote no matcher, while batch 10's dev logs were tuned on; held-out third test11 drawn with seed 33716718; nobody has tuned on it: a blind measure",
+	12: "collected in turn 7 by four collectors who wrote no matcher; held-out third test12 drawn with seed 61254614 before any matcher change of the turn after the draw; nobody tunes on it this turn: the last blind measure",
 }
 
 func notPending(batch int) bool { return pendingBatches[batch] == "" }
@@ -449,7 +450,10 @@ var heldOutFloors = map[string]struct {
 	// test11: 85.7%/60.0%/0 when drawn (turn 6, while batch 10's dev logs were
 	// being tuned on in other branches; batch 11 pending: whole batch 78.0%/57.1%/0)
 	"test11": {0.85, 0.60, 0},
-	// all: the sum of the splits' confident-mistake limits (0+0+2+1+0+1+0+1+0+1+0);
+	// test12: 76.3%/59.1%/2 (and 1 hedged) when drawn (turn 7, after the
+	// concepts red team; batch 12 whole when drawn: 74.6%/68.8%/8 and 6 hedged)
+	"test12": {0.76, 0.59, 2},
+	// all: the sum of the splits' confident-mistake limits (0+0+2+1+0+1+0+1+0+1+0+2);
 	// the pool changes when a batch joins it, so its floors are re-measured
 	// then: 87.7%/87.1%/4 over 122 logs before test5, 82.7%/78.3%/5 over 168
 	// with it, 80.8%/74.5%/6 over 203 with test6, 80.4%/74.8%/7 over 224 with
@@ -467,8 +471,10 @@ var heldOutFloors = map[string]struct {
 	// 85.5%/80.0%/6 with its twelfth, the WSL1 log in test8; 85.5%/79.5%/6 over
 	// 346 with test11 (when drawn), the same after batch 10's dev work;
 	// 86.4%/82.4%/6 (and 7 hedged) with the concepts layer; 86.4%/82.1%/6
-	// (and 6 hedged) with the second label audit.
-	"all": {0.86, 0.82, 6},
+	// (and 6 hedged) with the second label audit; 86.7%/82.1%/6 (and 4 hedged)
+	// with the concepts red team (turn 7); 85.7%/79.9%/8 (and 5 hedged) over
+	// 384 with test12 (when drawn).
+	"all": {0.85, 0.79, 8},
 }
 
 // TestEvalHeldout measures each held-out split and all of them together:
