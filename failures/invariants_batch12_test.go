@@ -7,11 +7,29 @@ import "testing"
 // carry their evidence lines.
 func TestBatch12Signatures(t *testing.T) {
 	checkNamed(t, []invCase{
+		// macOS's compiler driver without the Command Line Tools (EarthScope/dataselect#9, sunnyyoung/WeChatTweak#312)
+		{"xcrun: error: invalid active developer path (/Library/Developer/CommandLineTools), missing xcrun at: /Library/Developer/CommandLineTools/usr/bin/xcrun", "cxx-compiler-missing", false},
+		{"$ make\nxcrun: error: invalid active developer path (/Applications/Xcode.app/Contents/Developer), missing xcrun at: /Applications/Xcode.app/Contents/Developer/usr/bin/xcrun", "cxx-compiler-missing", false},
+		{"gyp: xcrun: error: invalid active developer path (/Library/Developer/CommandLineTools), missing xcrun at: /Library/Developer/CommandLineTools/usr/bin/xcrun", "cxx-compiler-missing", false},
+
+		// the kernel's kfd skipping a GPU that needs PCIe atomics (ROCm/legacy-rocm-build#1214, #558)
+		{"[    7.026427] kfd kfd: amdgpu: skipped device 1002:67df, PCI rejects atomics", "rocm-no-device", false},
+		{"$ dmesg | grep kfd\n[    1.625730] kfd kfd: Initialized module\n[    1.626379] kfd kfd: skipped device 1002:67df, PCI rejects atomics", "rocm-no-device", false},
+		{"kfd kfd: amdgpu: skipped device 1002:67ff, PCI rejects atomics 730<0", "rocm-no-device", false},
+
+		// a core op that ggml's Metal backend implements only with SIMD-group reductions (ollama/ollama#1016)
+		{"ggml_metal_graph_compute_block_invoke: error: unsupported op 'MUL_MAT'\nGGML_ASSERT: ggml-metal.m:769: !\"unsupported op\"", "metal-unsupported-gpu", true},
+		{"ggml_metal_graph_compute: error: unsupported op 'RMS_NORM'", "metal-unsupported-gpu", true},
+
 		// GCC 6's <tuple> under an nvcc that predates it (NVIDIA/nccl#102)
 		{"/usr/include/c++/6/tuple:605:4: error: parameter packs not expanded with ‘...’:\n                bool>::type=true>\n    ^\n/usr/include/c++/6/tuple:605:4: note:         ‘_Elements’", "nvcc-unsupported-gcc", true},
 		{"/usr/include/c++/6/tuple:483:67: error: parameter packs not expanded with '...':\n/usr/include/c++/6/tuple:483:67: note:         '_Elements'", "nvcc-unsupported-gcc", true},
 		// GCC 11's <functional> stays CUDA 11.5's known bug
 		{"/usr/include/c++/11/bits/std_function.h:435:145: error: parameter packs not expanded with '...':\n/usr/include/c++/11/bits/std_function.h:435:145: note:         '_ArgTypes'", "cuda-gcc-parameter-packs", false},
+
+		// CMake's CUDA compiler identification failing on Linux (ggml-org/llama.cpp#22714, #23209)
+		{"  /usr/include/c++/16.1.1/type_traits(3427): error: type name is not allowed\n\n  Error limit reached.\n\n  100 errors detected in the compilation of \"CMakeCUDACompilerId.cu\".\n\n  Compilation terminated.\n\nCall Stack (most recent call first):\n  /usr/share/cmake/Modules/CMakeDetermineCompilerId.cmake:8 (CMAKE_DETERMINE_COMPILER_ID_BUILD)", "nvcc-unsupported-gcc", true},
+		{"  12 errors detected in the compilation of \"CMakeCUDACompilerId.cu\".\n\nCall Stack (most recent call first):\n  /usr/share/cmake-3.31/Modules/CMakeDetermineCUDACompiler.cmake:163 (CMAKE_DETERMINE_COMPILER_ID)", "nvcc-unsupported-gcc", true},
 	})
 }
 
@@ -38,5 +56,22 @@ func TestBatch12NearMisses(t *testing.T) {
 		// another pack, or std::function's, is not the tuple shape
 		{"/usr/include/c++/11/bits/std_function.h:435:145: error: parameter packs not expanded with '...':\n/usr/include/c++/11/bits/std_function.h:435:145: note:         '_ArgTypes'", "nvcc-unsupported-gcc"},
 		{"x.h:1:1: error: parameter packs not expanded with '...':\nx.h:1:1: note: 'Ts'", "nvcc-unsupported-gcc"},
+		// the compiler id failing on Windows (MSVC's STL or host check), on
+		// glibc's math headers, or another .cu file
+		{"  1 error detected in the compilation of \"CMakeCUDACompilerId.cu\".\n  C:/Program Files/NVIDIA GPU Computing Toolkit/CUDA/v12.1/include/crt/host_config.h", "nvcc-unsupported-gcc"},
+		{"/usr/include/x86_64-linux-gnu/bits/mathcalls.h(83): error: exception specification is incompatible with that of previous function \"cospi\"\n  4 errors detected in the compilation of \"CMakeCUDACompilerId.cu\".\n  /usr/share/cmake-3.28/Modules/CMakeDetermineCompilerId.cmake:8 (CMAKE_DETERMINE_COMPILER_ID_BUILD)", "nvcc-unsupported-gcc"},
+		{"  2 errors detected in the compilation of \"/home/u/src/kernel.cu\".\n/usr/bin/ld: done", "nvcc-unsupported-gcc"},
+		{"  100 errors detected in the compilation of \"CMakeCUDACompilerId.cu\".", "nvcc-unsupported-gcc"},
+		// a Metal op the backend may lack on any GPU (a newer model's), or a
+		// CPU/CUDA backend's wording
+		{"ggml_metal_graph_compute_block_invoke: error: unsupported op 'SSM_SCAN'", "metal-unsupported-gpu"},
+		{"ggml_cuda_compute_forward: error: unsupported op 'MUL_MAT'", "metal-unsupported-gpu"},
+		// xcrun finding the tools but not the SDK or a tool, or another developer path message
+		{"xcrun: error: SDK \"iphoneos\" cannot be located", "cxx-compiler-missing"},
+		{"xcrun: error: unable to find utility \"metal\", not a developer tool or in PATH", "cxx-compiler-missing"},
+		{"xcode-select: note: install requested for command line developer tools", "cxx-compiler-missing"},
+		// kfd initialising, or skipping a device for another reason
+		{"[    1.625730] kfd kfd: Initialized module", "rocm-no-device"},
+		{"kfd kfd: amdgpu: added device 1002:73bf", "rocm-no-device"},
 	})
 }
