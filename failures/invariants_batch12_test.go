@@ -30,6 +30,15 @@ func TestBatch12Signatures(t *testing.T) {
 		// CMake's CUDA compiler identification failing on Linux (ggml-org/llama.cpp#22714, #23209)
 		{"  /usr/include/c++/16.1.1/type_traits(3427): error: type name is not allowed\n\n  Error limit reached.\n\n  100 errors detected in the compilation of \"CMakeCUDACompilerId.cu\".\n\n  Compilation terminated.\n\nCall Stack (most recent call first):\n  /usr/share/cmake/Modules/CMakeDetermineCompilerId.cmake:8 (CMAKE_DETERMINE_COMPILER_ID_BUILD)", "nvcc-unsupported-gcc", true},
 		{"  12 errors detected in the compilation of \"CMakeCUDACompilerId.cu\".\n\nCall Stack (most recent call first):\n  /usr/share/cmake-3.31/Modules/CMakeDetermineCUDACompiler.cmake:163 (CMAKE_DETERMINE_COMPILER_ID)", "nvcc-unsupported-gcc", true},
+
+		// the same causes in the shapes batch 12's logs quote them: a program's
+		// own "cuda error" before CUDA's string (HashDAG), a console that split
+		// a word (koboldcpp), Go's open error in ollama's AMD discovery
+		{`ERROR /data/src/dag_tracer.cu:135: cuda error "no kernel image is available for execution on the device"`, "cuda-no-kernel-image", false},
+		{`RuntimeError: 'no kernel image is available for execution on the device'`, "cuda-no-kernel-image", false},
+		{`“rocBLAS error: Cannot read C:\Users\u\AppData\Local\Temp\_MEI60562\/library/TensileLibrary.dat: No such file or dire ctory “`, "rocblas-arch-unsupported", true},
+		{`time=2024-09-10T21:53:24.695Z level=ERROR source=amd_linux.go:364 msg="amdgpu devices detected but permission problems block access" error="permissions not set up properly.  Either run ollama as root, or add you user account to the render group. open /dev/kfd: permission denied"`, "rocm-no-device", false},
+		{"Error: open /dev/kfd: permission denied", "rocm-no-device", false},
 	})
 }
 
@@ -73,5 +82,8 @@ func TestBatch12NearMisses(t *testing.T) {
 		// kfd initialising, or skipping a device for another reason
 		{"[    1.625730] kfd kfd: Initialized module", "rocm-no-device"},
 		{"kfd kfd: amdgpu: added device 1002:73bf", "rocm-no-device"},
+		// another device file, or the kfd file opened fine
+		{"open /dev/dri/card0: permission denied", "rocm-no-device"},
+		{"opened /dev/kfd: permission granted to group render", "rocm-no-device"},
 	})
 }
