@@ -76,10 +76,12 @@ func TestInvariantBuildSignatures(t *testing.T) {
 		{"ggml-cuda/fattn.cu(10): error: identifier \"__hmax\" is undefined", "cuda-toolkit-too-old", true},
 		// a missing header in the compilers' other languages: MSVC words C1083
 		// per language (the code and the header name stay), gcc's strerror is
-		// glibc's translation and zh-CN's colons are full-width
-		{`C:\src\x.cpp(1): schwerwiegender Fehler C1083: Datei (Include) kann nicht geöffnet werden: "stdio.h": No such file or directory`, "msvc-env-missing", true},
-		{`C:\src\x.cpp(1): fatal error C1083: Не удается открыть файл включение: stdio.h: No such file or directory`, "msvc-env-missing", true},
-		{`C:\src\x.cpp(1): fatal error C1083: include ファイルを開けません。'stdio.h':No such file or directory`, "msvc-env-missing", true},
+		// glibc's translation and zh-CN's colons are full-width; MSVC's own
+		// headers (the Universal CRT's, such as stdio.h, come with the Windows
+		// SDK: near misses in invariants_batch12_test.go)
+		{`C:\src\x.cpp(1): schwerwiegender Fehler C1083: Datei (Include) kann nicht geöffnet werden: "type_traits": No such file or directory`, "msvc-env-missing", true},
+		{`C:\src\x.cpp(1): fatal error C1083: Не удается открыть файл включение: vcruntime.h: No such file or directory`, "msvc-env-missing", true},
+		{`C:\src\x.cpp(1): fatal error C1083: include ファイルを開けません。'yvals_core.h':No such file or directory`, "msvc-env-missing", true},
 		{`C:\src\ggml-vulkan.cpp(1): fatal error C1083: No se puede abrir el archivo incluir: 'vulkan/vulkan.hpp': No such file or directory`, "vulkan-sdk-not-found", false},
 		{"common/download.cpp:5:10: fatal error: curl/curl.h: No existe el archivo o el directorio", "curl-missing", false},
 		{"ggml-vulkan.cpp:8:10: schwerwiegender Fehler: vulkan/vulkan.hpp: Datei oder Verzeichnis nicht gefunden", "vulkan-sdk-not-found", false},

@@ -98,7 +98,7 @@ func TestInvariantSignatures(t *testing.T) {
 		{"nvcc : 无法将“nvcc”项识别为 cmdlet、函数、脚本文件或可运行程序的名称。请检查名称的拼写，如果包括路径，请确保路径正确，然后再试一次。", "cuda-toolkit-not-found", false},
 		// Visual Studio's environment through the linker, the compiler and distutils
 		{"LINK : fatal error LNK1158: cannot run 'rc.exe'", "msvc-env-missing", false},
-		{"C:\\src\\ggml.c(1): fatal error C1083: Cannot open include file: 'stdio.h': No such file or directory", "msvc-env-missing", true},
+		{"C:\\src\\ggml.cpp(1): fatal error C1083: Cannot open include file: 'vcruntime.h': No such file or directory", "msvc-env-missing", true},
 		{"LINK : fatal error LNK1104: cannot open file 'kernel32.lib'", "msvc-env-missing", true},
 		{"error: command 'C:\\BuildTools\\VC\\Tools\\MSVC\\14.29.30133\\bin\\HostX86\\x64\\cl.exe' failed: None", "msvc-env-missing", true},
 		{"error: Microsoft Visual C++ 14.0 is required. Get it with \"Microsoft Visual C++ Build Tools\"", "msvc-env-missing", false},

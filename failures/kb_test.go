@@ -51,7 +51,7 @@ func TestDataIsSortedAndComplete(t *testing.T) {
 		t.Fatal(err)
 	}
 	stages := map[string]bool{"configure": true, "compile": true, "link": true, "runtime": true, "cli": true}
-	platforms := map[string]bool{"all": true, "windows": true, "linux": true}
+	platforms := map[string]bool{"all": true, "windows": true, "linux": true, "macos": true}
 	prev := ""
 	for _, e := range kb.entries {
 		if e.ID <= prev {
