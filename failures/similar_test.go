@@ -689,10 +689,14 @@ func TestSimilarLOBONB(t *testing.T) {
 	}
 	logs := similarLOBOLogs(t)
 	train := similarTrainingLogs(t)
+	last := 0
+	for _, l := range train {
+		last = max(last, l.batch)
+	}
 	for _, margin := range []float64{0, 2, 5, 10, 20, 40} {
 		named, right, added, aloneNamed, aloneRight, aloneNoID := 0, 0, 0, 0, 0, 0
 		var with figures
-		for k := 1; k <= 11; k++ {
+		for k := 1; k <= last; k++ {
 			var docs []simDoc
 			for _, l := range train {
 				if l.batch != k {
