@@ -456,8 +456,10 @@ var heldOutFloors = map[string]struct {
 	"test11": {0.85, 0.60, 0},
 	// test12: 76.3%/59.1%/2 (and 1 hedged) when drawn (turn 7, after the
 	// concepts red team; batch 12 whole when drawn: 74.6%/68.8%/8 and 6 hedged)
-	"test12": {0.76, 0.59, 2},
-	// all: the sum of the splits' confident-mistake limits (0+0+2+1+0+1+0+1+0+1+0+2);
+	// The third label audit (h-labels3, cause texts only; 3 of 8 proposals
+	// clear and applied, 1 held out) made a confident name right: 78.9%/63.6%/1.
+	"test12": {0.78, 0.63, 1},
+	// all: the sum of the splits' confident-mistake limits (0+0+2+1+0+1+0+1+0+1+0+1);
 	// the pool changes when a batch joins it, so its floors are re-measured
 	// then: 87.7%/87.1%/4 over 122 logs before test5, 82.7%/78.3%/5 over 168
 	// with it, 80.8%/74.5%/6 over 203 with test6, 80.4%/74.8%/7 over 224 with
@@ -477,8 +479,9 @@ var heldOutFloors = map[string]struct {
 	// 86.4%/82.4%/6 (and 7 hedged) with the concepts layer; 86.4%/82.1%/6
 	// (and 6 hedged) with the second label audit; 86.7%/82.1%/6 (and 4 hedged)
 	// with the concepts red team (turn 7); 85.7%/79.9%/8 (and 5 hedged) over
-	// 384 with test12 (when drawn).
-	"all": {0.85, 0.79, 8},
+	// 384 with test12 (when drawn), the same after batch 12's dev work;
+	// 85.9%/80.3%/7 (and 5 hedged) with the third label audit.
+	"all": {0.85, 0.80, 7},
 }
 
 // TestEvalHeldout measures each held-out split and all of them together:
