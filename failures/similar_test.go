@@ -356,9 +356,9 @@ func judgeFindings(fs []Finding, expect []string) verdict {
 // every log, as if nothing else had named anything (aloneNoID: on logs
 // whose thread found no ID, where it should say nothing).
 type layerFigures struct {
-	named, right, added                        int
-	aloneLogs, aloneNamed, aloneRight, aloneID int
-	aloneNoIDLogs, aloneNoID                   int
+	named, right, added             int
+	aloneNamed, aloneRight, aloneID int
+	aloneNoIDLogs, aloneNoID        int
 }
 
 func (f layerFigures) String() string {
