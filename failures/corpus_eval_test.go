@@ -323,6 +323,7 @@ var acceptedDevMisses = map[string]string{
 // 74.6%/68.8%/8 confident and 6 hedged) until h-tune12 took up its dev logs.
 var pendingBatches = map[int]string{
 	11: "collected in turn 6 by two collectors who wrote no matcher, while batch 10's dev logs were tuned on; held-out third test11 drawn with seed 33716718; nobody has tuned on it: a blind measure",
+	13: "collected at the end of turn 7 by three collectors who wrote no matcher; held-out third test13 drawn with seed 15721816 on the turn's final matchers; nobody tunes on it this turn: the last blind measure",
 }
 
 func notPending(batch int) bool { return pendingBatches[batch] == "" }
@@ -459,7 +460,10 @@ var heldOutFloors = map[string]struct {
 	// The third label audit (h-labels3, cause texts only; 3 of 8 proposals
 	// clear and applied, 1 held out) made a confident name right: 78.9%/63.6%/1.
 	"test12": {0.78, 0.63, 1},
-	// all: the sum of the splits' confident-mistake limits (0+0+2+1+0+1+0+1+0+1+0+1);
+	// test13: 90.0%/66.7%/0 when drawn (end of turn 7, on the turn's final
+	// matchers; batch 13 pending: whole batch 82.8%/61.5%/0)
+	"test13": {0.90, 0.66, 0},
+	// all: the sum of the splits' confident-mistake limits (0+0+2+1+0+1+0+1+0+1+0+1+0);
 	// the pool changes when a batch joins it, so its floors are re-measured
 	// then: 87.7%/87.1%/4 over 122 logs before test5, 82.7%/78.3%/5 over 168
 	// with it, 80.8%/74.5%/6 over 203 with test6, 80.4%/74.8%/7 over 224 with
@@ -480,8 +484,9 @@ var heldOutFloors = map[string]struct {
 	// (and 6 hedged) with the second label audit; 86.7%/82.1%/6 (and 4 hedged)
 	// with the concepts red team (turn 7); 85.7%/79.9%/8 (and 5 hedged) over
 	// 384 with test12 (when drawn), the same after batch 12's dev work;
-	// 85.9%/80.3%/7 (and 5 hedged) with the third label audit.
-	"all": {0.85, 0.80, 7},
+	// 85.9%/80.3%/7 (and 5 hedged) with the third label audit; 86.0%/80.2%/7
+	// (and 5 hedged) over 394 with test13 (when drawn).
+	"all": {0.86, 0.80, 7},
 }
 
 // TestEvalHeldout measures each held-out split and all of them together:
