@@ -31,7 +31,7 @@ func conceptFiles(t testing.TB) ([]string, [][]byte) {
 // combinations alone find.
 func withoutConcepts() *KB {
 	kb := *Default()
-	kb.concepts, kb.similar = nil, nil
+	kb.concepts = nil
 	return &kb
 }
 
@@ -256,7 +256,7 @@ func conceptGateLogs(t *testing.T) []conceptLog {
 // one, and a success log (or one whose cause has no ID) stays silent. It
 // also reports the logs it names that the signatures missed.
 func TestConceptPrecision(t *testing.T) {
-	kb, base := Default().withSimilar(nil), withoutConcepts()
+	kb, base := Default(), withoutConcepts()
 	named, wrong := 0, 0
 	var accepted []string
 	// exposure: logs on which some concept line matches, before the gate

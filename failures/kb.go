@@ -166,8 +166,6 @@ type KB struct {
 	// that never count for it
 	concepts   []concept
 	conceptNot *regexp.Regexp
-	// similar: the last fallback layer's model (similar.go); nil: none
-	similar *simModel
 }
 
 var (
@@ -319,13 +317,6 @@ func Default() *KB {
 		}
 		if kb, err = kb.withConcepts(concepts); err != nil {
 			panic("failures: embedded concepts: " + err.Error())
-		}
-		sm, err := parseSimModel(similarData)
-		if err != nil {
-			panic("failures: embedded similar model: " + err.Error())
-		}
-		if sm.K > 0 && len(sm.Logs) > 0 {
-			kb = kb.withSimilar(sm)
 		}
 		defaultKB = kb
 	})

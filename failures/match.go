@@ -45,15 +45,9 @@ type Finding struct {
 	Evidence   []string `json:"evidence,omitempty"`
 	// Basis is what named it: "signature" (a line of the entry's own
 	// signatures), "combination" (weak signals of the entry taken together)
-	// "concept" (the fallback layer: the cause's noun in a failure shape,
-	// data/concepts) or "similar" (the last fallback: the log resembles a
-	// development log of the public corpus, similar.go).
+	// or "concept" (the fallback layer: the cause's noun in a failure shape,
+	// data/concepts).
 	Basis string `json:"basis"`
-	// Resembles is the public thread of the development log this log
-	// resembles most, and Similarity how much (cosine, 0 to 1): set only
-	// when Basis is "similar".
-	Resembles  string  `json:"resembles,omitempty"`
-	Similarity float64 `json:"similarity,omitempty"`
 }
 
 // What a finding is based on (Finding.Basis).
@@ -61,7 +55,6 @@ const (
 	BasisSignature   = "signature"
 	BasisCombination = "combination"
 	BasisConcept     = "concept"
-	BasisSimilar     = "similar"
 )
 
 // Confidence levels of a finding.
@@ -171,12 +164,8 @@ type matcher struct {
 	logFacts map[string]string
 	// conceptHits: the first line each ID's concepts matched (concepts.go)
 	conceptHits map[int]conceptHit
-	// simLines: the first error-looking lines, for the similar layer
-	// (similar.go), kept while collectSim
-	simLines   []simLine
-	collectSim bool
-	n          int
-	grams      trigramSet
+	n           int
+	grams       trigramSet
 	// what feed keeps of the lines before: the previous raw line, and the
 	// wrapped pieces joined so far (from line wrapStart)
 	prevRaw               string
@@ -191,14 +180,7 @@ type matcher struct {
 // names the failures it shows. A read error other than EOF is returned with
 // the diagnosis of what was read.
 func (kb *KB) Diagnose(r io.Reader) (Diagnosis, error) {
-	d, _, err := kb.diagnose(r, kb.similar != nil)
-	return d, err
-}
-
-// diagnose is Diagnose, with the matcher's state at the end; collect keeps
-// the error-looking lines the similar layer reads.
-func (kb *KB) diagnose(r io.Reader, collect bool) (Diagnosis, *matcher, error) {
-	m := &matcher{kb: kb, hits: map[int]*hit{}, logFacts: map[string]string{}, unless: map[int]bool{}, collectSim: collect}
+	m := &matcher{kb: kb, hits: map[int]*hit{}, logFacts: map[string]string{}, unless: map[int]bool{}}
 	for ei := range kb.entries {
 		for ci := range kb.entries[ei].Combine {
 			m.combos = append(m.combos, comboState{entry: ei, combo: ci})
@@ -231,7 +213,7 @@ func (kb *KB) diagnose(r io.Reader, collect bool) (Diagnosis, *matcher, error) {
 			break
 		}
 	}
-	return kb.WithSnapshot(m.result(), nil), m, readErr
+	return kb.WithSnapshot(m.result(), nil), readErr
 }
 
 // DiagnoseString diagnoses a log held in memory.
@@ -461,15 +443,8 @@ func (m *matcher) line(raw string) {
 	if len(m.combos) > 0 {
 		m.recent[(m.n-1)%maxComboWindow] = recentLine{n: m.n, gap: m.gap, msg: msg, raw: raw}
 	}
-	forErr := !matched && len(m.errLines) < firstErrorsScan
-	forSim := m.collectSim && len(m.simLines) < maxSimLines
-	if (forErr || forSim) && m.mayLookLikeError(lower) && errorLooking.MatchString(msg) && !notErrorLooking.MatchString(msg) {
-		if forErr {
-			m.errLines = append(m.errLines, LogLine{Line: m.n, Text: cut(strings.TrimSpace(raw), maxExcerptLine)})
-		}
-		if forSim {
-			m.keepSimLine(raw, msg)
-		}
+	if !matched && len(m.errLines) < firstErrorsScan && m.mayLookLikeError(lower) && errorLooking.MatchString(msg) && !notErrorLooking.MatchString(msg) {
+		m.errLines = append(m.errLines, LogLine{Line: m.n, Text: cut(strings.TrimSpace(raw), maxExcerptLine)})
 	}
 }
 
@@ -739,13 +714,6 @@ func (m *matcher) result() Diagnosis {
 		d.Findings = append(d.Findings, m.kb.finding(m.kb.entries[h.entry], h))
 	}
 	if f, ok := m.conceptFinding(d.Findings); ok {
-		if f.Severity == SeverityError {
-			d.Findings = append([]Finding{f}, d.Findings...)
-		} else {
-			d.Findings = append(d.Findings, f)
-		}
-	}
-	if f, ok := m.similarFinding(d.Findings); ok {
 		if f.Severity == SeverityError {
 			d.Findings = append([]Finding{f}, d.Findings...)
 		} else {

@@ -292,9 +292,7 @@ func explained(p *ui.Printer, kb *failures.Translator, t *lang.Catalog, f failur
 	title := f.Title
 	if f.Confidence == failures.ConfidenceProbable {
 		title = kb.Message("probably") + ": " + title
-		if f.Basis == failures.BasisSimilar {
-			det = append(det, strings.NewReplacer("{url}", f.Resembles, "{similarity}", fmt.Sprintf("%.2f", f.Similarity)).Replace(kb.Message("similar_note")))
-		} else if len(f.Lines) > 1 {
+		if len(f.Lines) > 1 {
 			det = append(det, kb.Message("probable_note"))
 		} else {
 			det = append(det, kb.Message("probable_note_one"))

@@ -9,7 +9,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/llamactl/llamactl/failures"
 	"github.com/llamactl/llamactl/internal/cmdutil"
 	"github.com/llamactl/llamactl/internal/ui"
 	"github.com/llamactl/llamactl/machine"
@@ -205,25 +204,5 @@ func TestFlags(t *testing.T) {
 	cmd.SilenceErrors, cmd.SilenceUsage = true, true
 	if err := cmd.Execute(); err == nil {
 		t.Error("two files accepted")
-	}
-}
-
-// A finding of the similar layer says which public thread's log it
-// resembles, and that no line names the cause.
-func TestSimilarFindingNote(t *testing.T) {
-	ios, _, _, _ := ui.Test()
-	out := &strings.Builder{}
-	ios.Out = out
-	kb := failures.Default()
-	f := failures.Finding{ID: "openmp-dll-missing", Title: "t", Severity: failures.SeverityError, Cause: "c", Fix: "f",
-		Lines: []int{3}, Excerpt: "ImportError: DLL load failed", Confidence: failures.ConfidenceProbable,
-		Evidence: []string{"ImportError: DLL load failed"}, Basis: failures.BasisSimilar,
-		Resembles: "https://github.com/ContinuumIO/anaconda-issues/issues/13513", Similarity: 0.9}
-	render(ios, kb.Translator("en"), texts("en"), "x.log", failures.Diagnosis{Findings: []failures.Finding{f}, Lines: 3})
-	s := out.String()
-	for _, want := range []string{"probably: t", "> ImportError: DLL load failed", "resemble the log of https://github.com/ContinuumIO/anaconda-issues/issues/13513 (similarity 0.90)"} {
-		if !strings.Contains(s, want) {
-			t.Errorf("output lacks %q:\n%s", want, s)
-		}
 	}
 }
