@@ -303,6 +303,11 @@ var acceptedDevMisses = map[string]string{
 	// batch 12 (h-tune12): the excerpt does not say which platform or GPU
 	"dev/cpp-ethereum-229-vs2013-no-v120-toolset.log":       "CMake's 'No CMAKE_C_COMPILER could be found' with both compiler identifications unknown, and nothing else: the Visual Studio 2013 generator is only in the manifest's tool field, and these lines are a missing gcc on Linux (cxx-compiler-missing) or missing Visual Studio C++ tools on Windows (msvc-env-missing, vs-generator-not-found) only with a path or generator in sight, of which the excerpt has none (see easyinstruct-6)",
 	"dev/rocm-arch-901-rx560-rocminfo-out-of-resources.log": "rocminfo's HSA_STATUS_ERROR_OUT_OF_RESOURCES with only 'ROCk module is loaded': the GPU (an RX 560, gfx803, not supported by ROCm 5.x) is named nowhere, and a user outside the render group or a container without /dev/kfd ends the same way (rocm-no-device's combination asks for /dev/kfd or the render group in sight; the HSA message itself names thread limits too)",
+	// batches 11 and 13 (h-tune1113): a DLL that is not named, a file that is not named, a warning that also shows when its advice is wrong
+	"dev/onnxruntime-genai-pr97-py38-dll-search-path.log":    "'DLL load failed while importing onnxruntime_genai: The specified module could not be found' names no DLL: the missing cudart64_12.dll is in the PR's prose only, and a missing VC++ runtime, cuDNN or onnxruntime.dll ends the same way (see dlib-2039)",
+	"dev/pytorch-39980-win126-vcredist-missing.log":          "torch's __init__ failing in ctypes.CDLL with '[WinError 126] The specified module could not be found' names neither the DLL it was loading nor the dependency that was missing: the VC++ runtime (the thread's finding), an OpenMP runtime or a CUDA library missing all end so (see pytorch-scripts-26, anaconda-13513)",
+	"dev/pytorch3d-1592-cuda-home-conda-prefix.log":          "only '[WinError 2] The system cannot find the file specified' and pip's tail: the file that was not found (nvcc under CUDA_HOME, per the thread) is not named, and any missing compiler or tool a setup.py spawns ends the same way",
+	"dev/ramalama-2860-nvidia-container-toolkit-missing.log": "ramalama's 'Device all does not have a CDI configuration' and its nvidia-ctk advice: the same lines show with the toolkit installed and a CDI spec present when ramalama's own CDI loader finds no device (dev/ramalama-1844, whose maintainer calls the advice bogus), so naming docker-gpu-runtime-missing would be a mistake there",
 }
 
 // pendingBatches are batches collected after this turn's matcher work began:
@@ -321,10 +326,12 @@ var acceptedDevMisses = map[string]string{
 // h-tune10b took up its dev logs.
 // Batch 12 (turn 7, seed 61254614) was pending from its draw (whole batch
 // 74.6%/68.8%/8 confident and 6 hedged) until h-tune12 took up its dev logs.
-var pendingBatches = map[int]string{
-	11: "collected in turn 6 by two collectors who wrote no matcher, while batch 10's dev logs were tuned on; held-out third test11 drawn with seed 33716718; nobody has tuned on it: a blind measure",
-	13: "collected at the end of turn 7 by three collectors who wrote no matcher; held-out third test13 drawn with seed 15721816 on the turn's final matchers; nobody tunes on it this turn: the last blind measure",
-}
+// Batch 11 (turn 6, seed 33716718) was pending from its draw (whole batch
+// 80.5%/60.0%/0 mistakes, never tuned on until turn 8) until h-tune1113
+// took up its dev logs.
+// Batch 13 (turn 7, seed 15721816) was pending from its draw (whole batch
+// 82.8%/61.5%/0 mistakes) until h-tune1113 took up its dev logs.
+var pendingBatches = map[int]string{}
 
 func notPending(batch int) bool { return pendingBatches[batch] == "" }
 
