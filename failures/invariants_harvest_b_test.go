@@ -1,0 +1,94 @@
+package failures
+
+import "testing"
+
+// Harvest B (issue #15): the build-side causes in the words, tools and
+// paste shapes public threads show them in, beyond the ones the knowledge
+// base was written from. Each log names the expected ID with the expected
+// confidence; the probable ones carry their evidence lines.
+func TestHarvestBSignatures(t *testing.T) {
+	checkNamed(t, []invCase{
+		// std::filesystem unresolved at link time: GCC 8 keeps it in
+		// libstdc++fs (ggml-org/llama.cpp#10978, #12092, #16019; the
+		// maintainers: upgrade the compiler, #10979, #11320)
+		{"/usr/bin/ld: ../../ggml/src/libggml.so: undefined reference to `vtable for std::filesystem::__cxx11::filesystem_error'\n/usr/bin/ld: ../../ggml/src/libggml.so: undefined reference to `std::filesystem::__cxx11::directory_iterator::operator*() const'", "host-compiler-too-old", false},
+		{"[ 45%] Linking CXX executable ../bin/test-tokenizer-0\n../bin/libggml.so: undefined reference to `typeinfo for std::filesystem::__cxx11::filesystem_error'\ncollect2: error: ld returned 1 exit status", "host-compiler-too-old", false},
+		{"../bin/libggml.so: undefined reference to `std::filesystem::current_path[abi:cxx11]()'", "host-compiler-too-old", false},
+
+		// ptxas' form of an architecture CUDA 11/12 dropped (utcs-scea/altis#19)
+		{"    /usr/bin/nvcc     -x cu -c /home/u/altis/CMakeFiles/CMakeTmp/main.cu -o CMakeFiles/cmTC_a1746.dir/main.cu.o\n    ptxas fatal   : Value 'sm_30' is not defined for option 'gpu-name'\n    make[1]: *** [CMakeFiles/cmTC_a1746.dir/build.make:66: CMakeFiles/cmTC_a1746.dir/main.cu.o] Error 255", "nvcc-arch-dropped", false},
+		{"ptxas fatal   : Value 'sm_35' is not defined for option 'gpu-name'", "nvcc-arch-dropped", false},
+		// and of one newer than the toolkit (triton's bundled ptxas: triton-lang/triton#8539)
+		{"`ptxas` stderr:\nptxas fatal   : Value 'sm_121a' is not defined for option 'gpu-name'", "nvcc-arch-too-new", false},
+
+		// host_config.h's sentence wrapped onto its own line
+		{"  C:\\Program Files\\NVIDIA GPU Computing Toolkit\\CUDA\\v11.8\\include\\crt/host_config.h(153): fatal error C1189: #error:\n  -- unsupported Microsoft Visual Studio version! Only the versions between\n  2017 and 2022 (inclusive) are supported!", "nvcc-unsupported-msvc", false},
+		{"  unsupported Microsoft Visual Studio version! Only the versions between 2017 and 2022 (inclusive) are supported!", "nvcc-unsupported-msvc", false},
+		{"  /usr/local/cuda/include/crt/host_config.h:132:2: error: #error\n  -- unsupported GNU version! gcc versions later than 12 are not supported!", "nvcc-unsupported-gcc", false},
+		{"  -- unsupported clang version! clang version must be less than 16 and greater than 3.2 .", "nvcc-unsupported-gcc", false},
+
+		// the Vulkan SDK's import library under an empty VULKAN_SDK (crosire/reshade#2, TheCherno/Hazel#664)
+		{"LINK : fatal error LNK1104: cannot open file '\\Bin\\vulkan-1.lib'", "vulkan-sdk-not-found", false},
+		{"1>LINK : fatal error LNK1181: cannot open input file '\\Lib\\vulkan-1.lib'", "vulkan-sdk-not-found", false},
+		{"1>LINK : fatal error LNK1181: cannot open input file '\\Lib\\shaderc_shared.lib'", "vulkan-sdk-not-found", false},
+		// a full path or the bare name: probable (NVIDIA/Q2RTX#45, StudioCherno/Walnut#40)
+		{"LINK : fatal error LNK1181: cannot open input file 'C:\\VulkanSDK\\1.3.250.1\\Lib\\vulkan-1.lib'", "vulkan-sdk-not-found", true},
+		{"/usr/bin/ld: cannot find -lvulkan\ncollect2: error: ld returned 1 exit status", "vulkan-sdk-not-found", true},
+		{"/usr/bin/ld: cannot find -lvulkan: No such file or directory", "vulkan-sdk-not-found", true},
+
+		// node-gyp's Visual Studio finder (nodejs/node-gyp#2203, #2867; cruzyjapan/Gemini-CLI-UI#5)
+		{"npm ERR! gyp ERR! find VS You need to install the latest version of Visual Studio\nnpm ERR! gyp ERR! find VS including the \"Desktop development with C++\" workload.", "msvc-env-missing", true},
+		{"npm error gyp ERR! find VS - missing any VC++ toolset\nnpm error gyp ERR! find VS could not find a version of Visual Studio 2017 or newer to use", "msvc-env-missing", true},
+		{"77 error gyp ERR! stack Error: Could not find any Visual Studio installation to use", "msvc-env-missing", true},
+		{"gyp ERR! stack Error: Could not find any Visual Studio installation to use", "msvc-env-missing", true},
+
+		// Triton building its launcher with no C compiler (apple/ml-cross-entropy#5, thu-ml/SageAttention#7)
+		{"RuntimeError: Failed to find C compiler. Please specify via CC environment variable.", "cxx-compiler-missing", true},
+		{"  File \"D:\\CogVideoX\\venv\\lib\\site-packages\\triton\\runtime\\build.py\", line 52, in _build\n    raise RuntimeError(\"Failed to find C compiler. Please specify via CC environment variable.\")\nRuntimeError: Failed to find C compiler. Please specify via CC environment variable.", "cxx-compiler-missing", true},
+
+		// torch's cpp_extension not knowing a new GPU's architecture (yfeng95/DECA#190, tianzhi0549/FCOS#385, sczhou/ProPainter#21)
+		{"ValueError: Unknown CUDA arch (8.6) or GPU not supported", "nvcc-arch-too-new", true},
+		{"error:ValueError: Unknown CUDA arch (8.9) or GPU not supported", "nvcc-arch-too-new", true},
+		{"ValueError: Unknown CUDA arch (10.0) or GPU not supported for xfuser", "nvcc-arch-too-new", true},
+	})
+}
+
+// Near misses: the same words with another cause. The ID in each case must
+// not be named.
+func TestHarvestBNearMisses(t *testing.T) {
+	checkNotNamed(t, []nearMiss{
+		// std::filesystem symbols with a GLIBCXX version: the compiler is new,
+		// an older libstdc++ was found at link time (ggml-org/llama.cpp#10778)
+		{"../ggml/src/libggml.so: undefined reference to `std::filesystem::status(std::filesystem::__cxx11::path const&)@GLIBCXX_3.4.26'", "host-compiler-too-old"},
+		// another library's undefined references, or a filesystem call in the program's own code that compiled
+		{"/usr/bin/ld: main.o: undefined reference to `fs_open_dir'", "host-compiler-too-old"},
+		{"undefined reference to `my::filesystem::open()'", "host-compiler-too-old"},
+		// ptxas rejecting an architecture between the dropped and the newest is left to the toolkit's age (a bundled ptxas)
+		{"ptxas fatal   : Value 'sm_52' is not defined for option 'gpu-name'", "nvcc-arch-dropped"},
+		{"ptxas fatal   : Value 'sm_86' is not defined for option 'gpu-name'", "nvcc-arch-dropped"},
+		{"ptxas fatal   : Unresolved extern function '_Z3foov'", "nvcc-arch-dropped"},
+		// a sentence that only mentions the check
+		{"Note: nvcc rejects an unsupported Microsoft Visual Studio version; pass -allow-unsupported-compiler", "nvcc-unsupported-msvc"},
+		{"warning: unsupported GNU version detected by configure", "nvcc-unsupported-gcc"},
+		// a Vulkan_LIBRARY set to a folder (ggml-org/whisper.cpp#2713), a project's own lib, the Unix name on Windows (handy-computer/transcribe.cpp#103)
+		{"LINK : fatal error LNK1181: cannot open input file 'C:\\VulkanSDK\\1.3.296.0\\Lib\\.obj'", "vulkan-sdk-not-found"},
+		{"1>LINK : fatal error LNK1181: cannot open input file '\\Lib\\glfw3.lib'", "vulkan-sdk-not-found"},
+		{"LINK : fatal error LNK1181: cannot open input file 'vulkan.lib'", "vulkan-sdk-not-found"},
+		{"/usr/bin/ld: cannot find -lvulkan-1", "vulkan-sdk-not-found"},
+		// node-gyp's Python finder, or a Visual Studio it found and uses
+		{"gyp ERR! stack Error: Could not find any Python installation to use", "msvc-env-missing"},
+		{"gyp info find VS using VS2022 (17.9.34622.214) found at:", "msvc-env-missing"},
+		// Triton's other errors
+		{"RuntimeError: Failed to find CUDA.", "cxx-compiler-missing"},
+		{"triton.runtime.errors.PTXASError: PTXAS error: Internal Triton PTX codegen error", "cxx-compiler-missing"},
+		// an old or malformed TORCH_CUDA_ARCH_LIST entry is not a GPU newer than torch
+		{"ValueError: Unknown CUDA arch (3.0) or GPU not supported", "nvcc-arch-too-new"},
+		{"ValueError: Unknown CUDA arch (8.6；8.9) or GPU not supported", "nvcc-arch-too-new"},
+		// a newer CMake dropping old compatibility is not an old CMake
+		{"CMake Error at CMakeLists.txt:3 (cmake_minimum_required):\n  Compatibility with CMake < 3.5 has been removed from CMake.", "cmake-too-old"},
+		// HIP headers missing where ROCm is installed (a host compiler used for HIP sources: ggml-org/llama.cpp#10236)
+		{"fatal error: 'hip/hip_fp16.h' file not found", "hip-sdk-not-found"},
+		// FindCUDA where CUDA is optional stays silent
+		{"-- Could NOT find CUDA (missing: CUDA_TOOLKIT_ROOT_DIR CUDA_NVCC_EXECUTABLE CUDA_INCLUDE_DIRS CUDA_CUDART_LIBRARY)", "cuda-toolkit-not-found"},
+	})
+}
