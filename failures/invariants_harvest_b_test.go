@@ -50,6 +50,20 @@ func TestHarvestBSignatures(t *testing.T) {
 		{"ValueError: Unknown CUDA arch (8.6) or GPU not supported", "nvcc-arch-too-new", true},
 		{"error:ValueError: Unknown CUDA arch (8.9) or GPU not supported", "nvcc-arch-too-new", true},
 		{"ValueError: Unknown CUDA arch (10.0) or GPU not supported for xfuser", "nvcc-arch-too-new", true},
+
+		// shells' own forms: zsh (read as a command named "zsh" before), dash
+		// running a script (speedinghzl/CCNet#56), bash in Chinese
+		// (tranluan/Nonlinear_Face_3DMM#42), bash with its name (eugene-tarassov/vivado-risc-v#114)
+		{"zsh: command not found: nvcc", "cuda-toolkit-not-found", false},
+		{"zsh: command not found: g++", "cxx-compiler-missing", false},
+		{"zsh: command not found: ninja", "ninja-missing", false},
+		{"build.sh: 11: build.sh: nvcc: not found", "cuda-toolkit-not-found", false},
+		{"./compile_op_v2_sz224.sh: 行 15: nvcc: 未找到命令\ng++: error: cuda_op_kernel_v2_sz224.cu.o: 没有那个文件或目录", "cuda-toolkit-not-found", false},
+		{"bash: g++: 未找到命令", "cxx-compiler-missing", false},
+		{"-bash: g++: command not found", "cxx-compiler-missing", false},
+		// distutils running the nvcc under a CUDA_HOME that holds none:
+		// probable, CUDA_HOME may point elsewhere
+		{"unable to execute '/usr/local/cuda/bin/nvcc': No such file or directory\nerror: command '/usr/local/cuda/bin/nvcc' failed with exit status 1", "cuda-toolkit-not-found", true},
 	})
 }
 
@@ -88,6 +102,16 @@ func TestHarvestBNearMisses(t *testing.T) {
 		{"CMake Error at CMakeLists.txt:3 (cmake_minimum_required):\n  Compatibility with CMake < 3.5 has been removed from CMake.", "cmake-too-old"},
 		// HIP headers missing where ROCm is installed (a host compiler used for HIP sources: ggml-org/llama.cpp#10236)
 		{"fatal error: 'hip/hip_fp16.h' file not found", "hip-sdk-not-found"},
+		// hipcc's platform probe runs nvcc by path and falls back to AMD; a
+		// shell naming a command that is not a build tool; nvcc that ran and failed
+		{"sh: 1: /usr/local/cuda/bin/nvcc: not found\nsh: 1: nvcc: not found\nDevice not supported - Defaulting to AMD", "cuda-toolkit-not-found"},
+		{"zsh: command not found: conda", "cuda-toolkit-not-found"},
+		{"error: command '/usr/local/cuda/bin/nvcc' failed with exit status 1", "cuda-toolkit-not-found"},
+		{"unable to execute '/usr/local/cuda/bin/nvcc': Permission denied", "cuda-toolkit-not-found"},
+		// a malformed CUDA_HOME (a colon-joined list, quotes inside) is not a missing toolkit
+		// (open-mmlab/mmdetection#944, MVIG-SJTU/AlphaPose#765)
+		{"unable to execute '/usr/local/cuda-10.0:/usr/local/cuda-10.0:/bin/nvcc': No such file or directory", "cuda-toolkit-not-found"},
+		{"unable to execute \"'/usr/local/cuda'/bin/nvcc\": No such file or directory", "cuda-toolkit-not-found"},
 		// FindCUDA where CUDA is optional stays silent
 		{"-- Could NOT find CUDA (missing: CUDA_TOOLKIT_ROOT_DIR CUDA_NVCC_EXECUTABLE CUDA_INCLUDE_DIRS CUDA_CUDART_LIBRARY)", "cuda-toolkit-not-found"},
 	})

@@ -395,9 +395,13 @@ var shapes = []struct {
 	{"项识别为 cmdlet", regexp.MustCompile(`(?:\S+ : )?无法将["'“‘](\S+?)["'”’]项识别为 cmdlet.*$`), "command not found: $1"},
 	{"の名前として認識されません", regexp.MustCompile(`(?:\S+ : )?用語 ["'](\S+?)["'] は、コマンドレット[^。]*の名前として認識されません。?`), "command not found: $1"},
 	{"용어가 cmdlet", regexp.MustCompile(`(?:\S+ : )?["'](\S+?)["'] 용어가 cmdlet[^.]*\.?`), "command not found: $1"},
-	{": command not found", regexp.MustCompile(`(?:^|\S+: (?:line \d+: )?)([^\s:]+): command not found`), "command not found: $1"},
+	// zsh before bash/sh: bash's shape would read zsh's "zsh: command not found: X" as a command named "zsh"
 	{"zsh: command not found: ", regexp.MustCompile(`zsh: command not found: (\S+)`), "command not found: $1"},
-	{": not found", regexp.MustCompile(`^(?:/bin/)?sh: \d+: ([^\s:]+): not found`), "command not found: $1"},
+	{": command not found", regexp.MustCompile(`(?:^|\S+: (?:line \d+: )?)([^\s:]+): command not found`), "command not found: $1"},
+	// dash running a script says "<script>: <line>: <script>: X: not found" (speedinghzl/CCNet#56)
+	{": not found", regexp.MustCompile(`^(?:(?:/bin/)?sh|\S+\.sh): \d+: (?:\S+\.sh: )?([^\s:]+): not found`), "command not found: $1"},
+	// bash in Chinese: "bash: X: 未找到命令", "./x.sh: 行 15: X: 未找到命令" (tranluan/Nonlinear_Face_3DMM#42)
+	{"未找到命令", regexp.MustCompile(`(?:^|\S+: (?:行 \d+: )?)([^\s:：]+)[:：] ?未找到命令`), "command not found: $1"},
 	// files
 	{"找不到指定的文件", regexp.MustCompile(`系统找不到指定的文件。?`), "The system cannot find the file specified"},
 	{"找不到指定的檔案", regexp.MustCompile(`系統找不到指定的檔案。?`), "The system cannot find the file specified"},
