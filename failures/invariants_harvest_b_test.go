@@ -51,6 +51,12 @@ func TestHarvestBSignatures(t *testing.T) {
 		{"error:ValueError: Unknown CUDA arch (8.9) or GPU not supported", "nvcc-arch-too-new", true},
 		{"ValueError: Unknown CUDA arch (10.0) or GPU not supported for xfuser", "nvcc-arch-too-new", true},
 
+		// GCC not knowing an Arm extension ggml's -march asks for (google/XNNPACK#1551,
+		// #3618, #5958; ggml-org/llama.cpp#17403): probable, the compiler predates it
+		{"[ 13%] Building C object ggml/src/CMakeFiles/ggml-cpu-armv9.2_1.dir/ggml-cpu/ggml-cpu.c.o\ncc1: error: invalid feature modifier ‘sme’ in ‘-march=armv9.2-a+dotprod+fp16+sve+i8mm+sve2+sme’\ncc1: note: valid arguments are: fp simd crc lse fp16 rcpc rdma dotprod aes sha2 crypto sha3 sm4 fp16fml sve profile rng memtag sb ssbs predres sve2; did you mean ‘sm4’?", "host-compiler-too-old", true},
+		{"cc1: error: invalid feature modifier 'i8mm' in '-march=armv8.2-a+i8mm+fp16'", "host-compiler-too-old", true},
+		{"src/qs8-gemm/gen/1x8c4-minmax-fp32-neondot.c:1:0: error: invalid feature modifier in ‘-march=armv8.2-a+dotprod’", "host-compiler-too-old", true},
+
 		// shells' own forms: zsh (read as a command named "zsh" before), dash
 		// running a script (speedinghzl/CCNet#56), bash in Chinese
 		// (tranluan/Nonlinear_Face_3DMM#42), bash with its name (eugene-tarassov/vivado-risc-v#114)
@@ -112,6 +118,9 @@ func TestHarvestBNearMisses(t *testing.T) {
 		// (open-mmlab/mmdetection#944, MVIG-SJTU/AlphaPose#765)
 		{"unable to execute '/usr/local/cuda-10.0:/usr/local/cuda-10.0:/bin/nvcc': No such file or directory", "cuda-toolkit-not-found"},
 		{"unable to execute \"'/usr/local/cuda'/bin/nvcc\": No such file or directory", "cuda-toolkit-not-found"},
+		// GCC refusing "native+ext" for -mcpu is ggml's flag, not an old compiler (ggml-org/llama.cpp#10895, #11428)
+		{"cc1: error: unknown value ‘native+nodotprod+noi8mm+nosve’ for ‘-mcpu’", "host-compiler-too-old"},
+		{"cc1: error: invalid feature modifier ‘nodotprod’ in ‘-march=native+nodotprod’", "host-compiler-too-old"},
 		// FindCUDA where CUDA is optional stays silent
 		{"-- Could NOT find CUDA (missing: CUDA_TOOLKIT_ROOT_DIR CUDA_NVCC_EXECUTABLE CUDA_INCLUDE_DIRS CUDA_CUDART_LIBRARY)", "cuda-toolkit-not-found"},
 	})
