@@ -57,6 +57,12 @@ func TestHarvestBSignatures(t *testing.T) {
 		{"cc1: error: invalid feature modifier 'i8mm' in '-march=armv8.2-a+i8mm+fp16'", "host-compiler-too-old", true},
 		{"src/qs8-gemm/gen/1x8c4-minmax-fp32-neondot.c:1:0: error: invalid feature modifier in ‘-march=armv8.2-a+dotprod’", "host-compiler-too-old", true},
 
+		// the assembler older than the compiler's output (pigirons/cpufp#3, #11;
+		// ggml-org/llama.cpp#11787, #5316; ollama/ollama#8942): probable
+		{"/tmp/ccRVbZKp.s: Assembler messages:\n/tmp/ccRVbZKp.s:1569: Error: no such instruction: `vpdpbusd %zmm2,%zmm31,%zmm22'", "host-compiler-too-old", true},
+		{"      /tmp/ccf8kgSy.s:18475: Error: unsupported instruction `vpdpbusd'", "host-compiler-too-old", true},
+		{"    /tmp/cc1SXjxo.s: Assembler messages:\n    /tmp/cc1SXjxo.s:26007: 错误：unsupported instruction `vpdpbusd'\n    make: *** [Makefile:563：ggml-quants.o] 错误 1", "host-compiler-too-old", true},
+
 		// shells' own forms: zsh (read as a command named "zsh" before), dash
 		// running a script (speedinghzl/CCNet#56), bash in Chinese
 		// (tranluan/Nonlinear_Face_3DMM#42), bash with its name (eugene-tarassov/vivado-risc-v#114)
@@ -121,6 +127,9 @@ func TestHarvestBNearMisses(t *testing.T) {
 		// GCC refusing "native+ext" for -mcpu is ggml's flag, not an old compiler (ggml-org/llama.cpp#10895, #11428)
 		{"cc1: error: unknown value ‘native+nodotprod+noi8mm+nosve’ for ‘-mcpu’", "host-compiler-too-old"},
 		{"cc1: error: invalid feature modifier ‘nodotprod’ in ‘-march=native+nodotprod’", "host-compiler-too-old"},
+		// the assembler refusing an instruction of a CPU the toolchain does not target, or a typo in hand-written assembly
+		{"/tmp/cc.s:12: Error: no such instruction: `vmovdqu8 %zmm0,(%rax)'", "host-compiler-too-old"},
+		{"foo.s:3: Error: no such instruction: `vpdpbusdx %ymm0,%ymm1,%ymm2'", "host-compiler-too-old"},
 		// FindCUDA where CUDA is optional stays silent
 		{"-- Could NOT find CUDA (missing: CUDA_TOOLKIT_ROOT_DIR CUDA_NVCC_EXECUTABLE CUDA_INCLUDE_DIRS CUDA_CUDART_LIBRARY)", "cuda-toolkit-not-found"},
 	})
