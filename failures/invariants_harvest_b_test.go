@@ -63,6 +63,13 @@ func TestHarvestBSignatures(t *testing.T) {
 		{"      /tmp/ccf8kgSy.s:18475: Error: unsupported instruction `vpdpbusd'", "host-compiler-too-old", true},
 		{"    /tmp/cc1SXjxo.s: Assembler messages:\n    /tmp/cc1SXjxo.s:26007: 错误：unsupported instruction `vpdpbusd'\n    make: *** [Makefile:563：ggml-quants.o] 错误 1", "host-compiler-too-old", true},
 
+		// CMake before 3.13 reads 'cmake -B build' 's build folder as the source
+		// (ompl/ompl#1337, leomccormack/Spatial_Audio_Framework#19,
+		// AndrewCrewKuznetsov/xneur-devel#41): probable
+		{"CMake Error: The source directory \"/home/ubuntu/ompl-1.7.0/build\" does not exist.", "cmake-too-old", true},
+		{"$ cmake -S . -B build\nCMake Error: The source directory \"/home/df/Spatial_Audio_Framework-master/build\" does not exist.\n$ cmake --version\ncmake version 3.10.2", "cmake-too-old", true},
+		{"xneur-devel/xneur$ mkdir build & cmake -S . -B build -DCMAKE_BUILD_TYPE=Release\nCMake Error: The source directory \"/home/user/Projects/xneur-devel/xneur/build\" does not appear to contain CMakeLists.txt.\nSpecify --help for usage, or press the help button on the CMake GUI.", "cmake-too-old", true},
+
 		// shells' own forms: zsh (read as a command named "zsh" before), dash
 		// running a script (speedinghzl/CCNet#56), bash in Chinese
 		// (tranluan/Nonlinear_Face_3DMM#42), bash with its name (eugene-tarassov/vivado-risc-v#114)
@@ -130,6 +137,9 @@ func TestHarvestBNearMisses(t *testing.T) {
 		// the assembler refusing an instruction of a CPU the toolchain does not target, or a typo in hand-written assembly
 		{"/tmp/cc.s:12: Error: no such instruction: `vmovdqu8 %zmm0,(%rax)'", "host-compiler-too-old"},
 		{"foo.s:3: Error: no such instruction: `vpdpbusdx %ymm0,%ymm1,%ymm2'", "host-compiler-too-old"},
+		// a source folder without CMakeLists.txt (cmake run from the wrong folder)
+		{"$ cmake ..\nCMake Error: The source directory \"/home/u\" does not appear to contain CMakeLists.txt.", "cmake-too-old"},
+		{"CMake Error: The source directory \"/home/u/proj/src\" does not exist.", "cmake-too-old"},
 		// FindCUDA where CUDA is optional stays silent
 		{"-- Could NOT find CUDA (missing: CUDA_TOOLKIT_ROOT_DIR CUDA_NVCC_EXECUTABLE CUDA_INCLUDE_DIRS CUDA_CUDART_LIBRARY)", "cuda-toolkit-not-found"},
 	})
