@@ -70,6 +70,11 @@ func TestHarvestBSignatures(t *testing.T) {
 		{"$ cmake -S . -B build\nCMake Error: The source directory \"/home/df/Spatial_Audio_Framework-master/build\" does not exist.\n$ cmake --version\ncmake version 3.10.2", "cmake-too-old", true},
 		{"xneur-devel/xneur$ mkdir build & cmake -S . -B build -DCMAKE_BUILD_TYPE=Release\nCMake Error: The source directory \"/home/user/Projects/xneur-devel/xneur/build\" does not appear to contain CMakeLists.txt.\nSpecify --help for usage, or press the help button on the CMake GUI.", "cmake-too-old", true},
 
+		// 'cmake --build ... -j' on a CMake before 3.12 (diasurgical/DevilutionX#442,
+		// libgeos/geos#418, RenderKit/superbuild#2): probable
+		{"$ cmake --build . -j $(nproc)\nUnknown argument -j\nUnknown argument 8\nUsage: cmake --build <dir> [options] [-- [native-options]]\nOptions:\n  <dir>          = Project binary directory to be built.", "cmake-too-old", true},
+		{"Unknown argument -j1\nUsage: cmake --build <dir> [options] [-- [native-options]]", "cmake-too-old", true},
+
 		// shells' own forms: zsh (read as a command named "zsh" before), dash
 		// running a script (speedinghzl/CCNet#56), bash in Chinese
 		// (tranluan/Nonlinear_Face_3DMM#42), bash with its name (eugene-tarassov/vivado-risc-v#114)
@@ -140,6 +145,8 @@ func TestHarvestBNearMisses(t *testing.T) {
 		// a source folder without CMakeLists.txt (cmake run from the wrong folder)
 		{"$ cmake ..\nCMake Error: The source directory \"/home/u\" does not appear to contain CMakeLists.txt.", "cmake-too-old"},
 		{"CMake Error: The source directory \"/home/u/proj/src\" does not exist.", "cmake-too-old"},
+		// -j given to the configure step is a misuse on any CMake (mavlink/MAVSDK#1392)
+		{"Run cmake -DCMAKE_BUILD_TYPE=Release -j 2 -Bbuild/release -H.\nCMake Error: Unknown argument -j\nCMake Error: Run 'cmake --help' for all supported options.", "cmake-too-old"},
 		// FindCUDA where CUDA is optional stays silent
 		{"-- Could NOT find CUDA (missing: CUDA_TOOLKIT_ROOT_DIR CUDA_NVCC_EXECUTABLE CUDA_INCLUDE_DIRS CUDA_CUDART_LIBRARY)", "cuda-toolkit-not-found"},
 	})
