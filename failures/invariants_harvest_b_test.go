@@ -31,6 +31,9 @@ func TestHarvestBSignatures(t *testing.T) {
 		{"LINK : fatal error LNK1104: cannot open file '\\Bin\\vulkan-1.lib'", "vulkan-sdk-not-found", false},
 		{"1>LINK : fatal error LNK1181: cannot open input file '\\Lib\\vulkan-1.lib'", "vulkan-sdk-not-found", false},
 		{"1>LINK : fatal error LNK1181: cannot open input file '\\Lib\\shaderc_shared.lib'", "vulkan-sdk-not-found", false},
+		// vcpkg's vulkan port (microsoft/vcpkg#33452, jherico/OpenXR-Samples#10)
+		{"CMake Error at ports/vulkan/portfile.cmake:30 (message):\n  The Vulkan SDK wasn't found.  Refer to Getting Started with the Windows\n  Vulkan SDK:\n  https://vulkan.lunarg.com/doc/sdk/latest/windows/getting_started.html", "vulkan-sdk-not-found", false},
+		{"  CMake Error at ports/vulkan/portfile.cmake:12 (message):\n\n    Could not find Vulkan SDK.  Before continuing, please download and install\n    Vulkan from:\n\n        https://vulkan.lunarg.com/sdk/home", "vulkan-sdk-not-found", false},
 		// a full path or the bare name: probable (NVIDIA/Q2RTX#45, StudioCherno/Walnut#40)
 		{"LINK : fatal error LNK1181: cannot open input file 'C:\\VulkanSDK\\1.3.250.1\\Lib\\vulkan-1.lib'", "vulkan-sdk-not-found", true},
 		{"/usr/bin/ld: cannot find -lvulkan\ncollect2: error: ld returned 1 exit status", "vulkan-sdk-not-found", true},
@@ -147,6 +150,8 @@ func TestHarvestBNearMisses(t *testing.T) {
 		{"CMake Error: The source directory \"/home/u/proj/src\" does not exist.", "cmake-too-old"},
 		// -j given to the configure step is a misuse on any CMake (mavlink/MAVSDK#1392)
 		{"Run cmake -DCMAKE_BUILD_TYPE=Release -j 2 -Bbuild/release -H.\nCMake Error: Unknown argument -j\nCMake Error: Run 'cmake --help' for all supported options.", "cmake-too-old"},
+		// a sentence that only mentions the SDK
+		{"Note: builds that need shaders require the Vulkan SDK; if the Vulkan SDK wasn't found, shaders are prebuilt", "vulkan-sdk-not-found"},
 		// FindCUDA where CUDA is optional stays silent
 		{"-- Could NOT find CUDA (missing: CUDA_TOOLKIT_ROOT_DIR CUDA_NVCC_EXECUTABLE CUDA_INCLUDE_DIRS CUDA_CUDART_LIBRARY)", "cuda-toolkit-not-found"},
 	})
