@@ -78,6 +78,12 @@ func TestHarvestBSignatures(t *testing.T) {
 		{"$ cmake --build . -j $(nproc)\nUnknown argument -j\nUnknown argument 8\nUsage: cmake --build <dir> [options] [-- [native-options]]\nOptions:\n  <dir>          = Project binary directory to be built.", "cmake-too-old", true},
 		{"Unknown argument -j1\nUsage: cmake --build <dir> [options] [-- [native-options]]", "cmake-too-old", true},
 
+		// a pasted line in Markdown: bold (dmlc/xgboost#1339), inline code, a list item
+		{"**/usr/bin/sh: g++: command not found**", "cxx-compiler-missing", false},
+		{"`No CUDA toolset found.`", "cuda-vs-integration-missing", false},
+		{"- No CMAKE_CUDA_COMPILER could be found.", "cuda-toolkit-not-found", false},
+		{"* nvcc fatal   : Unsupported gpu architecture 'compute_35'", "nvcc-arch-dropped", false},
+
 		// shells' own forms: zsh (read as a command named "zsh" before), dash
 		// running a script (speedinghzl/CCNet#56), bash in Chinese
 		// (tranluan/Nonlinear_Face_3DMM#42), bash with its name (eugene-tarassov/vivado-risc-v#114)
@@ -152,6 +158,8 @@ func TestHarvestBNearMisses(t *testing.T) {
 		{"Run cmake -DCMAKE_BUILD_TYPE=Release -j 2 -Bbuild/release -H.\nCMake Error: Unknown argument -j\nCMake Error: Run 'cmake --help' for all supported options.", "cmake-too-old"},
 		// a sentence that only mentions the SDK
 		{"Note: builds that need shaders require the Vulkan SDK; if the Vulkan SDK wasn't found, shaders are prebuilt", "vulkan-sdk-not-found"},
+		// a shell trace's "+ " is a command, and a code fence is not a line
+		{"+ nvcc --version\n```\nnvcc: NVIDIA (R) Cuda compiler driver\n```", "cuda-toolkit-not-found"},
 		// FindCUDA where CUDA is optional stays silent
 		{"-- Could NOT find CUDA (missing: CUDA_TOOLKIT_ROOT_DIR CUDA_NVCC_EXECUTABLE CUDA_INCLUDE_DIRS CUDA_CUDART_LIBRARY)", "cuda-toolkit-not-found"},
 	})

@@ -64,6 +64,10 @@ var (
 		{"s", regexp.MustCompile(`^(?:stdout|stderr) [FP] `)},
 		// a GitHub/e-mail quote "> " (nested: "> > ")
 		{">", regexp.MustCompile(`^>+ `)},
+		// a Markdown list item "- " / "* " a user put the line in (one
+		// marker and a space: CMake's "-- " and make's "*** " stay; a shell
+		// trace's "+ " is a command, not a message)
+		{"-*", regexp.MustCompile(`^[-*] `)},
 		// Python's logging.basicConfig "ERROR:llama_cpp:" / "INFO:root:"
 		{"DIWEC", regexp.MustCompile(`^(?:DEBUG|INFO|WARNING|ERROR|CRITICAL):[\w.-]+:`)},
 	}
@@ -135,6 +139,7 @@ func normalize(line string, nested bool) string {
 		}
 	}
 	line = strings.TrimSpace(line)
+	line = unwrapMarkdown(line)
 	if dbl {
 		// docker compose pads the service name: "ollama  | ", "llama-1  | "
 		if loc := composeRe.FindStringIndex(line); loc != nil && loc[1] < len(line) {
@@ -188,6 +193,22 @@ func normalize(line string, nested bool) string {
 			n--
 		}
 		line = line[:n]
+	}
+	return line
+}
+
+// unwrapMarkdown takes off the emphasis or inline code a user wrapped a
+// whole pasted line in ("**/usr/bin/sh: g++: command not found**",
+// "`No CUDA toolset found.`"); a code fence ("```") and a line that only
+// starts or ends with one (gcc's "`foo'" quotes) are left as they are.
+func unwrapMarkdown(line string) string {
+	for _, m := range []string{"**", "__", "`"} {
+		if len(line) > 2*len(m)+1 && strings.HasPrefix(line, m) && strings.HasSuffix(line, m) && !strings.HasPrefix(line, "``") {
+			inner := strings.TrimSpace(line[len(m) : len(line)-len(m)])
+			if inner != "" && !strings.Contains(inner, m) {
+				return inner
+			}
+		}
 	}
 	return line
 }
