@@ -84,6 +84,9 @@ func TestHarvestBSignatures(t *testing.T) {
 		{"- No CMAKE_CUDA_COMPILER could be found.", "cuda-toolkit-not-found", false},
 		{"* nvcc fatal   : Unsupported gpu architecture 'compute_35'", "nvcc-arch-dropped", false},
 
+		// meson's Windows list of compilers (icl and cl first: mesonbuild/compilers/detect.py), none found
+		{"ERROR: Unknown compiler(s): [['icl'], ['cl'], ['cc'], ['gcc'], ['clang'], ['clang-cl'], ['pgcc']]", "msvc-env-missing", true},
+
 		// shells' own forms: zsh (read as a command named "zsh" before), dash
 		// running a script (speedinghzl/CCNet#56), bash in Chinese
 		// (tranluan/Nonlinear_Face_3DMM#42), bash with its name (eugene-tarassov/vivado-risc-v#114)
@@ -160,6 +163,9 @@ func TestHarvestBNearMisses(t *testing.T) {
 		{"Note: builds that need shaders require the Vulkan SDK; if the Vulkan SDK wasn't found, shaders are prebuilt", "vulkan-sdk-not-found"},
 		// a shell trace's "+ " is a command, and a code fence is not a line
 		{"+ nvcc --version\n```\nnvcc: NVIDIA (R) Cuda compiler driver\n```", "cuda-toolkit-not-found"},
+		// meson's list elsewhere, or one compiler the user named
+		{"meson.build:1:0: ERROR: Unknown compiler(s): [['cc'], ['gcc'], ['clang'], ['nvc'], ['pgcc'], ['icc'], ['icx']]", "msvc-env-missing"},
+		{"meson.build:1:0: ERROR: Unknown compiler(s): [['cl']]", "msvc-env-missing"},
 		// FindCUDA where CUDA is optional stays silent
 		{"-- Could NOT find CUDA (missing: CUDA_TOOLKIT_ROOT_DIR CUDA_NVCC_EXECUTABLE CUDA_INCLUDE_DIRS CUDA_CUDART_LIBRARY)", "cuda-toolkit-not-found"},
 	})
