@@ -87,6 +87,10 @@ func TestHarvestBSignatures(t *testing.T) {
 		// meson's Windows list of compilers (icl and cl first: mesonbuild/compilers/detect.py), none found
 		{"ERROR: Unknown compiler(s): [['icl'], ['cl'], ['cc'], ['gcc'], ['clang'], ['clang-cl'], ['pgcc']]", "msvc-env-missing", true},
 
+		// MSB4019 for the CUDA props, the path broken across lines by CMake's
+		// reflowed compiler-id output (as unslothai/unsloth#4518 shows the CUDA .targets path)
+		{"  C:\\Users\\u\\llama.cpp\\build\\CMakeFiles\\3.27.5\\CompilerIdCUDA\\CompilerIdCUDA.vcxproj(14,5):\n  error MSB4019: The imported project \"C:\\Program Files\\Microsoft Visual\n  Studio\\2022\\Community\\MSBuild\\Microsoft\\VC\\v170\\BuildCustomizations\\CUDA\n  12.4.props\" was not found.  Confirm that the expression in the Import\n  declaration", "cuda-vs-integration-missing", false},
+
 		// shells' own forms: zsh (read as a command named "zsh" before), dash
 		// running a script (speedinghzl/CCNet#56), bash in Chinese
 		// (tranluan/Nonlinear_Face_3DMM#42), bash with its name (eugene-tarassov/vivado-risc-v#114)
@@ -166,6 +170,8 @@ func TestHarvestBNearMisses(t *testing.T) {
 		// meson's list elsewhere, or one compiler the user named
 		{"meson.build:1:0: ERROR: Unknown compiler(s): [['cc'], ['gcc'], ['clang'], ['nvc'], ['pgcc'], ['icc'], ['icx']]", "msvc-env-missing"},
 		{"meson.build:1:0: ERROR: Unknown compiler(s): [['cl']]", "msvc-env-missing"},
+		// MSB4019 for Visual Studio's own props, wrapped the same way, is not CUDA's
+		{"  x.vcxproj(14,5): error MSB4019: The imported project \"C:\\Program\n  Files\\Microsoft.Cpp.Default.props\" was not found.", "cuda-vs-integration-missing"},
 		// FindCUDA where CUDA is optional stays silent
 		{"-- Could NOT find CUDA (missing: CUDA_TOOLKIT_ROOT_DIR CUDA_NVCC_EXECUTABLE CUDA_INCLUDE_DIRS CUDA_CUDART_LIBRARY)", "cuda-toolkit-not-found"},
 	})
