@@ -91,6 +91,11 @@ func TestHarvestBSignatures(t *testing.T) {
 		// reflowed compiler-id output (as unslothai/unsloth#4518 shows the CUDA .targets path)
 		{"  C:\\Users\\u\\llama.cpp\\build\\CMakeFiles\\3.27.5\\CompilerIdCUDA\\CompilerIdCUDA.vcxproj(14,5):\n  error MSB4019: The imported project \"C:\\Program Files\\Microsoft Visual\n  Studio\\2022\\Community\\MSBuild\\Microsoft\\VC\\v170\\BuildCustomizations\\CUDA\n  12.4.props\" was not found.  Confirm that the expression in the Import\n  declaration", "cuda-vs-integration-missing", false},
 
+		// GNU make on Windows could not start the compiler (ccxvii/minilibs#4,
+		// marcobambini/gravity#198, nrpy/nrpy#24): probable
+		{"process_begin: CreateProcess(NULL, cc -I. -O3 -std=c11 -c ggml.c -o ggml.o, ...) failed.\nmake (e=2): The system cannot find the file specified.\nmake: *** [Makefile:372: ggml.o] Error 2", "cxx-compiler-missing", true},
+		{"process_begin: CreateProcess(NULL, g++ -c src/flow.cpp -o obj/flow.o -std=c++11, ...) failed.\nmake (e=2): Das System kann die angegebene Datei nicht finden.", "cxx-compiler-missing", true},
+
 		// shells' own forms: zsh (read as a command named "zsh" before), dash
 		// running a script (speedinghzl/CCNet#56), bash in Chinese
 		// (tranluan/Nonlinear_Face_3DMM#42), bash with its name (eugene-tarassov/vivado-risc-v#114)
@@ -172,6 +177,9 @@ func TestHarvestBNearMisses(t *testing.T) {
 		{"meson.build:1:0: ERROR: Unknown compiler(s): [['cl']]", "msvc-env-missing"},
 		// MSB4019 for Visual Studio's own props, wrapped the same way, is not CUDA's
 		{"  x.vcxproj(14,5): error MSB4019: The imported project \"C:\\Program\n  Files\\Microsoft.Cpp.Default.props\" was not found.", "cuda-vs-integration-missing"},
+		// make failing to start another tool, or the compiler for another reason
+		{"process_begin: CreateProcess(NULL, python3 gen.py, ...) failed.\nmake (e=2): The system cannot find the file specified.", "cxx-compiler-missing"},
+		{"process_begin: CreateProcess(NULL, gcc -c x.c -o x.o, ...) failed.\nmake (e=5): Access is denied.", "cxx-compiler-missing"},
 		// FindCUDA where CUDA is optional stays silent
 		{"-- Could NOT find CUDA (missing: CUDA_TOOLKIT_ROOT_DIR CUDA_NVCC_EXECUTABLE CUDA_INCLUDE_DIRS CUDA_CUDART_LIBRARY)", "cuda-toolkit-not-found"},
 	})
