@@ -96,6 +96,10 @@ func TestHarvestBSignatures(t *testing.T) {
 		{"process_begin: CreateProcess(NULL, cc -I. -O3 -std=c11 -c ggml.c -o ggml.o, ...) failed.\nmake (e=2): The system cannot find the file specified.\nmake: *** [Makefile:372: ggml.o] Error 2", "cxx-compiler-missing", true},
 		{"process_begin: CreateProcess(NULL, g++ -c src/flow.cpp -o obj/flow.o -std=c++11, ...) failed.\nmake (e=2): Das System kann die angegebene Datei nicht finden.", "cxx-compiler-missing", true},
 
+		// MSVC's STL refusing an older clang (aseprite/aseprite#2530, #2269; bazelbuild/continuous-integration#1433)
+		{"C:\\Program Files (x86)\\Microsoft Visual Studio\\2019\\BuildTools\\VC\\Tools\\MSVC\\14.29.30133\\include\\yvals_core.h(571,2): error: STL1000: Unexpected compiler version, expected Clang 11.0.0 or newer.\n#error STL1000: Unexpected compiler version, expected Clang 11.0.0 or newer.", "host-compiler-too-old", false},
+		{"static_assert failed \"error STL1000: Unexpected compiler version, expected Clang 17.0.0 or newer.\" at C:\\Program Files\\Microsoft Visual Studio\\2022\\Community\\VC\\Tools\\MSVC\\14.41.34120\\include\\yvals_core.h(894, 1)", "host-compiler-too-old", false},
+
 		// shells' own forms: zsh (read as a command named "zsh" before), dash
 		// running a script (speedinghzl/CCNet#56), bash in Chinese
 		// (tranluan/Nonlinear_Face_3DMM#42), bash with its name (eugene-tarassov/vivado-risc-v#114)
@@ -180,6 +184,8 @@ func TestHarvestBNearMisses(t *testing.T) {
 		// make failing to start another tool, or the compiler for another reason
 		{"process_begin: CreateProcess(NULL, python3 gen.py, ...) failed.\nmake (e=2): The system cannot find the file specified.", "cxx-compiler-missing"},
 		{"process_begin: CreateProcess(NULL, gcc -c x.c -o x.o, ...) failed.\nmake (e=5): Access is denied.", "cxx-compiler-missing"},
+		// the STL's CUDA check is nvcc's age, not the host compiler's (its own ID)
+		{"yvals_core.h:582:2: error: STL1002: Unexpected compiler version, expected CUDA 10.1 Update 2 or newer.", "host-compiler-too-old"},
 		// FindCUDA where CUDA is optional stays silent
 		{"-- Could NOT find CUDA (missing: CUDA_TOOLKIT_ROOT_DIR CUDA_NVCC_EXECUTABLE CUDA_INCLUDE_DIRS CUDA_CUDART_LIBRARY)", "cuda-toolkit-not-found"},
 	})
