@@ -34,6 +34,9 @@ func TestHarvestBSignatures(t *testing.T) {
 		// vcpkg's vulkan port (microsoft/vcpkg#33452, jherico/OpenXR-Samples#10)
 		{"CMake Error at ports/vulkan/portfile.cmake:30 (message):\n  The Vulkan SDK wasn't found.  Refer to Getting Started with the Windows\n  Vulkan SDK:\n  https://vulkan.lunarg.com/doc/sdk/latest/windows/getting_started.html", "vulkan-sdk-not-found", false},
 		{"  CMake Error at ports/vulkan/portfile.cmake:12 (message):\n\n    Could not find Vulkan SDK.  Before continuing, please download and install\n    Vulkan from:\n\n        https://vulkan.lunarg.com/sdk/home", "vulkan-sdk-not-found", false},
+		// the same in MSVC's other languages (typographic quotes)
+		{"LINK : fatal error LNK1104: 无法打开文件“\\Bin\\vulkan-1.lib”", "vulkan-sdk-not-found", false},
+		{"LINK : fatal error LNK1181: 无法打开输入文件“C:\\VulkanSDK\\1.3.250.1\\Lib\\vulkan-1.lib”", "vulkan-sdk-not-found", true},
 		// a full path or the bare name: probable (NVIDIA/Q2RTX#45, StudioCherno/Walnut#40)
 		{"LINK : fatal error LNK1181: cannot open input file 'C:\\VulkanSDK\\1.3.250.1\\Lib\\vulkan-1.lib'", "vulkan-sdk-not-found", true},
 		{"/usr/bin/ld: cannot find -lvulkan\ncollect2: error: ld returned 1 exit status", "vulkan-sdk-not-found", true},
