@@ -103,6 +103,9 @@ func TestHarvestBSignatures(t *testing.T) {
 		{"C:\\Program Files (x86)\\Microsoft Visual Studio\\2019\\BuildTools\\VC\\Tools\\MSVC\\14.29.30133\\include\\yvals_core.h(571,2): error: STL1000: Unexpected compiler version, expected Clang 11.0.0 or newer.\n#error STL1000: Unexpected compiler version, expected Clang 11.0.0 or newer.", "host-compiler-too-old", false},
 		{"static_assert failed \"error STL1000: Unexpected compiler version, expected Clang 17.0.0 or newer.\" at C:\\Program Files\\Microsoft Visual Studio\\2022\\Community\\VC\\Tools\\MSVC\\14.41.34120\\include\\yvals_core.h(894, 1)", "host-compiler-too-old", false},
 
+		// nvcc's front end failing on GCC 12's avx512fp16intrin.h (kokkos/kokkos-kernels#2108, icl-utk-edu/heffte#54): probable
+		{"/usr/lib64/gcc/x86_64-suse-linux/12/include/avx512fp16intrin.h(38): error: vector_size attribute requires an arithmetic or enum type\n   typedef __half __v8hf __attribute__ ((__vector_size__ (16)));", "nvcc-unsupported-gcc", true},
+
 		// shells' own forms: zsh (read as a command named "zsh" before), dash
 		// running a script (speedinghzl/CCNet#56), bash in Chinese
 		// (tranluan/Nonlinear_Face_3DMM#42), bash with its name (eugene-tarassov/vivado-risc-v#114)
@@ -189,6 +192,8 @@ func TestHarvestBNearMisses(t *testing.T) {
 		{"process_begin: CreateProcess(NULL, gcc -c x.c -o x.o, ...) failed.\nmake (e=5): Access is denied.", "cxx-compiler-missing"},
 		// the STL's CUDA check is nvcc's age, not the host compiler's (its own ID)
 		{"yvals_core.h:582:2: error: STL1002: Unexpected compiler version, expected CUDA 10.1 Update 2 or newer.", "host-compiler-too-old"},
+		// gcc's own error in the same header (its file:line:col form) is not nvcc's
+		{"/usr/lib/gcc/x86_64-linux-gnu/12/include/avx512fp16intrin.h:38:1: error: inlining failed in call to 'always_inline' '_mm_add_ph': target specific option mismatch", "nvcc-unsupported-gcc"},
 		// FindCUDA where CUDA is optional stays silent
 		{"-- Could NOT find CUDA (missing: CUDA_TOOLKIT_ROOT_DIR CUDA_NVCC_EXECUTABLE CUDA_INCLUDE_DIRS CUDA_CUDART_LIBRARY)", "cuda-toolkit-not-found"},
 	})
