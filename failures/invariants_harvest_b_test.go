@@ -194,6 +194,9 @@ func TestHarvestBNearMisses(t *testing.T) {
 		{"yvals_core.h:582:2: error: STL1002: Unexpected compiler version, expected CUDA 10.1 Update 2 or newer.", "host-compiler-too-old"},
 		// gcc's own error in the same header (its file:line:col form) is not nvcc's
 		{"/usr/lib/gcc/x86_64-linux-gnu/12/include/avx512fp16intrin.h:38:1: error: inlining failed in call to 'always_inline' '_mm_add_ph': target specific option mismatch", "nvcc-unsupported-gcc"},
+		// scikit-build-core unable to read Visual Studio's CMake version string
+		// ("3.26.4-msvc4") is not an old CMake (scikit-build/scikit-build-core#500, #833)
+		{"2023-09-17 22:51:22,033 - scikit_build_core - WARNING - Could not determine CMake version, got 'cmake version 3.26.4-msvc4'\nscikit_build_core.errors.CMakeNotFoundError: Could not find CMake with version >= 3.12", "cmake-too-old"},
 		// FindCUDA where CUDA is optional stays silent
 		{"-- Could NOT find CUDA (missing: CUDA_TOOLKIT_ROOT_DIR CUDA_NVCC_EXECUTABLE CUDA_INCLUDE_DIRS CUDA_CUDART_LIBRARY)", "cuda-toolkit-not-found"},
 	})
