@@ -197,6 +197,9 @@ func TestHarvestBNearMisses(t *testing.T) {
 		// scikit-build-core unable to read Visual Studio's CMake version string
 		// ("3.26.4-msvc4") is not an old CMake (scikit-build/scikit-build-core#500, #833)
 		{"2023-09-17 22:51:22,033 - scikit_build_core - WARNING - Could not determine CMake version, got 'cmake version 3.26.4-msvc4'\nscikit_build_core.errors.CMakeNotFoundError: Could not find CMake with version >= 3.12", "cmake-too-old"},
+		// ninja that ran: a folder never configured, or torch's extension build failing in a compiler
+		{"ninja: error: loading 'build.ninja': No such file or directory", "ninja-missing"},
+		{"subprocess.CalledProcessError: Command '['ninja', '-v']' returned non-zero exit status 1.", "ninja-missing"},
 		// FindCUDA where CUDA is optional stays silent
 		{"-- Could NOT find CUDA (missing: CUDA_TOOLKIT_ROOT_DIR CUDA_NVCC_EXECUTABLE CUDA_INCLUDE_DIRS CUDA_CUDART_LIBRARY)", "cuda-toolkit-not-found"},
 	})
