@@ -196,10 +196,11 @@ func TestInvariantBuildSilences(t *testing.T) {
 		// a HIP build with Ninja; an MSVC configure with nothing about HIP
 		"cmake -B build -DGGML_HIP=ON -G Ninja\n-- The CXX compiler identification is Clang 17.0.0",
 		"-- Building for: Visual Studio 17 2022\n-- The C compiler identification is MSVC 19.37.32824.0",
-		// another linker or tool the crate misses; meson with no platform in sight
+		// another linker or tool the crate misses (meson's list that starts
+		// with icl and cl is its Windows list: named, probable, in
+		// invariants_harvest_b_test.go)
 		"error: linker `aarch64-linux-gnu-gcc` not found",
 		"  cargo:warning=failed to find tool \"nasm\": No such file or directory (os error 2)",
-		"ERROR: Unknown compiler(s): [['icl'], ['cl'], ['cc'], ['gcc'], ['clang'], ['clang-cl'], ['pgcc']]",
 		// ccache missing a compiler of no known toolkit
 		`ccache: error: Could not find compiler "mycc" in PATH`,
 		// glslc that was found

@@ -83,6 +83,26 @@ func githubQuote(log string, _ int) string {
 	})
 }
 
+// markdownBold puts the earliest cited line (or, with none, every line) in bold.
+func markdownBold(log string, first int) string {
+	return mapLines(log, func(i int, l string) string {
+		if strings.TrimSpace(l) == "" || (first > 0 && i+1 != first) {
+			return l
+		}
+		return "**" + strings.TrimSpace(l) + "**"
+	})
+}
+
+// inlineCode wraps every non-blank line in backticks.
+func inlineCode(log string, _ int) string {
+	return mapLines(log, func(_ int, l string) string {
+		if strings.TrimSpace(l) == "" {
+			return l
+		}
+		return "`" + l + "`"
+	})
+}
+
 func codeFence(log string, _ int) string { return "```console\n" + log + "\n```\n" }
 
 func quotedFence(log string, _ int) string { return githubQuote(codeFence(log, 0), 0) }
@@ -322,6 +342,11 @@ var pasteForms = []pasteForm{
 	{"other-cuda-dir", otherCUDADir},
 	{"other-version", otherVersion},
 	{"console-code-page", consoleCodePage},
+	// Markdown a user wrapped the pasted lines in: a list item each, the
+	// cited line in bold, every line as inline code
+	{"markdown-list", prefixEach("- ")},
+	{"markdown-bold", markdownBold},
+	{"inline-code", inlineCode},
 	// forms on forms: a quoted log GitHub escaped, ollama under systemd, a
 	// coloured CRLF log cut at 80 columns
 	{"quoted-html", func(log string, _ int) string { return htmlEscape(githubQuote(log, 0), 0) }},
@@ -373,6 +398,8 @@ func metamorphicLogs(t *testing.T) []metaLog {
 // powershell-record 17, wrap-80 54, wrap-120 28, ansi-crlf-wrap-80 54,
 // wrap-80-ansi 54, tail-quoted 84, wrap-120-quoted 111; every other form 0
 // (other-version was measured before its CMake/MSVC/build-number part).
+// The Markdown forms, added with 864 logs: markdown-list 116, markdown-bold
+// 190, inline-code 213 before the normalizer unwrapped them.
 func TestPasteFormsInvariant(t *testing.T) {
 	kb := Default()
 	logs := metamorphicLogs(t)

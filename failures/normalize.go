@@ -64,6 +64,10 @@ var (
 		{"s", regexp.MustCompile(`^(?:stdout|stderr) [FP] `)},
 		// a GitHub/e-mail quote "> " (nested: "> > ")
 		{">", regexp.MustCompile(`^>+ `)},
+		// a Markdown list item "- " / "* " a user put the line in (one
+		// marker and a space: CMake's "-- " and make's "*** " stay; a shell
+		// trace's "+ " is a command, not a message)
+		{"-*", regexp.MustCompile(`^[-*] `)},
 		// Python's logging.basicConfig "ERROR:llama_cpp:" / "INFO:root:"
 		{"DIWEC", regexp.MustCompile(`^(?:DEBUG|INFO|WARNING|ERROR|CRITICAL):[\w.-]+:`)},
 	}
@@ -135,6 +139,7 @@ func normalize(line string, nested bool) string {
 		}
 	}
 	line = strings.TrimSpace(line)
+	line = unwrapMarkdown(line)
 	if dbl {
 		// docker compose pads the service name: "ollama  | ", "llama-1  | "
 		if loc := composeRe.FindStringIndex(line); loc != nil && loc[1] < len(line) {
@@ -188,6 +193,22 @@ func normalize(line string, nested bool) string {
 			n--
 		}
 		line = line[:n]
+	}
+	return line
+}
+
+// unwrapMarkdown takes off the emphasis or inline code a user wrapped a
+// whole pasted line in ("**/usr/bin/sh: g++: command not found**",
+// "`No CUDA toolset found.`"); a code fence ("```") and a line that only
+// starts or ends with one (gcc's "`foo'" quotes) are left as they are.
+func unwrapMarkdown(line string) string {
+	for _, m := range []string{"**", "__", "`"} {
+		if len(line) > 2*len(m)+1 && strings.HasPrefix(line, m) && strings.HasSuffix(line, m) && !strings.HasPrefix(line, "``") {
+			inner := strings.TrimSpace(line[len(m) : len(line)-len(m)])
+			if inner != "" && !strings.Contains(inner, m) {
+				return inner
+			}
+		}
 	}
 	return line
 }
@@ -395,9 +416,13 @@ var shapes = []struct {
 	{"项识别为 cmdlet", regexp.MustCompile(`(?:\S+ : )?无法将["'“‘](\S+?)["'”’]项识别为 cmdlet.*$`), "command not found: $1"},
 	{"の名前として認識されません", regexp.MustCompile(`(?:\S+ : )?用語 ["'](\S+?)["'] は、コマンドレット[^。]*の名前として認識されません。?`), "command not found: $1"},
 	{"용어가 cmdlet", regexp.MustCompile(`(?:\S+ : )?["'](\S+?)["'] 용어가 cmdlet[^.]*\.?`), "command not found: $1"},
-	{": command not found", regexp.MustCompile(`(?:^|\S+: (?:line \d+: )?)([^\s:]+): command not found`), "command not found: $1"},
+	// zsh before bash/sh: bash's shape would read zsh's "zsh: command not found: X" as a command named "zsh"
 	{"zsh: command not found: ", regexp.MustCompile(`zsh: command not found: (\S+)`), "command not found: $1"},
-	{": not found", regexp.MustCompile(`^(?:/bin/)?sh: \d+: ([^\s:]+): not found`), "command not found: $1"},
+	{": command not found", regexp.MustCompile(`(?:^|\S+: (?:line \d+: )?)([^\s:]+): command not found`), "command not found: $1"},
+	// dash running a script says "<script>: <line>: <script>: X: not found" (speedinghzl/CCNet#56)
+	{": not found", regexp.MustCompile(`^(?:(?:/bin/)?sh|\S+\.sh): \d+: (?:\S+\.sh: )?([^\s:]+): not found`), "command not found: $1"},
+	// bash in Chinese: "bash: X: 未找到命令", "./x.sh: 行 15: X: 未找到命令" (tranluan/Nonlinear_Face_3DMM#42)
+	{"未找到命令", regexp.MustCompile(`(?:^|\S+: (?:行 \d+: )?)([^\s:：]+)[:：] ?未找到命令`), "command not found: $1"},
 	// files
 	{"找不到指定的文件", regexp.MustCompile(`系统找不到指定的文件。?`), "The system cannot find the file specified"},
 	{"找不到指定的檔案", regexp.MustCompile(`系統找不到指定的檔案。?`), "The system cannot find the file specified"},
