@@ -1,0 +1,67 @@
+package failures
+
+import "testing"
+
+// Harvest (issue #15, h-harvest-r): run-time causes in the words other tools,
+// versions and languages print them, from public threads whose cause the
+// thread established. Each form names the expected ID with the expected
+// confidence.
+func TestHarvestRSignatures(t *testing.T) {
+	checkNamed(t, []invCase{
+		// ggml's "CUDA error N at FILE:LINE: out of memory" where __FILE__ is a
+		// Windows path, which the location stripper does not take
+		// (QwenLM/qwen.cpp#55 on Linux; Windows build paths as in LostRuins/koboldcpp#612)
+		{`CUDA error 2 at C:\llama.cpp\ggml-cuda.cu:6301: out of memory`, "gpu-out-of-memory", false},
+		{`CUDA error 2 at d:\a\koboldcpp\koboldcpp\ggml-cuda.cu:7184: out of memory`, "gpu-out-of-memory", false},
+		{"CUDA error 2 at /home/qwen.cpp/third_party/ggml/src/ggml-cuda.cu:7196: out of memory\ncurrent device: 0", "gpu-out-of-memory", false},
+
+		// vLLM: no GPU memory left for the KV cache (vllm-project/vllm#10439, QwenLM/Qwen3#12)
+		{"ValueError: No available memory for the cache blocks. Try increasing `gpu_memory_utilization` when initializing the engine.", "gpu-out-of-memory", true},
+		{"vllm-1  | ERROR 11-18 18:07:28 engine.py:366] ValueError: No available memory for the cache blocks. Try increasing `gpu_memory_utilization` when initializing the engine.", "gpu-out-of-memory", true},
+		// PyTorch's caching allocator at the device's limit (Comfy-Org/ComfyUI#2021, AIFSH/ComfyUI-ChatTTS#9)
+		{"torch.cuda.OutOfMemoryError: Allocation on device 0 would exceed allowed memory. (out of memory)\nCurrently allocated     : 6.89 GiB\nRequested               : 320.00 MiB\nDevice limit            : 23.69 GiB\nFree (according to CUDA): 2.94 MiB", "gpu-out-of-memory", true},
+		{"OutOfMemoryError: Allocation on device 0 would exceed allowed memory. (out of memory) Currently allocated : 12.20 GiB Requested : 1.88 GiB Device limit : 16.00 GiB Free (according to CUDA): 0 bytes", "gpu-out-of-memory", true},
+		// TensorFlow's BFC allocator failing an op's tensor on the GPU (knaw-huc/loghi#55)
+		{"2026-08-17 09:07:50.044545: W external/local_xla/xla/tsl/framework/bfc_allocator.cc:501] Allocator (GPU_0_bfc) ran out of memory trying to allocate 34.10MiB (rounded to 35758080)requested by op StatefulPartitionedCall/model/batch_normalization_36_1/moments/SquaredDifference", "gpu-out-of-memory", true},
+
+		// the Chinese shell's "Illegal instruction (core dumped)" (hiroi-sora/PaddleOCR-json#170)
+		{"非法指令（核心已转储）", "cpu-instruction-unsupported", true},
+
+		// llama.cpp's reader at the end of a short model file (ggml-org/llama.cpp#1596, #1620)
+		{"llama.cpp: loading model from ../models/ggml-vic13b-uncensored-q8_0.bin\nlibc++abi: terminating due to uncaught exception of type std::runtime_error: unexpectedly reached end of file\nzsh: abort      ./main --model ../models/ggml-vic13b-uncensored-q8_0.bin", "model-file-invalid", true},
+		{"llama.cpp: loading model from ./models/ggml-model-q4_0.bin\nerror loading model: unexpectedly reached end of file\nllama_init_from_file: failed to load model", "model-file-invalid", true},
+	})
+}
+
+// Near misses of the harvested forms: the same words with another cause.
+func TestHarvestRNearMisses(t *testing.T) {
+	checkNotNamed(t, []nearMiss{
+		// TensorFlow's BFC warning that says itself it is not a failure (tensorflow/tensorflow#43546)
+		{"2020-09-24 21:35:23.363348: W tensorflow/core/common_runtime/bfc_allocator.cc:246] Allocator (GPU_0_bfc) ran out of memory trying to allocate 1.02GiB with freed_by_count=0. The caller indicates that this is not a failure, but may mean that there could be performance gains if more memory were available.", "gpu-out-of-memory"},
+		// host memory, not the GPU's
+		{"RuntimeError: [enforce fail at alloc_cpu.cpp:83] data. DefaultCPUAllocator: not enough memory: you tried to allocate 1073741824 bytes.", "gpu-out-of-memory"},
+		{"WARNING: failed to allocate 4096.00 MB of pinned memory: out of memory", "gpu-out-of-memory"},
+		// a fault, not memory exhaustion
+		{"CUDA error: an illegal memory access was encountered", "gpu-out-of-memory"},
+		{`CUDA error 700 at C:\llama.cpp\ggml-cuda.cu:6301: an illegal memory access was encountered`, "gpu-out-of-memory"},
+		// cuDNN found, but the driver's libcuda (WSL) or NVRTC is what is missing
+		// (OpenTalker/SadTalker#323, vladmandic/sdnext#539)
+		{"Could not load library libcudnn_cnn_infer.so.8. Error: libcuda.so: cannot open shared object file: No such file or directory", "cuda-runtime-dll-missing"},
+		{"Could not load library libcudnn_cnn_infer.so.8. Error: libnvrtc.so: cannot open shared object file: No such file or directory", "cuda-runtime-dll-missing"},
+		// two cuDNN copies that do not match (NVIDIA/nvidia-container-toolkit#224)
+		{"Could not load library libcudnn_cnn_train.so.8. Error: /home/u/anaconda3/envs/python39/bin/../lib/libcudnn_ops_train.so.8: undefined symbol: _Z22cudnnGenericOpTensorNdILi2EE13cudnnStatus_t, version libcudnn_ops_infer.so.8", "cuda-runtime-dll-missing"},
+		// cuDNN 9's libraries through CTranslate2 are a separate install, not
+		// the CUDA runtime (m-bain/whisperX#902; the dev corpus labels such logs
+		// with no ID)
+		{"Unable to load any of {libcudnn_cnn.so.9.1.0, libcudnn_cnn.so.9.1, libcudnn_cnn.so.9, libcudnn_cnn.so}\nInvalid handle. Cannot load symbol cudnnCreateConvolutionDescriptor", "cuda-runtime-dll-missing"},
+		// a container's exit status 132 alone (ggml-org/llama.cpp#940, ParisNeo/lollms-webui#69
+		// were SIGILL, but a program may return 132 itself): nothing is named
+		{"gpt4all-ui_webui_1 exited with code 132", "cpu-instruction-unsupported"},
+		{"llama.cpp: loading model from /models/ggjt-model.bin\nEXITED (132)", "cpu-instruction-unsupported"},
+		// other signals in Chinese
+		{"段错误 (核心已转储)", "cpu-instruction-unsupported"},
+		{"已放弃 (核心已转储)", "cpu-instruction-unsupported"},
+		// a download cut short is not the loader reading the file
+		{"Error: max retries exceeded: unexpected EOF", "model-file-invalid"},
+	})
+}
