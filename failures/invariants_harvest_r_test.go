@@ -27,6 +27,13 @@ func TestHarvestRSignatures(t *testing.T) {
 		// the Chinese shell's "Illegal instruction (core dumped)" (hiroi-sora/PaddleOCR-json#170)
 		{"非法指令（核心已转储）", "cpu-instruction-unsupported", true},
 
+		// llama.cpp's converter without the Hugging Face architecture
+		// (ggml-org/llama.cpp#15284, #13805; the older script: #6718, #5142)
+		{"python convert_hf_to_gguf.py  zai-org/GLM-4.5V/ --outfile GLM-4.5V-q8.gguf --outtype q8_0\nINFO:hf-to-gguf:Loading model: GLM-4.5V\nINFO:hf-to-gguf:Model architecture: Glm4vMoeForConditionalGeneration\nERROR:hf-to-gguf:Model Glm4vMoeForConditionalGeneration is not supported", "model-arch-unsupported", true},
+		{"ERROR:hf-to-gguf:Model M2M100ForConditionalGeneration is not supported", "model-arch-unsupported", true},
+		{"  File \"convert-hf-to-gguf.py\", line 246, in _get_model_architecture\n    raise NotImplementedError(f'Architecture \"{arch}\" not supported!')\nNotImplementedError: Architecture \"LlamaForCausalLM\" not supported!", "model-arch-unsupported", true},
+		{"NotImplementedError: Architecture 'BitNetForCausalLM' not supported!", "model-arch-unsupported", true},
+
 		// llama.cpp's reader at the end of a short model file (ggml-org/llama.cpp#1596, #1620)
 		{"llama.cpp: loading model from ../models/ggml-vic13b-uncensored-q8_0.bin\nlibc++abi: terminating due to uncaught exception of type std::runtime_error: unexpectedly reached end of file\nzsh: abort      ./main --model ../models/ggml-vic13b-uncensored-q8_0.bin", "model-file-invalid", true},
 		{"llama.cpp: loading model from ./models/ggml-model-q4_0.bin\nerror loading model: unexpectedly reached end of file\nllama_init_from_file: failed to load model", "model-file-invalid", true},
@@ -61,6 +68,11 @@ func TestHarvestRNearMisses(t *testing.T) {
 		// other signals in Chinese
 		{"段错误 (核心已转储)", "cpu-instruction-unsupported"},
 		{"已放弃 (核心已转储)", "cpu-instruction-unsupported"},
+		// another program's model registry, or transformers' GGUF reader
+		// (huggingface/transformers#32577), is not llama.cpp's converter
+		{"Model gpt-4o is not supported", "model-arch-unsupported"},
+		{"ValueError: Architecture gemma2 not supported", "model-arch-unsupported"},
+		{"INFO:hf-to-gguf:Model architecture: Gemma4ForCausalLM", "model-arch-unsupported"},
 		// a download cut short is not the loader reading the file
 		{"Error: max retries exceeded: unexpected EOF", "model-file-invalid"},
 	})
