@@ -21,6 +21,11 @@ func TestHarvestRSignatures(t *testing.T) {
 		// PyTorch's caching allocator at the device's limit (Comfy-Org/ComfyUI#2021, AIFSH/ComfyUI-ChatTTS#9)
 		{"torch.cuda.OutOfMemoryError: Allocation on device 0 would exceed allowed memory. (out of memory)\nCurrently allocated     : 6.89 GiB\nRequested               : 320.00 MiB\nDevice limit            : 23.69 GiB\nFree (according to CUDA): 2.94 MiB", "gpu-out-of-memory", true},
 		{"OutOfMemoryError: Allocation on device 0 would exceed allowed memory. (out of memory) Currently allocated : 12.20 GiB Requested : 1.88 GiB Device limit : 16.00 GiB Free (according to CUDA): 0 bytes", "gpu-out-of-memory", true},
+		// text-generation-inference's warmup (huggingface/text-generation-inference#755, #1164, #710)
+		{"Error: Warmup(Generation(\"Not enough memory to handle 4096 prefill tokens. You need to decrease `--max-batch-prefill-tokens`\"))", "gpu-out-of-memory", true},
+		{"Not enough memory to handle 16000 total tokens with 2 prefill tokens. You need to decrease `--max-batch-total-tokens` or `--max-batch-prefill-tokens`", "gpu-out-of-memory", true},
+		// SGLang's KV cache pool (sgl-project/sglang#322, #4330)
+		{"RuntimeError: Not enough memory. Please try to increase --mem-fraction-static.", "gpu-out-of-memory", true},
 		// TensorFlow's BFC allocator failing an op's tensor on the GPU (knaw-huc/loghi#55)
 		{"2026-08-17 09:07:50.044545: W external/local_xla/xla/tsl/framework/bfc_allocator.cc:501] Allocator (GPU_0_bfc) ran out of memory trying to allocate 34.10MiB (rounded to 35758080)requested by op StatefulPartitionedCall/model/batch_normalization_36_1/moments/SquaredDifference", "gpu-out-of-memory", true},
 
@@ -48,6 +53,9 @@ func TestHarvestRNearMisses(t *testing.T) {
 		// host memory, not the GPU's
 		{"RuntimeError: [enforce fail at alloc_cpu.cpp:83] data. DefaultCPUAllocator: not enough memory: you tried to allocate 1073741824 bytes.", "gpu-out-of-memory"},
 		{"WARNING: failed to allocate 4096.00 MB of pinned memory: out of memory", "gpu-out-of-memory"},
+		// GPT4All's fallback note has several causes besides VRAM (an
+		// unsupported GPU or quantization: nomic-ai/gpt4all#1141, #1543)
+		{"Device: CPU GPU loading failed (out of VRAM?)", "gpu-out-of-memory"},
 		// a fault, not memory exhaustion
 		{"CUDA error: an illegal memory access was encountered", "gpu-out-of-memory"},
 		{`CUDA error 700 at C:\llama.cpp\ggml-cuda.cu:6301: an illegal memory access was encountered`, "gpu-out-of-memory"},
