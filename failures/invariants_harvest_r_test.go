@@ -56,6 +56,12 @@ func TestHarvestRNearMisses(t *testing.T) {
 		// GPT4All's fallback note has several causes besides VRAM (an
 		// unsupported GPU or quantization: nomic-ai/gpt4all#1141, #1543)
 		{"Device: CPU GPU loading failed (out of VRAM?)", "gpu-out-of-memory"},
+		// one Metal buffer above the device's maximum buffer length, with
+		// memory free (ggml-org/llama.cpp#1815); ggml's allocator running out
+		// of its own buffer (#5096); a CPU build's buffer (ggml-org/whisper.cpp#1915)
+		{"ggml_metal_add_buffer: buffer 'data' size 18300780544 is larger than buffer maximum of 17179869184", "gpu-out-of-memory"},
+		{"ggml_tallocr_alloc: not enough space in the buffer (needed 205520896, largest block available 201326624)\nGGML_ASSERT: ggml-alloc.c:114: !\"not enough space in the buffer\"", "gpu-out-of-memory"},
+		{`GGML_ASSERT: D:\a\whisper.cpp\whisper.cpp\ggml-backend.c:460: data != NULL && "failed to allocate buffer"`, "gpu-out-of-memory"},
 		// a fault, not memory exhaustion
 		{"CUDA error: an illegal memory access was encountered", "gpu-out-of-memory"},
 		{`CUDA error 700 at C:\llama.cpp\ggml-cuda.cu:6301: an illegal memory access was encountered`, "gpu-out-of-memory"},
