@@ -42,6 +42,11 @@ func TestHarvestRSignatures(t *testing.T) {
 		// llama.cpp's reader at the end of a short model file (ggml-org/llama.cpp#1596, #1620)
 		{"llama.cpp: loading model from ../models/ggml-vic13b-uncensored-q8_0.bin\nlibc++abi: terminating due to uncaught exception of type std::runtime_error: unexpectedly reached end of file\nzsh: abort      ./main --model ../models/ggml-vic13b-uncensored-q8_0.bin", "model-file-invalid", true},
 		{"llama.cpp: loading model from ./models/ggml-model-q4_0.bin\nerror loading model: unexpectedly reached end of file\nllama_init_from_file: failed to load model", "model-file-invalid", true},
+		// the GGML-era loader at a magic it does not read: a GGUF file on an
+		// older build (SciSharp/LLamaSharp#148, abetlen/llama-cpp-python#902),
+		// a Git LFS pointer (CVI-SZU/Linly#52)
+		{"error loading model: unknown (magic, version) combination: 46554747, 00000002; is this really a GGML file?\nllama_init_from_file: failed to load model", "model-file-invalid", true},
+		{"error loading model: unknown (magic, version) combination: 73726576, 206e6f69; is this really a GGML file?", "model-file-invalid", true},
 	})
 }
 
