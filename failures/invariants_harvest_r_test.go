@@ -92,6 +92,11 @@ func TestHarvestRNearMisses(t *testing.T) {
 		{"Model gpt-4o is not supported", "model-arch-unsupported"},
 		{"ValueError: Architecture gemma2 not supported", "model-arch-unsupported"},
 		{"INFO:hf-to-gguf:Model architecture: Gemma4ForCausalLM", "model-arch-unsupported"},
+		// the model file was read: what it lacks is its tokenizer's merges (a
+		// conversion with transformers 4.45's merges format, ggml-org/llama.cpp#9692,
+		// ollama/ollama#7038), not the file
+		{"llama_model_load: error loading model: error loading model vocabulary: cannot find tokenizer merges in model file", "model-file-not-found"},
+		{"Error: llama runner process has terminated: error loading model: error loading model vocabulary: cannot find tokenizer merges in model file\nllama_load_model_from_file: failed to load model", "model-file-not-found"},
 		// a download cut short is not the loader reading the file
 		{"Error: max retries exceeded: unexpected EOF", "model-file-invalid"},
 	})
