@@ -38,6 +38,7 @@ func TestHarvestRSignatures(t *testing.T) {
 		{"ERROR:hf-to-gguf:Model M2M100ForConditionalGeneration is not supported", "model-arch-unsupported", true},
 		{"  File \"convert-hf-to-gguf.py\", line 246, in _get_model_architecture\n    raise NotImplementedError(f'Architecture \"{arch}\" not supported!')\nNotImplementedError: Architecture \"LlamaForCausalLM\" not supported!", "model-arch-unsupported", true},
 		{"NotImplementedError: Architecture 'BitNetForCausalLM' not supported!", "model-arch-unsupported", true},
+		{"INFO:hf-to-gguf:Loading model: MiniMind2\nERROR:hf-to-gguf:Model MiniMindLM is not supported", "model-arch-unsupported", true},
 
 		// llama.cpp's reader at the end of a short model file (ggml-org/llama.cpp#1596, #1620)
 		{"llama.cpp: loading model from ../models/ggml-vic13b-uncensored-q8_0.bin\nlibc++abi: terminating due to uncaught exception of type std::runtime_error: unexpectedly reached end of file\nzsh: abort      ./main --model ../models/ggml-vic13b-uncensored-q8_0.bin", "model-file-invalid", true},
@@ -76,6 +77,8 @@ func TestHarvestRNearMisses(t *testing.T) {
 		{"Could not load library libcudnn_cnn_infer.so.8. Error: libnvrtc.so: cannot open shared object file: No such file or directory", "cuda-runtime-dll-missing"},
 		// two cuDNN copies that do not match (NVIDIA/nvidia-container-toolkit#224)
 		{"Could not load library libcudnn_cnn_train.so.8. Error: /home/u/anaconda3/envs/python39/bin/../lib/libcudnn_ops_train.so.8: undefined symbol: _Z22cudnnGenericOpTensorNdILi2EE13cudnnStatus_t, version libcudnn_ops_infer.so.8", "cuda-runtime-dll-missing"},
+		// a GPU shader's illegal instruction is not the CPU's (ggml-org/llama.cpp#12401)
+		{":0:rocdevice.cpp            :2887: 1234 us: [pid:1 tid:0x7f] Callback: Queue 0x7f aborting with error : HSA_STATUS_ERROR_ILLEGAL_INSTRUCTION: The agent attempted to execute an illegal shader instruction. code: 0x2a", "cpu-instruction-unsupported"},
 		// cuDNN 9's libraries through CTranslate2 are a separate install, not
 		// the CUDA runtime (m-bain/whisperX#902; the dev corpus labels such logs
 		// with no ID)
