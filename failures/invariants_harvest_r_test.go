@@ -31,6 +31,8 @@ func TestHarvestRSignatures(t *testing.T) {
 
 		// the Chinese shell's "Illegal instruction (core dumped)" (hiroi-sora/PaddleOCR-json#170)
 		{"非法指令（核心已转储）", "cpu-instruction-unsupported", true},
+		// and German's (glibc po/de.po: "Illegal instruction" is "Ungültiger Maschinenbefehl")
+		{"Ungültiger Maschinenbefehl (Speicherabzug geschrieben)", "cpu-instruction-unsupported", true},
 
 		// llama.cpp's converter without the Hugging Face architecture
 		// (ggml-org/llama.cpp#15284, #13805; the older script: #6718, #5142)
@@ -87,7 +89,8 @@ func TestHarvestRNearMisses(t *testing.T) {
 		// were SIGILL, but a program may return 132 itself): nothing is named
 		{"gpt4all-ui_webui_1 exited with code 132", "cpu-instruction-unsupported"},
 		{"llama.cpp: loading model from /models/ggjt-model.bin\nEXITED (132)", "cpu-instruction-unsupported"},
-		// other signals in Chinese
+		// other signals in German and Chinese
+		{"Speicherzugriffsfehler (Speicherabzug geschrieben)", "cpu-instruction-unsupported"},
 		{"段错误 (核心已转储)", "cpu-instruction-unsupported"},
 		{"已放弃 (核心已转储)", "cpu-instruction-unsupported"},
 		// another program's model registry, or transformers' GGUF reader
@@ -100,6 +103,10 @@ func TestHarvestRNearMisses(t *testing.T) {
 		// ollama/ollama#7038), not the file
 		{"llama_model_load: error loading model: error loading model vocabulary: cannot find tokenizer merges in model file", "model-file-not-found"},
 		{"Error: llama runner process has terminated: error loading model: error loading model vocabulary: cannot find tokenizer merges in model file\nllama_load_model_from_file: failed to load model", "model-file-not-found"},
+		// the toolkit in csv or CDI mode (Jetson) refuses --gpus: the runtime
+		// is there, the fix is --runtime=nvidia, not installing it
+		// (NVIDIA/TensorRT-LLM#1004, NVIDIA/nvidia-container-toolkit#51)
+		{"docker: Error response from daemon: failed to create task for container: failed to create shim task: OCI runtime create failed: runc create failed: unable to start container process: error during container init: error running hook #0: error running hook: exit status 1, stdout: , stderr: Auto-detected mode as 'csv'\ninvoking the NVIDIA Container Runtime Hook directly (e.g. specifying the docker --gpus flag) is not supported. Please use the NVIDIA Container Runtime (e.g. specify the --runtime=nvidia flag) instead.: unknown.", "docker-gpu-runtime-missing"},
 		// a download cut short is not the loader reading the file
 		{"Error: max retries exceeded: unexpected EOF", "model-file-invalid"},
 	})
