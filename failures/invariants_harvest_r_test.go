@@ -33,6 +33,9 @@ func TestHarvestRSignatures(t *testing.T) {
 		{"非法指令（核心已转储）", "cpu-instruction-unsupported", true},
 		// and German's (glibc po/de.po: "Illegal instruction" is "Ungültiger Maschinenbefehl")
 		{"Ungültiger Maschinenbefehl (Speicherabzug geschrieben)", "cpu-instruction-unsupported", true},
+		// Spanish and French (glibc po/es.po, po/fr.po)
+		{"Instrucción ilegal (`core' generado)", "cpu-instruction-unsupported", true},
+		{"Instruction non permise (core dumped)", "cpu-instruction-unsupported", true},
 
 		// llama.cpp's converter without the Hugging Face architecture
 		// (ggml-org/llama.cpp#15284, #13805; the older script: #6718, #5142)
@@ -91,6 +94,10 @@ func TestHarvestRNearMisses(t *testing.T) {
 		{"llama.cpp: loading model from /models/ggjt-model.bin\nEXITED (132)", "cpu-instruction-unsupported"},
 		// other signals in German and Chinese
 		{"Speicherzugriffsfehler (Speicherabzug geschrieben)", "cpu-instruction-unsupported"},
+		{"Violación de segmento (`core' generado)", "cpu-instruction-unsupported"},
+		{"Erreur de segmentation (core dumped)", "cpu-instruction-unsupported"},
+		// a database's "statement not allowed" is not a signal
+		{"SQL0751 Instruction non permise: COMMIT dans un trigger", "cpu-instruction-unsupported"},
 		{"段错误 (核心已转储)", "cpu-instruction-unsupported"},
 		{"已放弃 (核心已转储)", "cpu-instruction-unsupported"},
 		// another program's model registry, or transformers' GGUF reader
