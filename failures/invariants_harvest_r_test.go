@@ -33,9 +33,10 @@ func TestHarvestRSignatures(t *testing.T) {
 		{"非法指令（核心已转储）", "cpu-instruction-unsupported", true},
 		// and German's (glibc po/de.po: "Illegal instruction" is "Ungültiger Maschinenbefehl")
 		{"Ungültiger Maschinenbefehl (Speicherabzug geschrieben)", "cpu-instruction-unsupported", true},
-		// Spanish and French (glibc po/es.po, po/fr.po)
+		// Spanish, French and Portuguese (glibc po/es.po, po/fr.po, po/pt_BR.po)
 		{"Instrucción ilegal (`core' generado)", "cpu-instruction-unsupported", true},
 		{"Instruction non permise (core dumped)", "cpu-instruction-unsupported", true},
+		{"Instrução ilegal (imagem do núcleo gravada)", "cpu-instruction-unsupported", true},
 
 		// llama.cpp's converter without the Hugging Face architecture
 		// (ggml-org/llama.cpp#15284, #13805; the older script: #6718, #5142)
@@ -96,6 +97,7 @@ func TestHarvestRNearMisses(t *testing.T) {
 		{"Speicherzugriffsfehler (Speicherabzug geschrieben)", "cpu-instruction-unsupported"},
 		{"Violación de segmento (`core' generado)", "cpu-instruction-unsupported"},
 		{"Erreur de segmentation (core dumped)", "cpu-instruction-unsupported"},
+		{"Falha de segmentação (imagem do núcleo gravada)", "cpu-instruction-unsupported"},
 		// a database's "statement not allowed" is not a signal
 		{"SQL0751 Instruction non permise: COMMIT dans un trigger", "cpu-instruction-unsupported"},
 		{"段错误 (核心已转储)", "cpu-instruction-unsupported"},
