@@ -15,6 +15,11 @@ func TestHarvestRSignatures(t *testing.T) {
 		{`CUDA error 2 at d:\a\koboldcpp\koboldcpp\ggml-cuda.cu:7184: out of memory`, "gpu-out-of-memory", false},
 		{"CUDA error 2 at /home/qwen.cpp/third_party/ggml/src/ggml-cuda.cu:7196: out of memory\ncurrent device: 0", "gpu-out-of-memory", false},
 
+		// the same older ggml line for HIP's invalid device function (98),
+		// after the ROCm device lines that make it AMD's
+		{"ggml_init_cublas: found 1 ROCm devices:\n  Device 0: AMD Radeon RX 6600, compute capability 10.3\nCUDA error 98 at D:\\a\\koboldcpp\\ggml-cuda.cu:7446: invalid device function", "hip-invalid-device-function", false},
+		{"  Device 0: AMD Radeon RX 7900 XTX, compute capability 11.0, VMM: no\nCUDA error 98 at C:\\llama.cpp\\ggml-cuda.cu:7446: invalid device function\ncurrent device: 0", "hip-invalid-device-function", false},
+
 		// vLLM: no GPU memory left for the KV cache (vllm-project/vllm#10439, QwenLM/Qwen3#12)
 		{"ValueError: No available memory for the cache blocks. Try increasing `gpu_memory_utilization` when initializing the engine.", "gpu-out-of-memory", true},
 		{"vllm-1  | ERROR 11-18 18:07:28 engine.py:366] ValueError: No available memory for the cache blocks. Try increasing `gpu_memory_utilization` when initializing the engine.", "gpu-out-of-memory", true},
@@ -65,6 +70,10 @@ func TestHarvestRNearMisses(t *testing.T) {
 		// host memory, not the GPU's
 		{"RuntimeError: [enforce fail at alloc_cpu.cpp:83] data. DefaultCPUAllocator: not enough memory: you tried to allocate 1073741824 bytes.", "gpu-out-of-memory"},
 		{"WARNING: failed to allocate 4096.00 MB of pinned memory: out of memory", "gpu-out-of-memory"},
+		// the same line after NVIDIA's device lines is CUDA's 98 (no kernel
+		// for the arch), and alone it says neither
+		{"ggml_init_cublas: found 1 CUDA devices:\n  Device 0: NVIDIA GeForce GTX 770, compute capability 3.0\nCUDA error 98 at C:\\llama.cpp\\ggml-cuda.cu:7446: invalid device function", "hip-invalid-device-function"},
+		{`CUDA error 98 at C:\llama.cpp\ggml-cuda.cu:7446: invalid device function`, "hip-invalid-device-function"},
 		// GPT4All's fallback note has several causes besides VRAM (an
 		// unsupported GPU or quantization: nomic-ai/gpt4all#1141, #1543)
 		{"Device: CPU GPU loading failed (out of VRAM?)", "gpu-out-of-memory"},
