@@ -51,6 +51,11 @@ func TestHarvestRSignatures(t *testing.T) {
 		{"NotImplementedError: Architecture 'BitNetForCausalLM' not supported!", "model-arch-unsupported", true},
 		{"INFO:hf-to-gguf:Loading model: MiniMind2\nERROR:hf-to-gguf:Model MiniMindLM is not supported", "model-arch-unsupported", true},
 
+		// ollama create's own converter without the architecture
+		// (ollama/ollama#10558, zai-org/GLM-4#769, intel/ipex-llm#12819)
+		{"Error: unsupported architecture \"LlavaForConditionalGeneration\"", "model-arch-unsupported", true},
+		{"(llm2) PS E:\\ollama\\DeepSeek-R1-Distill-Qwen-1.5B>ollama.exe create 15b\ntransferring model data 100%\nconverting model\nError: unsupported architecture", "model-arch-unsupported", true},
+
 		// llama.cpp's reader at the end of a short model file (ggml-org/llama.cpp#1596, #1620)
 		{"llama.cpp: loading model from ../models/ggml-vic13b-uncensored-q8_0.bin\nlibc++abi: terminating due to uncaught exception of type std::runtime_error: unexpectedly reached end of file\nzsh: abort      ./main --model ../models/ggml-vic13b-uncensored-q8_0.bin", "model-file-invalid", true},
 		{"llama.cpp: loading model from ./models/ggml-model-q4_0.bin\nerror loading model: unexpectedly reached end of file\nllama_init_from_file: failed to load model", "model-file-invalid", true},
@@ -125,6 +130,9 @@ func TestHarvestRNearMisses(t *testing.T) {
 		// is there, the fix is --runtime=nvidia, not installing it
 		// (NVIDIA/TensorRT-LLM#1004, NVIDIA/nvidia-container-toolkit#51)
 		{"docker: Error response from daemon: failed to create task for container: failed to create shim task: OCI runtime create failed: runc create failed: unable to start container process: error during container init: error running hook #0: error running hook: exit status 1, stdout: , stderr: Auto-detected mode as 'csv'\ninvoking the NVIDIA Container Runtime Hook directly (e.g. specifying the docker --gpus flag) is not supported. Please use the NVIDIA Container Runtime (e.g. specify the --runtime=nvidia flag) instead.: unknown.", "docker-gpu-runtime-missing"},
+		// a CPU architecture, or the bare words without ollama's converter
+		{"Error: unsupported architecture \"arm64\"", "model-arch-unsupported"},
+		{"Error: unsupported architecture", "model-arch-unsupported"},
 		// a download cut short is not the loader reading the file
 		{"Error: max retries exceeded: unexpected EOF", "model-file-invalid"},
 	})
