@@ -20,6 +20,11 @@ func TestHarvestRSignatures(t *testing.T) {
 		{"ggml_init_cublas: found 1 ROCm devices:\n  Device 0: AMD Radeon RX 6600, compute capability 10.3\nCUDA error 98 at D:\\a\\koboldcpp\\ggml-cuda.cu:7446: invalid device function", "hip-invalid-device-function", false},
 		{"  Device 0: AMD Radeon RX 7900 XTX, compute capability 11.0, VMM: no\nCUDA error 98 at C:\\llama.cpp\\ggml-cuda.cu:7446: invalid device function\ncurrent device: 0", "hip-invalid-device-function", false},
 
+		// nvcuda.dll without a driver API function the program needs: a driver
+		// older than its CUDA (trexminer/T-Rex#118, NVlabs/instant-ngp#1132)
+		{"The procedure entry point cuDevicePrimaryCtxReset_v2 could not be located in the dynamic link library nvcuda.dll", "cuda-driver-too-old", true},
+		{`Der Prozedureinstiegspunkt "cuGetProcAddress_v2" wurde in der DLL "C:\Windows\SYSTEM32\nvcuda.dll" nicht gefunden.`, "cuda-driver-too-old", true},
+
 		// vLLM: no GPU memory left for the KV cache (vllm-project/vllm#10439, QwenLM/Qwen3#12)
 		{"ValueError: No available memory for the cache blocks. Try increasing `gpu_memory_utilization` when initializing the engine.", "gpu-out-of-memory", true},
 		{"vllm-1  | ERROR 11-18 18:07:28 engine.py:366] ValueError: No available memory for the cache blocks. Try increasing `gpu_memory_utilization` when initializing the engine.", "gpu-out-of-memory", true},
@@ -79,6 +84,10 @@ func TestHarvestRNearMisses(t *testing.T) {
 		// for the arch), and alone it says neither
 		{"ggml_init_cublas: found 1 CUDA devices:\n  Device 0: NVIDIA GeForce GTX 770, compute capability 3.0\nCUDA error 98 at C:\\llama.cpp\\ggml-cuda.cu:7446: invalid device function", "hip-invalid-device-function"},
 		{`CUDA error 98 at C:\llama.cpp\ggml-cuda.cu:7446: invalid device function`, "hip-invalid-device-function"},
+		// ZLUDA's nvcuda.dll lacking a HIP function (vosen/ZLUDA#185), or
+		// cuBLAS's own DLL of another version (gpufit/Gpufit#104)
+		{`The procedure entry point hipFuncGetAttribute could not be loacted in the dynamic link library C:\zluda\nvcuda.dll`, "cuda-driver-too-old"},
+		{`The procedure entry point cublasLtGetStatusString could not be located in the dynamic link library ../cublas64_11.dll`, "cuda-driver-too-old"},
 		// GPT4All's fallback note has several causes besides VRAM (an
 		// unsupported GPU or quantization: nomic-ai/gpt4all#1141, #1543)
 		{"Device: CPU GPU loading failed (out of VRAM?)", "gpu-out-of-memory"},
