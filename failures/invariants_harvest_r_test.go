@@ -28,6 +28,9 @@ func TestHarvestRSignatures(t *testing.T) {
 		// vLLM: no GPU memory left for the KV cache (vllm-project/vllm#10439, QwenLM/Qwen3#12)
 		{"ValueError: No available memory for the cache blocks. Try increasing `gpu_memory_utilization` when initializing the engine.", "gpu-out-of-memory", true},
 		{"vllm-1  | ERROR 11-18 18:07:28 engine.py:366] ValueError: No available memory for the cache blocks. Try increasing `gpu_memory_utilization` when initializing the engine.", "gpu-out-of-memory", true},
+		// vLLM's KV cache smaller than the model's context
+		// (basalam/product-catalog-generator#10, vllm-project/vllm#2418)
+		{"    raise ValueError(\nValueError: The model's max seq len (4096) is larger than the maximum number of tokens that can be stored in KV cache (3664). Try increasing `gpu_memory_utilization` or decreasing `max_model_len` when initializing the engine.", "gpu-out-of-memory", true},
 		// PyTorch's caching allocator at the device's limit (Comfy-Org/ComfyUI#2021, AIFSH/ComfyUI-ChatTTS#9)
 		{"torch.cuda.OutOfMemoryError: Allocation on device 0 would exceed allowed memory. (out of memory)\nCurrently allocated     : 6.89 GiB\nRequested               : 320.00 MiB\nDevice limit            : 23.69 GiB\nFree (according to CUDA): 2.94 MiB", "gpu-out-of-memory", true},
 		{"OutOfMemoryError: Allocation on device 0 would exceed allowed memory. (out of memory) Currently allocated : 12.20 GiB Requested : 1.88 GiB Device limit : 16.00 GiB Free (according to CUDA): 0 bytes", "gpu-out-of-memory", true},
