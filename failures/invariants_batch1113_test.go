@@ -80,3 +80,13 @@ func TestBatch1113NearMisses(t *testing.T) {
 		{"错误模块名称: ucrtbase.dll，版本: 10.0.19041.789", "vc-runtime-dll-missing"},
 	})
 }
+
+// The shells' report in other languages is the whole line (with the core
+// dump note at most): the words inside a sentence are not it.
+func TestIllegalInstructionShellShapeOnly(t *testing.T) {
+	checkNotNamed(t, []nearMiss{
+		{"error: instrucción ilegal en la línea 3 del script", "cpu-instruction-unsupported"},
+		{"a instrução ilegal foi removida do script", "cpu-instruction-unsupported"},
+		{"Fehler: ungültiger Maschinenbefehl im Skript entfernt", "cpu-instruction-unsupported"},
+	})
+}

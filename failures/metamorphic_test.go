@@ -99,6 +99,10 @@ func inlineCode(log string, _ int) string {
 		if strings.TrimSpace(l) == "" {
 			return l
 		}
+		if strings.Contains(l, "`") {
+			// Markdown wraps a text holding a backtick in two and a space
+			return "`` " + l + " ``"
+		}
 		return "`" + l + "`"
 	})
 }

@@ -200,8 +200,15 @@ func normalize(line string, nested bool) string {
 // unwrapMarkdown takes off the emphasis or inline code a user wrapped a
 // whole pasted line in ("**/usr/bin/sh: g++: command not found**",
 // "`No CUDA toolset found.`"); a code fence ("```") and a line that only
-// starts or ends with one (gcc's "`foo'" quotes) are left as they are.
+// starts or ends with one (gcc's "`foo'" quotes) are left as they are. A line
+// that holds a backtick itself is wrapped in two and a space ("`` x ``"), as
+// Markdown writes it.
 func unwrapMarkdown(line string) string {
+	if len(line) > 6 && strings.HasPrefix(line, "`` ") && strings.HasSuffix(line, " ``") {
+		if inner := strings.TrimSpace(line[3 : len(line)-3]); inner != "" && !strings.Contains(inner, "``") {
+			return inner
+		}
+	}
 	for _, m := range []string{"**", "__", "`"} {
 		if len(line) > 2*len(m)+1 && strings.HasPrefix(line, m) && strings.HasSuffix(line, m) && !strings.HasPrefix(line, "``") {
 			inner := strings.TrimSpace(line[len(m) : len(line)-len(m)])

@@ -199,3 +199,20 @@ func TestNormalizeJSONRecords(t *testing.T) {
 		}
 	}
 }
+
+func TestUnwrapMarkdown(t *testing.T) {
+	for in, want := range map[string]string{
+		"**/usr/bin/sh: g++: command not found**":    "/usr/bin/sh: g++: command not found",
+		"`No CUDA toolset found.`":                   "No CUDA toolset found.",
+		"`` Instrucción ilegal (`core' generado) ``": "Instrucción ilegal (`core' generado)",
+		"```console":       "```console",
+		"``` ``":           "``` ``",
+		"`foo' undeclared": "`foo' undeclared",
+		"`a` and `b`":      "`a` and `b`",
+		"`` ``":            "`` ``",
+	} {
+		if got := unwrapMarkdown(in); got != want {
+			t.Errorf("unwrapMarkdown(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
