@@ -32,6 +32,16 @@ func TestHarvestCSignatures(t *testing.T) {
 		{"AttributeError: function 'llama_get_kv_self' not found. Did you mean: 'llama_get_model'?", "ggml-backend-mismatch", false},
 		{"AttributeError: function 'llama_sampler_init_tail_free' not found", "ggml-backend-mismatch", false},
 
+		// OpenMP's duplicate-runtime error wrapped by a console before
+		// "initialized" (llvm-project openmp/runtime/src/i18n/en_US.txt)
+		{"OMP: Error #15: Initializing libiomp5md.dll, but found libiomp5md.dll already ini\ntialized.", "openmp-duplicate-runtime", false},
+		{"OMP: Error #15: Initializing libiomp5md.dll, but found libiomp5md.dll already\ninitialized.", "openmp-duplicate-runtime", false},
+		{"OMP: Error #15: Initializing libomp.dylib, but found libomp.dylib already", "openmp-duplicate-runtime", false},
+
+		// the probe's Windows exit codes as unsigned decimals (NTSTATUS 0xC0000005, 0xC0000409)
+		{"llama-server.exe --list-devices failed: exit status 3221225477", "backend-probe-crash", true},
+		{"llama-server --list-devices failed: exit status 3221226505", "backend-probe-crash", true},
+
 		// LLVM's allocation-failure handler in a build (llvm/llvm-project#59194)
 		{"  CXX      src/semigroups_la-cong.lo\nLLVM ERROR: out of memory\nAllocation failed\nPLEASE submit a bug report to https://bugs.llvm.org/ and include the crash backtrace, preprocessed source, and associated run script.", "compiler-out-of-memory", true},
 	})
@@ -74,6 +84,13 @@ func TestHarvestCNearMisses(t *testing.T) {
 		// other linker errors that name ARM64
 		{"LINK : fatal error LNK1181: cannot open input file 'ARM64\\Release\\ggml.lib'", "msvc-wrong-arch"},
 		{"error LNK2019: unresolved external symbol __imp_ggml_init referenced in function main (ARM64)", "msvc-wrong-arch"},
+
+		// OpenMP's other errors, and the hint alone is not the error's line
+		{"OMP: Error #13: Assertion failure at kmp_runtime.cpp(6480).", "openmp-duplicate-runtime"},
+		{"OMP: Error #179: Function Can't open SHM2 failed:", "openmp-duplicate-runtime"},
+		// an unsigned exit code of another program, or another code
+		{"Process finished with exit code 3221225477", "backend-probe-crash"},
+		{"llama-server --list-devices failed: exit status 3221225786", "backend-probe-crash"},
 
 		// LLVM's other fatal errors
 		{"LLVM ERROR: Cannot select: intrinsic %llvm.x86.avx512.mask.cvtps2ph.512", "compiler-out-of-memory"},
