@@ -42,6 +42,15 @@ func TestHarvestCSignatures(t *testing.T) {
 		{"llama-server.exe --list-devices failed: exit status 3221225477", "backend-probe-crash", true},
 		{"llama-server --list-devices failed: exit status 3221226505", "backend-probe-crash", true},
 
+		// Apple GPUs without the SIMD-group functions ggml's Metal kernels call
+		// (ggml-org/llama.cpp#2564 an A12Z, #3129 an Intel Iris Plus)
+		{"ggml_metal_init: load pipeline error: Error Domain=AGXMetalA12 Code=3 \"Encountered unlowered function call to air.simd_sum.f32\" UserInfo={NSLocalizedDescription=Encountered unlowered function call to air.simd_sum.f32}", "metal-unsupported-gpu", true},
+		{"ggml_metal_init: error: load pipeline error: Error Domain=AGXMetalA12 Code=3 \"Encountered unlowered function call to air.simd_max.f32\"\nggml_backend_metal_device_init: error: failed to allocate context\nllama_init_from_model: failed to initialize the context: failed to initialize Metal backend", "metal-unsupported-gpu", true},
+		{"ggml_metal_init: load pipeline error: Error Domain=CompilerError Code=2 \"AIR builtin function was called but no definition was found.\" UserInfo={NSLocalizedDescription=AIR builtin function was called but no definition was found.}\nllama_new_context_with_model: ggml_metal_init() failed", "metal-unsupported-gpu", true},
+
+		// ggml-sycl's assertion when it found no SYCL device (intel/ipex-llm#11774)
+		{"GGML_ASSERT: C:/Users/Administrator/actions-runner/cpp-release/_work/llm.cpp/llm.cpp/llama-cpp-bigdl/ggml-sycl.cpp:18283: main_gpu_id<g_all_sycl_device_count", "sycl-no-device", true},
+
 		// LLVM's allocation-failure handler in a build (llvm/llvm-project#59194)
 		{"  CXX      src/semigroups_la-cong.lo\nLLVM ERROR: out of memory\nAllocation failed\nPLEASE submit a bug report to https://bugs.llvm.org/ and include the crash backtrace, preprocessed source, and associated run script.", "compiler-out-of-memory", true},
 	})
@@ -91,6 +100,13 @@ func TestHarvestCNearMisses(t *testing.T) {
 		// an unsigned exit code of another program, or another code
 		{"Process finished with exit code 3221225477", "backend-probe-crash"},
 		{"llama-server --list-devices failed: exit status 3221225786", "backend-probe-crash"},
+
+		// Metal's other pipeline errors, and ggml's capability lines
+		{"ggml_metal_init: load pipeline error: Error Domain=AGXMetalG13X Code=3 \"Compiler encountered an internal error\"", "metal-unsupported-gpu"},
+		{"ggml_metal_init: simdgroup reduction support   = true", "metal-unsupported-gpu"},
+		// CUDA's main-GPU assertion, or another SYCL one
+		{"GGML_ASSERT: ggml-cuda.cu:1234: main_gpu_id < ggml_cuda_info().device_count", "sycl-no-device"},
+		{"GGML_ASSERT: ggml-sycl.cpp:3000: ptr != nullptr", "sycl-no-device"},
 
 		// LLVM's other fatal errors
 		{"LLVM ERROR: Cannot select: intrinsic %llvm.x86.avx512.mask.cvtps2ph.512", "compiler-out-of-memory"},
