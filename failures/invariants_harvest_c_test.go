@@ -14,6 +14,7 @@ func TestHarvestCSignatures(t *testing.T) {
 		{"System.Net.Sockets.SocketException (10048): Di norma è consentito un solo utilizzo di ogni indirizzo di socket (protocollo/indirizzo di rete/porta).", "server-port-in-use", false},
 		{"OSError: [WinError 10048] 一次只能用一個通訊端位址 (通訊協定/網路位址/連接埠)。", "server-port-in-use", false},
 		{"ERROR: [Errno 10048] error while attempting to bind on address ('0.0.0.0', 8000): 通常一個通訊端位址 (通訊協定/網路位址/連接埠) 只允許使用一次。", "server-port-in-use", false},
+		{"OSError: [WinError 10048] Elk socketadres (protocol/netwerkadres/poort) kan normaal slechts één keer worden gebruikt", "server-port-in-use", false},
 		// Rust's io::Error for it
 		{"Error: Only one usage of each socket address (protocol/network address/port) is normally permitted. (os error 10048)", "server-port-in-use", false},
 		{"thread 'main' panicked at src/main.rs:10:5:\ncalled `Result::unwrap()` on an `Err` value: Os { code: 98, kind: AddrInUse, message: \"Address already in use\" }", "server-port-in-use", false},
@@ -64,6 +65,8 @@ func TestHarvestCNearMisses(t *testing.T) {
 		{"Error: listen tcp 127.0.0.1:11434: bind: An attempt was made to access a socket in a way forbidden by its access permissions.", "server-port-in-use"},
 		{"Error: access denied (os error 10013)", "server-port-in-use"},
 		{"Error: connection refused (os error 10061)", "server-port-in-use"},
+		{"System.Net.Sockets.SocketException (10061): No connection could be made because the target machine actively refused it.", "server-port-in-use"},
+		{"System.Net.Sockets.SocketException (10013): An attempt was made to access a socket in a way forbidden by its access permissions.", "server-port-in-use"},
 		{"Os { code: 111, kind: ConnectionRefused, message: \"Connection refused\" }", "server-port-in-use"},
 		{"kind: AddrNotAvailable, message: \"Cannot assign requested address\"", "server-port-in-use"},
 		// Gradio's other messages
