@@ -52,6 +52,11 @@ func TestHarvestCSignatures(t *testing.T) {
 		// ggml-sycl's assertion when it found no SYCL device (intel/ipex-llm#11774)
 		{"GGML_ASSERT: C:/Users/Administrator/actions-runner/cpp-release/_work/llm.cpp/llm.cpp/llama-cpp-bigdl/ggml-sycl.cpp:18283: main_gpu_id<g_all_sycl_device_count", "sycl-no-device", true},
 
+		// VS Code's CMake Tools ending a parallel CUDA build with 137, SIGKILL's
+		// code (ggml-org/llama.cpp#13375)
+		{"[build] [47/230] Building CUDA object ggml/src/ggml-cuda/CMakeFiles/ggml-cuda.dir/template-instances/fattn-mma-f16-instance-ncols1_4-ncols2_4.cu.o\n[build] ninja: build stopped: subcommand failed.\n[proc] 命令“/usr/local/bin/cmake --build /home/u/llama.cpp/out/build/preset --parallel 26 --”已退出，代码为 137\n[build] 生成已完成，退出代码为 137", "compiler-out-of-memory", true},
+		{"[build] Build finished with exit code 137", "compiler-out-of-memory", true},
+
 		// LLVM's allocation-failure handler in a build (llvm/llvm-project#59194)
 		{"  CXX      src/semigroups_la-cong.lo\nLLVM ERROR: out of memory\nAllocation failed\nPLEASE submit a bug report to https://bugs.llvm.org/ and include the crash backtrace, preprocessed source, and associated run script.", "compiler-out-of-memory", true},
 	})
@@ -110,6 +115,10 @@ func TestHarvestCNearMisses(t *testing.T) {
 		// CUDA's main-GPU assertion, or another SYCL one
 		{"GGML_ASSERT: ggml-cuda.cu:1234: main_gpu_id < ggml_cuda_info().device_count", "sycl-no-device"},
 		{"GGML_ASSERT: ggml-sycl.cpp:3000: ptr != nullptr", "sycl-no-device"},
+
+		// a build's other exit codes
+		{"[build] Build finished with exit code 1", "compiler-out-of-memory"},
+		{"[build] Build finished with exit code 1370", "compiler-out-of-memory"},
 
 		// LLVM's other fatal errors
 		{"LLVM ERROR: Cannot select: intrinsic %llvm.x86.avx512.mask.cvtps2ph.512", "compiler-out-of-memory"},
