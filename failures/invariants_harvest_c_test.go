@@ -18,6 +18,10 @@ func TestHarvestCSignatures(t *testing.T) {
 		// Rust's io::Error for it
 		{"Error: Only one usage of each socket address (protocol/network address/port) is normally permitted. (os error 10048)", "server-port-in-use", false},
 		{"thread 'main' panicked at src/main.rs:10:5:\ncalled `Result::unwrap()` on an `Err` value: Os { code: 98, kind: AddrInUse, message: \"Address already in use\" }", "server-port-in-use", false},
+		// Werkzeug's (Flask's, TensorBoard's) sentence for EADDRINUSE, after an OS error in any language
+		{" * Serving Flask app 'app'\n * Debug mode: off\nAddress already in use\nPort 5000 is in use by another program. Either identify and stop that program, or start the server with a different port.", "server-port-in-use", false},
+		{"Port 6006 is in use by another program. Either identify and stop that program, or start the server with a different port.", "server-port-in-use", false},
+		{"Die Adresse wird bereits verwendet\nPort 5000 is in use by another program. Either identify and stop that program, or\nstart the server with a different port.", "server-port-in-use", false},
 		// Gradio's own words for a port it could not bind (probable: any bind error reads the same)
 		{"    raise OSError(\nOSError: Cannot find empty port in range: 7860-7860. You can specify a different port by setting the GRADIO_SERVER_PORT environment variable or passing the `server_port` parameter to `launch()`.", "server-port-in-use", true},
 		{"OSError: All ports from 7860 to 7959 are in use. Please close a port.", "server-port-in-use", true},
