@@ -61,6 +61,10 @@ func TestHarvestCSignatures(t *testing.T) {
 		{"[build] [47/230] Building CUDA object ggml/src/ggml-cuda/CMakeFiles/ggml-cuda.dir/template-instances/fattn-mma-f16-instance-ncols1_4-ncols2_4.cu.o\n[build] ninja: build stopped: subcommand failed.\n[proc] 命令“/usr/local/bin/cmake --build /home/u/llama.cpp/out/build/preset --parallel 26 --”已退出，代码为 137\n[build] 生成已完成，退出代码为 137", "compiler-out-of-memory", true},
 		{"[build] Build finished with exit code 137", "compiler-out-of-memory", true},
 
+		// CCCL refusing an nvcc of another CUDA version than its headers (EricLBuehler/mistral.rs#2006)
+		{"/usr/local/cuda-13.0/targets/x86_64-linux/include/cccl/cuda/std/__cccl/cuda_toolkit.h:30:4: error: #error \"CUDA compiler and CUDA toolkit headers are incompatible, please check your include paths\"", "cuda-toolkit-mixed", false},
+		{"RuntimeError: Ninja build failed: ... cuda_toolkit.h: \"CUDA compiler and CUDA toolkit headers are incompatible\"", "cuda-toolkit-mixed", false},
+
 		// LLVM's allocation-failure handler in a build (llvm/llvm-project#59194)
 		{"  CXX      src/semigroups_la-cong.lo\nLLVM ERROR: out of memory\nAllocation failed\nPLEASE submit a bug report to https://bugs.llvm.org/ and include the crash backtrace, preprocessed source, and associated run script.", "compiler-out-of-memory", true},
 	})
@@ -123,6 +127,10 @@ func TestHarvestCNearMisses(t *testing.T) {
 		// a build's other exit codes
 		{"[build] Build finished with exit code 1", "compiler-out-of-memory"},
 		{"[build] Build finished with exit code 1370", "compiler-out-of-memory"},
+
+		// the compiler and the driver, not two toolkits
+		{"CUDA driver version is insufficient for CUDA runtime version", "cuda-toolkit-mixed"},
+		{"the CUDA compiler and the GPU are incompatible", "cuda-toolkit-mixed"},
 
 		// LLVM's other fatal errors
 		{"LLVM ERROR: Cannot select: intrinsic %llvm.x86.avx512.mask.cvtps2ph.512", "compiler-out-of-memory"},
