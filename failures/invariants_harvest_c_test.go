@@ -65,6 +65,10 @@ func TestHarvestCSignatures(t *testing.T) {
 		{"/usr/local/cuda-13.0/targets/x86_64-linux/include/cccl/cuda/std/__cccl/cuda_toolkit.h:30:4: error: #error \"CUDA compiler and CUDA toolkit headers are incompatible, please check your include paths\"", "cuda-toolkit-mixed", false},
 		{"RuntimeError: Ninja build failed: ... cuda_toolkit.h: \"CUDA compiler and CUDA toolkit headers are incompatible\"", "cuda-toolkit-mixed", false},
 
+		// cmd.exe's double-quoted languages with the variable's name alone (cmd stops a command's name at '=')
+		{"\"CMAKE_ARGS\" no se reconoce como un comando interno o externo,\nprograma o archivo por lotes ejecutable.", "shell-env-syntax", true},
+		{"\"FORCE_CMAKE\" non è riconosciuto come comando interno o esterno,", "shell-env-syntax", true},
+
 		// LLVM's allocation-failure handler in a build (llvm/llvm-project#59194)
 		{"  CXX      src/semigroups_la-cong.lo\nLLVM ERROR: out of memory\nAllocation failed\nPLEASE submit a bug report to https://bugs.llvm.org/ and include the crash backtrace, preprocessed source, and associated run script.", "compiler-out-of-memory", true},
 	})
@@ -131,6 +135,10 @@ func TestHarvestCNearMisses(t *testing.T) {
 		// the compiler and the driver, not two toolkits
 		{"CUDA driver version is insufficient for CUDA runtime version", "cuda-toolkit-mixed"},
 		{"the CUDA compiler and the GPU are incompatible", "cuda-toolkit-mixed"},
+
+		// a lower-case or plain command in the same sentence
+		{"\"cmake_args\" no se reconoce como un comando interno o externo,", "shell-env-syntax"},
+		{"\"CMAKE\" no se reconoce como un comando interno o externo,", "shell-env-syntax"},
 
 		// LLVM's other fatal errors
 		{"LLVM ERROR: Cannot select: intrinsic %llvm.x86.avx512.mask.cvtps2ph.512", "compiler-out-of-memory"},
