@@ -15,6 +15,7 @@ func TestHarvestCSignatures(t *testing.T) {
 		{"OSError: [WinError 10048] 一次只能用一個通訊端位址 (通訊協定/網路位址/連接埠)。", "server-port-in-use", false},
 		{"ERROR: [Errno 10048] error while attempting to bind on address ('0.0.0.0', 8000): 通常一個通訊端位址 (通訊協定/網路位址/連接埠) 只允許使用一次。", "server-port-in-use", false},
 		{"OSError: [WinError 10048] Elk socketadres (protocol/netwerkadres/poort) kan normaal slechts één keer worden gebruikt", "server-port-in-use", false},
+		{"OSError: [WinError 10048] Endast en användning av varje socketadress (protokoll/nätverksadress/port) är normalt tillåten", "server-port-in-use", false},
 		// Rust's io::Error for it
 		{"Error: Only one usage of each socket address (protocol/network address/port) is normally permitted. (os error 10048)", "server-port-in-use", false},
 		{"thread 'main' panicked at src/main.rs:10:5:\ncalled `Result::unwrap()` on an `Err` value: Os { code: 98, kind: AddrInUse, message: \"Address already in use\" }", "server-port-in-use", false},
