@@ -70,6 +70,12 @@ func TestHarvestCSignatures(t *testing.T) {
 		{"\"CMAKE_ARGS\" no se reconoce como un comando interno o externo,\nprograma o archivo por lotes ejecutable.", "shell-env-syntax", true},
 		{"\"FORCE_CMAKE\" non è riconosciuto come comando interno o esterno,", "shell-env-syntax", true},
 
+		// the lines of CMake's generator mismatch alone, or wrapped (Kitware/CMake Source/cmake.cxx)
+		{"Either remove the CMakeCache.txt file and CMakeFiles directory or choose a different binary directory.", "cmake-cache-mismatch", false},
+		{"CMake Error: Error: generator : Ninja", "cmake-cache-mismatch", false},
+		{"CMake Error: Error: generator platform: x64", "cmake-cache-mismatch", false},
+		{"Either remove the CMakeCache.txt file and CMakeFiles directory\nor choose a different binary directory.", "cmake-cache-mismatch", false},
+
 		// LLVM's allocation-failure handler in a build (llvm/llvm-project#59194)
 		{"  CXX      src/semigroups_la-cong.lo\nLLVM ERROR: out of memory\nAllocation failed\nPLEASE submit a bug report to https://bugs.llvm.org/ and include the crash backtrace, preprocessed source, and associated run script.", "compiler-out-of-memory", true},
 	})
@@ -140,6 +146,11 @@ func TestHarvestCNearMisses(t *testing.T) {
 		// a lower-case or plain command in the same sentence
 		{"\"cmake_args\" no se reconoce como un comando interno o externo,", "shell-env-syntax"},
 		{"\"CMAKE\" no se reconoce como un comando interno o externo,", "shell-env-syntax"},
+
+		// CMake naming its generator without a mismatch
+		{"-- Building for: Visual Studio 17 2022", "cmake-cache-mismatch"},
+		{"CMake Error: Could not create named generator Ninja2", "cmake-cache-mismatch"},
+		{"-- Generator: Ninja", "cmake-cache-mismatch"},
 
 		// LLVM's other fatal errors
 		{"LLVM ERROR: Cannot select: intrinsic %llvm.x86.avx512.mask.cvtps2ph.512", "compiler-out-of-memory"},
