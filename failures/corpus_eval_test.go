@@ -450,7 +450,10 @@ var heldOutFloors = map[string]struct {
 	// The second label audit (h-labels2) gave two test8 logs cuda-no-device (a
 	// WSL2 guest without GPU access, a machine without an NVIDIA GPU), like the
 	// WSL1 pair: one was explain's hedged name, one is missed: 86.0%/80.0%/1.
-	"test8": {0.86, 0.80, 1},
+	// Turn 8's harvest of other wordings (merged whatever it showed, as decided
+	// before measuring): one more named, two more hedged mistakes: 83.7%/85.0%/1
+	// (a harvester saw one test8 thread's excerpt in a search result).
+	"test8": {0.83, 0.85, 1},
 	// test9: 90.0%/90.0%/1 when drawn (turn 5, with the GPU, build and Windows
 	// packs; batch 9 stays pending: whole batch 88.1%/79.3%/1 when drawn);
 	// unchanged by batch 9's dev work (h-tune9)
@@ -501,8 +504,9 @@ var heldOutFloors = map[string]struct {
 	// 85.9%/80.3%/7 (and 5 hedged) with the third label audit; 86.0%/80.2%/7
 	// (and 5 hedged) over 394 with test13 (when drawn); the same after the
 	// turn-8 label audit and batches 11 and 13's dev work; 85.3%/78.5%/7 (and 5
-	// hedged) over 423 with test14 (when drawn).
-	"all": {0.85, 0.78, 7},
+	// hedged) over 423 with test14 (when drawn); 85.3%/79.4%/7 (and 7 hedged)
+	// with turn 8's harvest of other wordings.
+	"all": {0.85, 0.79, 7},
 }
 
 // TestEvalHeldout measures each held-out split and all of them together:
