@@ -136,6 +136,14 @@ func (f figures) String() string {
 // evaluate judges the logs of the given splits (all of them when a log is in
 // any); keep, when not nil, says which batches' logs count.
 func evaluate(t *testing.T, kb *KB, splits []string, keep func(batch int) bool, detail bool) (figures, []string) {
+	return evaluateLogs(t, kb, splits, func(l corpusLog) bool { return keep == nil || keep(l.Batch) }, detail)
+}
+
+func evaluateFiltered(t *testing.T, kb *KB, splits []string, keep func(corpusLog) bool) (figures, []string) {
+	return evaluateLogs(t, kb, splits, keep, false)
+}
+
+func evaluateLogs(t *testing.T, kb *KB, splits []string, keep func(corpusLog) bool, detail bool) (figures, []string) {
 	m := readManifest(t)
 	in := map[string]bool{}
 	for _, s := range splits {
@@ -144,7 +152,7 @@ func evaluate(t *testing.T, kb *KB, splits []string, keep func(batch int) bool, 
 	var fig figures
 	var lines []string
 	for _, l := range m.Logs {
-		if !in[l.Split] || (keep != nil && !keep(l.Batch)) {
+		if !in[l.Split] || !keep(l) {
 			continue
 		}
 		b, err := os.ReadFile(filepath.Join(publicCorpusDir, l.File))
@@ -525,6 +533,12 @@ func TestEvalHeldout(t *testing.T) {
 		for _, b := range bad {
 			t.Log(b)
 		}
+		if split == "all" {
+			if seen := seenByHarvest(t); len(seen) > 0 {
+				unseen, _ := evaluateWithout(t, Default(), which, seen)
+				t.Logf("[figures] explain held-out all without the %d logs whose threads turn 8's harvesters met: %s", fig.logs-unseen.logs, unseen)
+			}
+		}
 		floor, ok := heldOutFloors[split]
 		if !ok {
 			t.Errorf("no floor for held-out split %s", split)
@@ -540,4 +554,38 @@ func TestEvalHeldout(t *testing.T) {
 			t.Errorf("%s: recall %d/%d is under the floor %.2f", split, fig.hits, fig.withCause, floor.recall)
 		}
 	}
+}
+
+// seenByHarvest lists the held-out logs whose threads turn 8's harvesters met
+// in search results (seen-by-harvest.txt; '#' starts a comment).
+func seenByHarvest(t *testing.T) map[string]bool {
+	b, err := os.ReadFile(filepath.Join(publicCorpusDir, "seen-by-harvest.txt"))
+	if os.IsNotExist(err) {
+		return nil
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := map[string]bool{}
+	for _, l := range strings.Split(string(b), "\n") {
+		if l = strings.TrimSpace(l); l != "" && !strings.HasPrefix(l, "#") {
+			seen[l] = true
+		}
+	}
+	return seen
+}
+
+// evaluateWithout is evaluate over the splits' logs but the slugs given.
+func evaluateWithout(t *testing.T, kb *KB, splits []string, without map[string]bool) (figures, []string) {
+	m := readManifest(t)
+	var keep []string
+	for _, l := range m.Logs {
+		if without[l.Slug] {
+			keep = append(keep, l.Slug)
+		}
+	}
+	if len(keep) != len(without) {
+		t.Errorf("seen-by-harvest.txt names %d logs, the manifest has %d of them", len(without), len(keep))
+	}
+	return evaluateFiltered(t, kb, splits, func(l corpusLog) bool { return !without[l.Slug] })
 }

@@ -201,7 +201,7 @@ func normalize(line string, nested bool) string {
 // whole pasted line in ("**/usr/bin/sh: g++: command not found**",
 // "`No CUDA toolset found.`"); a code fence ("```") and a line that only
 // starts or ends with one (gcc's "`foo'" quotes) are left as they are. A line
-// that holds a backtick itself is wrapped in two and a space ("`` x ``"), as
+// that holds a backtick itself is wrapped in two and a space ("“ x “"), as
 // Markdown writes it.
 func unwrapMarkdown(line string) string {
 	if len(line) > 6 && strings.HasPrefix(line, "`` ") && strings.HasSuffix(line, " ``") {
