@@ -48,3 +48,22 @@ func TestOpenCLNoPlatformNotWhenTheICDSpoke(t *testing.T) {
 		{"root@vm:/# clinfo\nNumber of platforms                               0", "opencl-no-platform", false},
 	})
 }
+
+// The concepts layer's "missing" shape in the words build scripts use to ask
+// for what is missing (turn 8): please install, make sure X is installed,
+// could not / failed to detect, Rust's env::VarError NotPresent; link.exe is
+// MSVC's noun. All probable; the noun reported found is not a report.
+func TestConceptMissingShapesTurn8(t *testing.T) {
+	checkNamed(t, []invCase{
+		{"error: VULKAN_SDK: NotPresent", "vulkan-sdk-not-found", true},
+		{`ERROR: failed to detect vcvarsall.bat under C:\Program Files (x86)\Microsoft Visual Studio`, "msvc-env-missing", true},
+		{"RuntimeError: make sure nvcc is installed and on the PATH", "cuda-toolkit-not-found", true},
+		{"link.exe not found", "msvc-env-missing", true},
+		{"Please install the HIP SDK and set HIP_PATH", "hip-sdk-not-found", true},
+	})
+	checkNotNamed(t, []nearMiss{
+		{"-- Vulkan SDK found: C:/VulkanSDK/1.3.296.0 (please install the Vulkan SDK's debug layers for validation)", "vulkan-sdk-not-found"},
+		{"-- Found Vulkan: /usr/lib/x86_64-linux-gnu/libvulkan.so (found version \"1.3.275\") found components: glslc", "vulkan-sdk-not-found"},
+		{"Visual Studio detected: using vcvarsall.bat from C:/BuildTools", "msvc-env-missing"},
+	})
+}
