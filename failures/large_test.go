@@ -85,29 +85,40 @@ func TestLargeLogStreams(t *testing.T) {
 	// measured is the heap the log adds above it, which must not grow
 	// with the log.
 	kb := Default()
-	runtime.GC()
-	var base runtime.MemStats
-	runtime.ReadMemStats(&base)
-	var d Diagnosis
-	peak := peakHeap(func() {
-		var err error
-		d, err = kb.Diagnose(&genLog{size: size})
-		if err != nil {
-			t.Error(err)
+	// Other tests of the package may allocate at the same time, so the
+	// growth is taken three times and the least counts: a reader that holds
+	// the log grows by about its size every time.
+	grown := ^uint64(0)
+	for attempt := 0; attempt < 3; attempt++ {
+		runtime.GC()
+		var base runtime.MemStats
+		runtime.ReadMemStats(&base)
+		var d Diagnosis
+		peak := peakHeap(func() {
+			var err error
+			d, err = kb.Diagnose(&genLog{size: size})
+			if err != nil {
+				t.Error(err)
+			}
+		})
+		if len(d.Findings) != 1 || d.Findings[0].ID != "nvcc-arch-too-new" {
+			t.Fatalf("%+v", d.Findings)
 		}
-	})
-	if len(d.Findings) != 1 || d.Findings[0].ID != "nvcc-arch-too-new" {
-		t.Fatalf("%+v", d.Findings)
+		g := uint64(0)
+		if peak > base.HeapInuse {
+			g = peak - base.HeapInuse
+		}
+		grown = min(grown, g)
+		if grown <= 12<<20 {
+			break
+		}
 	}
-	grown := uint64(0)
-	if peak > base.HeapInuse {
-		grown = peak - base.HeapInuse
-	}
+	peak := grown
 	switch {
 	case raceEnabled:
 		t.Logf("heap growth %d MiB not checked under -race", grown>>20)
 	case grown > 12<<20:
-		t.Errorf("heap grew by %d MiB (peak %d MiB) for a %d MiB log: not streaming", grown>>20, peak>>20, size>>20)
+		t.Errorf("heap grew by %d MiB at least (three tries) for a %d MiB log: not streaming", peak>>20, size>>20)
 	}
 }
 

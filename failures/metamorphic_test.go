@@ -107,6 +107,24 @@ func inlineCode(log string, _ int) string {
 	})
 }
 
+// msvcDiagRe is an MSVC/MSBuild diagnostic as the console prints it.
+var msvcDiagRe = regexp.MustCompile(`^(?:(.+?)\(([0-9]+)(?:,[0-9]+)?\)|(.+?)) ?: (?:fatal )?(error|warning) ([A-Z]{1,4}[0-9]{3,5}): (.*?)(?: \[([^\[\]]+)\])?$`)
+
+func vsErrorList(log string, _ int) string {
+	return mapLines(log, func(_ int, l string) string {
+		m := msvcDiagRe.FindStringSubmatch(strings.TrimRight(l, "\r"))
+		if m == nil {
+			return l
+		}
+		file, row := m[1], m[2]
+		if file == "" {
+			file = m[3]
+		}
+		sev := map[string]string{"error": "Error", "warning": "Warning"}[m[4]]
+		return sev + "\t" + m[5] + "\t" + m[6] + "\t" + m[7] + "\t" + strings.TrimSpace(file) + "\t" + row + "\t"
+	})
+}
+
 func codeFence(log string, _ int) string { return "```console\n" + log + "\n```\n" }
 
 func quotedFence(log string, _ int) string { return githubQuote(codeFence(log, 0), 0) }
@@ -351,6 +369,9 @@ var pasteForms = []pasteForm{
 	{"markdown-list", prefixEach("- ")},
 	{"markdown-bold", markdownBold},
 	{"inline-code", inlineCode},
+	// the compiler's and MSBuild's diagnostics copied from Visual Studio's
+	// Error List instead of the output window (other lines kept)
+	{"vs-error-list", vsErrorList},
 	// forms on forms: a quoted log GitHub escaped, ollama under systemd, a
 	// coloured CRLF log cut at 80 columns
 	{"quoted-html", func(log string, _ int) string { return htmlEscape(githubQuote(log, 0), 0) }},

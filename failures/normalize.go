@@ -138,6 +138,9 @@ func normalize(line string, nested bool) string {
 			line = quotes.Replace(line) // gcc quotes with U+2018/2019 in UTF-8 locales
 		}
 	}
+	if ctl {
+		line = errorListRow(strings.Trim(line, " "))
+	}
 	line = strings.TrimSpace(line)
 	line = unwrapMarkdown(line)
 	if dbl {
@@ -487,4 +490,53 @@ func canonicalShapes(line string, high bool) string {
 		}
 	}
 	return line
+}
+
+// errorListRe is a row copied from Visual Studio's Error List window:
+// severity, code, description, project, file, line and suppression state,
+// tab-separated (the columns VS shows by default, in its language;
+// IntelliSense rows say "Error (active)").
+var errorListRe = regexp.MustCompile(`^([^\t]{1,20}?)(?: \([^\t()]{1,20}\))?\t([A-Z]{1,4}[0-9]{3,5})?\t([^\t]+)\t[^\t]*\t([^\t]*)\t([0-9]*)(?:\t[^\t]*)?$`)
+
+// errorListSeverity maps the Error List's severity word, in the languages
+// Visual Studio ships, to the word the compiler prints.
+var errorListSeverity = map[string]string{
+	"Error": "error", "错误": "error", "錯誤": "error", "Fehler": "error", "Erreur": "error", "Errore": "error",
+	"Erro": "error", "Ошибка": "error", "エラー": "error", "오류": "error", "Błąd": "error", "Hata": "error", "Chyba": "error",
+	"Warning": "warning", "警告": "warning", "Warnung": "warning", "Avertissement": "warning", "Avviso": "warning",
+	"Advertencia": "warning", "Aviso": "warning", "Предупреждение": "warning", "경고": "warning", "Ostrzeżenie": "warning",
+	"Uyarı": "warning", "Upozornění": "warning",
+}
+
+// errorListRow rewrites an Error List row as the compiler's own line
+// ("FILE(LINE): fatal error C1083: DESCRIPTION"), so the signatures written
+// for console output read it; any other line is returned as it is.
+func errorListRow(line string) string {
+	if strings.IndexByte(line, '\t') < 0 {
+		return line
+	}
+	m := errorListRe.FindStringSubmatch(line)
+	if m == nil {
+		return line
+	}
+	sev, ok := errorListSeverity[strings.TrimSpace(m[1])]
+	if !ok {
+		return line
+	}
+	code, desc, file, row := m[2], strings.TrimSpace(m[3]), strings.TrimSpace(m[4]), m[5]
+	if sev == "error" && (strings.HasPrefix(code, "C1") || strings.HasPrefix(code, "LNK1")) && len(code) >= 5 {
+		sev = "fatal error"
+	}
+	out := sev
+	if code != "" {
+		out += " " + code
+	}
+	out += ": " + desc
+	switch {
+	case file != "" && row != "":
+		out = file + "(" + row + "): " + out
+	case file != "":
+		out = file + " : " + out
+	}
+	return out
 }

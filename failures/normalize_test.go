@@ -54,6 +54,7 @@ func FuzzNormalize(f *testing.F) {
 		"Der Befehl \"nmake\" ist entweder falsch geschrieben oder", "/bin/sh: 1: x: not found",
 		"'cl'은(는) 내부 또는 외부 명령, 실행할 수 있는 프로그램, 또는 배치 파일이 아닙니다.", "Le terme «nvcc» n'est pas reconnu comme nom d'applet de commande",
 		"无法将“nvcc”项识别为 cmdlet、函数、脚本文件或可运行程序的名称。", "VCRUNTIME140_1.dll이(가) 없어 코드 실행을 진행할 수 없습니다.", "> OMP: Error #15: x",
+		"Error\tC1083\tx\tp\tf\t1\t", "错误 (活动)\tE1696\t\t\t\t\t", "`` a`b ``",
 	} {
 		f.Add(s)
 	}
@@ -213,6 +214,24 @@ func TestUnwrapMarkdown(t *testing.T) {
 	} {
 		if got := unwrapMarkdown(in); got != want {
 			t.Errorf("unwrapMarkdown(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+func TestErrorListRow(t *testing.T) {
+	for in, want := range map[string]string{
+		"Error\tC1083\tCannot open include file: 'cuda_runtime.h': No such file or directory\tggml-cuda\tC:\\src\\common.cuh\t12\t": "C:\\src\\common.cuh(12): fatal error C1083: Cannot open include file: 'cuda_runtime.h': No such file or directory",
+		"Error\tLNK1112\tmodule machine type 'x64' conflicts with target machine type 'x86'\t\tggml.obj\t":                          "ggml.obj : fatal error LNK1112: module machine type 'x64' conflicts with target machine type 'x86'",
+		"错误\tMSB8020\t无法找到 v143 的生成工具。\tggml\tC:\\VS\\Microsoft.CppBuild.targets\t456\t":                                            "C:\\VS\\Microsoft.CppBuild.targets(456): error MSB8020: 无法找到 v143 的生成工具。",
+		"Error (active)\tE1696\tcannot open source file \"cuda_runtime.h\"\tggml\tC:\\src\\a.cu\t3\t":                               "C:\\src\\a.cu(3): error E1696: cannot open source file \"cuda_runtime.h\"",
+		"Warnung\tC4819\tDie Datei enthält ein Zeichen\tggml\tC:\\src\\b.c\t1\tUnterdrückt":                                         "C:\\src\\b.c(1): warning C4819: Die Datei enthält ein Zeichen",
+		// not rows: the header, a tab-separated table, a line without tabs
+		"Severity\tCode\tDescription\tProject\tFile\tLine\tSuppression State": "Severity\tCode\tDescription\tProject\tFile\tLine\tSuppression State",
+		"Number of platforms\t0":           "Number of platforms\t0",
+		"Error C1083: no tabs here at all": "Error C1083: no tabs here at all",
+	} {
+		if got := errorListRow(in); got != want {
+			t.Errorf("errorListRow(%q) = %q, want %q", in, got, want)
 		}
 	}
 }
