@@ -139,10 +139,6 @@ func evaluate(t *testing.T, kb *KB, splits []string, keep func(batch int) bool, 
 	return evaluateLogs(t, kb, splits, func(l corpusLog) bool { return keep == nil || keep(l.Batch) }, detail)
 }
 
-func evaluateFiltered(t *testing.T, kb *KB, splits []string, keep func(corpusLog) bool) (figures, []string) {
-	return evaluateLogs(t, kb, splits, keep, false)
-}
-
 func evaluateLogs(t *testing.T, kb *KB, splits []string, keep func(corpusLog) bool, detail bool) (figures, []string) {
 	m := readManifest(t)
 	in := map[string]bool{}
@@ -539,8 +535,8 @@ func TestEvalHeldout(t *testing.T) {
 			t.Log(b)
 		}
 		if split == "all" {
-			if seen := seenByHarvest(t); len(seen) > 0 {
-				unseen, _ := evaluateWithout(t, Default(), which, seen)
+			if seen := seenByHarvest(t, m); len(seen) > 0 {
+				unseen, _ := evaluateLogs(t, Default(), which, func(l corpusLog) bool { return !seen[l.Slug] }, false)
 				t.Logf("[figures] explain held-out all without the %d logs whose threads turn 8's harvesters met: %s", fig.logs-unseen.logs, unseen)
 			}
 		}
@@ -562,8 +558,9 @@ func TestEvalHeldout(t *testing.T) {
 }
 
 // seenByHarvest lists the held-out logs whose threads turn 8's harvesters met
-// in search results (seen-by-harvest.txt; '#' starts a comment).
-func seenByHarvest(t *testing.T) map[string]bool {
+// in search results (seen-by-harvest.txt; '#' starts a comment); each must be
+// a log of the manifest.
+func seenByHarvest(t *testing.T, m corpusManifest) map[string]bool {
 	b, err := os.ReadFile(filepath.Join(publicCorpusDir, "seen-by-harvest.txt"))
 	if os.IsNotExist(err) {
 		return nil
@@ -571,26 +568,18 @@ func seenByHarvest(t *testing.T) map[string]bool {
 	if err != nil {
 		t.Fatal(err)
 	}
+	known := map[string]bool{}
+	for _, l := range m.Logs {
+		known[l.Slug] = true
+	}
 	seen := map[string]bool{}
 	for _, l := range strings.Split(string(b), "\n") {
 		if l = strings.TrimSpace(l); l != "" && !strings.HasPrefix(l, "#") {
+			if !known[l] {
+				t.Errorf("seen-by-harvest.txt: %s is not in the manifest", l)
+			}
 			seen[l] = true
 		}
 	}
 	return seen
-}
-
-// evaluateWithout is evaluate over the splits' logs but the slugs given.
-func evaluateWithout(t *testing.T, kb *KB, splits []string, without map[string]bool) (figures, []string) {
-	m := readManifest(t)
-	var keep []string
-	for _, l := range m.Logs {
-		if without[l.Slug] {
-			keep = append(keep, l.Slug)
-		}
-	}
-	if len(keep) != len(without) {
-		t.Errorf("seen-by-harvest.txt names %d logs, the manifest has %d of them", len(without), len(keep))
-	}
-	return evaluateFiltered(t, kb, splits, func(l corpusLog) bool { return !without[l.Slug] })
 }

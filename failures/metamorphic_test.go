@@ -120,7 +120,10 @@ func vsErrorList(log string, _ int) string {
 		if file == "" {
 			file = m[3]
 		}
-		sev := map[string]string{"error": "Error", "warning": "Warning"}[m[4]]
+		sev := "Error"
+		if m[4] == "warning" {
+			sev = "Warning"
+		}
 		return sev + "\t" + m[5] + "\t" + m[6] + "\t" + m[7] + "\t" + strings.TrimSpace(file) + "\t" + row + "\t"
 	})
 }
