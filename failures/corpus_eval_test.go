@@ -380,7 +380,9 @@ func TestCorpusDev(t *testing.T) {
 // Aggregates only; per-log detail is never printed for them.
 func TestEvalPending(t *testing.T) {
 	if len(pendingBatches) == 0 {
-		t.Skip("no batch is pending: every batch's dev part has been tuned on")
+		// not a skip: CI runs every test; there is just nothing blind to print
+		t.Log("[figures] no batch is pending: every batch's dev part has been tuned on (TestCorpusDev asserts them)")
+		return
 	}
 	m := readManifest(t)
 	for b, why := range pendingBatches {
