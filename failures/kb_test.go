@@ -93,7 +93,7 @@ func TestDataIsSortedAndComplete(t *testing.T) {
 			}
 		}
 	}
-	for _, k := range []string{"which_is_why", "no_match", "first_errors", "label_why", "label_fix", "label_more", "label_patch", "label_source", "line", "facts_context"} {
+	for _, k := range []string{"which_is_why", "no_match", "no_match_next", "first_errors", "label_why", "label_fix", "label_more", "label_patch", "label_source", "line", "facts_context"} {
 		if kb.Message(k) == "" {
 			t.Errorf("message %s missing", k)
 		}

@@ -252,6 +252,7 @@ func render(io *ui.IOStreams, kb *failures.Translator, t *lang.Catalog, name str
 			}
 			p.Line(ui.Info, kb.Message("first_errors"), ls...)
 		}
+		p.Line(ui.Info, kb.Message("no_match_next"), "  $ llamactl doctor", "  $ llamactl doctor --report llamactl-report.zip")
 		return
 	}
 	fs := make([]finding.Finding, len(d.Findings))

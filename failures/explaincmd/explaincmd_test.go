@@ -138,6 +138,11 @@ func TestStdinNothingMatched(t *testing.T) {
 	if !strings.Contains(s, "No known failure matched this log. (stdin, 3 lines)") || !strings.Contains(s, "    2  src/a.cpp:3:1: error: expected unqualified-id") {
 		t.Errorf("%s", s)
 	}
+	// and the next step: the whole log, then doctor and its report
+	next := strings.Index(s, "Next: pass the whole log")
+	if next < strings.Index(s, "expected unqualified-id") || !strings.Contains(s[next:], "$ llamactl doctor\n") || !strings.Contains(s[next:], "$ llamactl doctor --report llamactl-report.zip\n") {
+		t.Errorf("no next step after the error lines: %s", s)
+	}
 }
 
 func TestWarningOnlyExitsZero(t *testing.T) {
