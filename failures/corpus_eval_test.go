@@ -342,7 +342,10 @@ var acceptedDevMisses = map[string]string{
 // took up its dev logs.
 // Batch 13 (turn 7, seed 15721816) was pending from its draw (whole batch
 // 82.8%/61.5%/0 mistakes) until h-tune1113 took up its dev logs.
-var pendingBatches = map[int]string{}
+// Batch 15 (turn 9, seed 70126879) is pending from its draw (whole batch
+// 87.9%/75.0%/2 confident mistakes, the same at the session's first commit
+// ff6b847 and after the turn's concepts, which were then reverted).
+var pendingBatches = map[int]string{15: "drawn in turn 9, not tuned on yet"}
 
 func notPending(batch int) bool { return pendingBatches[batch] == "" }
 
@@ -484,14 +487,22 @@ var heldOutFloors = map[string]struct {
 	// concepts red team; batch 12 whole when drawn: 74.6%/68.8%/8 and 6 hedged)
 	// The third label audit (h-labels3, cause texts only; 3 of 8 proposals
 	// clear and applied, 1 held out) made a confident name right: 78.9%/63.6%/1.
-	"test12": {0.78, 0.63, 1},
+	// The turn-9 uniform label audit (all held-out records, labelled blind
+	// from their cause texts, disagreements adjudicated) added the ID one
+	// test12 log's cause names, which explain named as certain: 81.6%/68.2%/0.
+	"test12": {0.81, 0.68, 0},
 	// test13: 90.0%/66.7%/0 when drawn (end of turn 7, on the turn's final
 	// matchers; batch 13 pending: whole batch 82.8%/61.5%/0)
 	"test13": {0.90, 0.66, 0},
 	// test14: 75.9%/53.3%/0 when drawn (turn 8, after batches 11 and 13's dev
 	// work, before the harvest; batch 14 pending: whole batch 82.8%/65.0%/1)
-	"test14": {0.75, 0.53, 0},
-	// all: the sum of the splits' confident-mistake limits (0+0+2+1+0+1+0+1+0+1+0+1+0);
+	// The turn-9 uniform label audit gave a test14 log without an ID the one
+	// its cause names, which explain does not name: 72.4%/50.0%/0.
+	"test14": {0.72, 0.50, 0},
+	// test15: 91.7%/77.8%/0 when drawn (turn 9; batch 15 pending: whole
+	// batch 87.9%/75.0%/2)
+	"test15": {0.91, 0.77, 0},
+	// all: the sum of the splits' confident-mistake limits (0+0+2+1+0+1+0+1+0+1+0+0+0+0+0);
 	// the pool changes when a batch joins it, so its floors are re-measured
 	// then: 87.7%/87.1%/4 over 122 logs before test5, 82.7%/78.3%/5 over 168
 	// with it, 80.8%/74.5%/6 over 203 with test6, 80.4%/74.8%/7 over 224 with
@@ -516,8 +527,10 @@ var heldOutFloors = map[string]struct {
 	// (and 5 hedged) over 394 with test13 (when drawn); the same after the
 	// turn-8 label audit and batches 11 and 13's dev work; 85.3%/78.5%/7 (and 5
 	// hedged) over 423 with test14 (when drawn); 85.3%/79.4%/7 (and 7 hedged)
-	// with turn 8's harvest of other wordings.
-	"all": {0.85, 0.79, 7},
+	// with turn 8's harvest of other wordings; 85.1%/79.1%/6 (and 7 hedged)
+	// with the turn-9 uniform label audit (3 of 423 labels changed);
+	// 85.5%/79.1%/6 (and 7 hedged) over 447 with test15 (when drawn).
+	"all": {0.85, 0.79, 6},
 }
 
 // TestEvalHeldout measures each held-out split and all of them together:
