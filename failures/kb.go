@@ -83,14 +83,19 @@ type Entry struct {
 
 // Signature is one way a failure shows in a log.
 type Signature struct {
-	Re       string `json:"re"`
-	Then     string `json:"then,omitempty"`   // must match one of the next Within lines
-	Within   int    `json:"within,omitempty"` // default 5
-	Unless   string `json:"unless,omitempty"` // the same line must not match this
-	Group    int    `json:"group,omitempty"`  // capture group holding a number bounded by Min/Max
-	Min      *int   `json:"min,omitempty"`
-	Max      *int   `json:"max,omitempty"`
-	Severity string `json:"severity,omitempty"` // overrides the entry's
+	Re     string `json:"re"`
+	Then   string `json:"then,omitempty"`   // must match one of the next Within lines
+	Within int    `json:"within,omitempty"` // default 5
+	Unless string `json:"unless,omitempty"` // the same line must not match this
+	// UnlessPrev: the log's previous non-blank line must not match this (a
+	// program that says it falls back, then prints the error it falls back
+	// from: ggml_vulkan's "Failed to allocate pinned memory." before the
+	// driver's ErrorOutOfDeviceMemory).
+	UnlessPrev string `json:"unless_prev,omitempty"`
+	Group      int    `json:"group,omitempty"` // capture group holding a number bounded by Min/Max
+	Min        *int   `json:"min,omitempty"`
+	Max        *int   `json:"max,omitempty"`
+	Severity   string `json:"severity,omitempty"` // overrides the entry's
 	// NotIn is two capture groups [a, b]: the line does not count when the
 	// number in group a is one of the numbers listed in group b (ggml's "no
 	// device code for CUDA arch 610 ... compiled for: 610" is a kernel this
@@ -105,6 +110,7 @@ type Signature struct {
 	Source string `json:"source,omitempty"`
 
 	re, then, unless   *regexp.Regexp
+	unlessPrev         *regexp.Regexp
 	needle, thenNeedle string // lower-case literal the line must contain (a cheap prefilter)
 	// anyNeedle: when no single literal is long enough (an alternation of
 	// wordings, one per language), lower-case literals one of which the
@@ -376,7 +382,7 @@ func Load(data []byte, packs ...[]byte) (*KB, error) {
 		for j := range e.Signature {
 			s := &e.Signature[j]
 			var err error
-			for _, p := range []*string{&s.Re, &s.Then, &s.Unless} {
+			for _, p := range []*string{&s.Re, &s.Then, &s.Unless, &s.UnlessPrev} {
 				if *p, err = expand(*p); err != nil {
 					return nil, fmt.Errorf("%s signature %d: %w", e.ID, j, err)
 				}
@@ -401,6 +407,11 @@ func Load(data []byte, packs ...[]byte) (*KB, error) {
 			if s.Unless != "" {
 				if s.unless, err = regexp.Compile(s.Unless); err != nil {
 					return nil, fmt.Errorf("%s signature %d unless: %w", e.ID, j, err)
+				}
+			}
+			if s.UnlessPrev != "" {
+				if s.unlessPrev, err = regexp.Compile(s.UnlessPrev); err != nil {
+					return nil, fmt.Errorf("%s signature %d unless_prev: %w", e.ID, j, err)
 				}
 			}
 			if s.Group > 0 && s.Group > s.re.NumSubexp() {

@@ -168,7 +168,9 @@ type matcher struct {
 	grams       trigramSet
 	// what feed keeps of the lines before: the previous raw line, and the
 	// wrapped pieces joined so far (from line wrapStart)
-	prevRaw               string
+	prevRaw string
+	// prevMsg is the previous non-blank line, normalized (unless_prev)
+	prevMsg               string
 	wrapText              string
 	wrapStart, wrapPieces int
 	// gap counts the lines skipped so far (PowerShell's record lines, while
@@ -446,6 +448,7 @@ func (m *matcher) line(raw string) {
 	if !matched && len(m.errLines) < firstErrorsScan && m.mayLookLikeError(lower) && errorLooking.MatchString(msg) && !notErrorLooking.MatchString(msg) {
 		m.errLines = append(m.errLines, LogLine{Line: m.n, Text: cut(strings.TrimSpace(raw), maxExcerptLine)})
 	}
+	m.prevMsg = msg
 }
 
 // match runs the signatures, unless_log patterns and log facts on one
@@ -483,6 +486,9 @@ func (m *matcher) match(raw, msg, lower string) bool {
 				continue
 			}
 			if s.unless != nil && s.unless.MatchString(msg) {
+				continue
+			}
+			if s.unlessPrev != nil && s.unlessPrev.MatchString(m.prevMsg) {
 				continue
 			}
 			if s.then != nil {
