@@ -77,47 +77,55 @@ func peakHeap(f func()) uint64 {
 	return peak.Load()
 }
 
-// TestLargeLogStreams reads a 24 MiB log that is never held in memory and
-// checks that the heap stays far below its size.
+// TestLargeLogStreams reads logs that are never held in memory (8 and 48
+// MiB) and checks that the heap the log adds stays far below its size and
+// does not grow with it: a reader that held the log would add about its size.
 func TestLargeLogStreams(t *testing.T) {
-	const size = 24 << 20
+	const small, large = 8 << 20, 48 << 20
 	// The knowledge base (compiled patterns) is loaded first: what is
-	// measured is the heap the log adds above it, which must not grow
-	// with the log.
+	// measured is the heap the log adds above it. That is not zero (the
+	// matcher's per-log state and the regexp engines' caches, about 9 to
+	// 12 MiB whatever the log's size), so it is compared across sizes.
 	kb := Default()
-	// Other tests of the package may allocate at the same time, so the
-	// growth is taken three times and the least counts: a reader that holds
-	// the log grows by about its size every time.
-	grown := ^uint64(0)
-	for attempt := 0; attempt < 3; attempt++ {
-		runtime.GC()
-		var base runtime.MemStats
-		runtime.ReadMemStats(&base)
-		var d Diagnosis
-		peak := peakHeap(func() {
-			var err error
-			d, err = kb.Diagnose(&genLog{size: size})
-			if err != nil {
-				t.Error(err)
+	// Other tests of the package may allocate at the same time, so a
+	// growth over the bound is taken again, up to three times, and the
+	// least counts.
+	growth := func(size int64) uint64 {
+		grown := ^uint64(0)
+		for attempt := 0; attempt < 3; attempt++ {
+			runtime.GC()
+			var base runtime.MemStats
+			runtime.ReadMemStats(&base)
+			var d Diagnosis
+			peak := peakHeap(func() {
+				var err error
+				d, err = kb.Diagnose(&genLog{size: size})
+				if err != nil {
+					t.Error(err)
+				}
+			})
+			if len(d.Findings) != 1 || d.Findings[0].ID != "nvcc-arch-too-new" {
+				t.Fatalf("%+v", d.Findings)
 			}
-		})
-		if len(d.Findings) != 1 || d.Findings[0].ID != "nvcc-arch-too-new" {
-			t.Fatalf("%+v", d.Findings)
+			g := uint64(0)
+			if peak > base.HeapInuse {
+				g = peak - base.HeapInuse
+			}
+			grown = min(grown, g)
+			if grown <= large/3 {
+				break
+			}
 		}
-		g := uint64(0)
-		if peak > base.HeapInuse {
-			g = peak - base.HeapInuse
-		}
-		grown = min(grown, g)
-		if grown <= 12<<20 {
-			break
-		}
+		return grown
 	}
+	gs, gl := growth(small), growth(large)
 	switch {
 	case raceEnabled:
-		t.Logf("heap growth %d MiB not checked under -race", grown>>20)
-	case grown > 12<<20:
-		t.Errorf("heap grew by %d MiB at least (three tries) for a %d MiB log: not streaming", grown>>20, size>>20)
+		t.Logf("heap growth %d and %d MiB not checked under -race", gs>>20, gl>>20)
+	case gl > large/3:
+		t.Errorf("heap grew by %d MiB at least (three tries) for a %d MiB log: not streaming", gl>>20, large>>20)
+	case gl > gs+(large-small)/4:
+		t.Errorf("heap growth follows the log's size: %d MiB for %d MiB, %d MiB for %d MiB", gs>>20, small>>20, gl>>20, large>>20)
 	}
 }
 
