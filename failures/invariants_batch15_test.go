@@ -22,6 +22,9 @@ func TestBatch15Signatures(t *testing.T) {
 		{"nvcc fatal   : Unsupported gpu architecture 'compute_89'", "nvcc-arch-too-new", false},
 		// a device out of memory after an allocation that did not fall back
 		{"ggml_vulkan: Device memory allocation of size 4294967296 failed.\nggml_vulkan: vk::Device::allocateMemory: ErrorOutOfDeviceMemory", "gpu-out-of-memory", false},
+		// unless_prev reads the line just before: another line in between
+		// and the error is the device's own again
+		{"ggml_vulkan: Failed to allocate pinned memory.\nggml_vulkan: Device memory allocation of size 4294967296 failed.\nggml_vulkan: vk::Device::allocateMemory: ErrorOutOfDeviceMemory", "gpu-out-of-memory", false},
 		// the pinned-memory fallback first, a real device allocation failing later
 		{"ggml_vulkan: Failed to allocate pinned memory.\nggml_vulkan: vk::Device::allocateMemory: ErrorOutOfDeviceMemory\nllama_model_load: loading model\nggml_vulkan: Device memory allocation of size 4294967296 failed.\nggml_vulkan: vk::Device::allocateMemory: ErrorOutOfDeviceMemory", "gpu-out-of-memory", false},
 	})
@@ -29,6 +32,8 @@ func TestBatch15Signatures(t *testing.T) {
 		// ggml_vulkan falls back to ordinary host memory when pinning fails
 		// (ggml-vulkan.cpp's ggml_vk_host_malloc; ggml-org/llama.cpp#9271)
 		{"ggml_vulkan: Failed to allocate pinned memory.\nggml_vulkan: vk::Device::allocateMemory: ErrorOutOfDeviceMemory\nllama_model_load: loaded meta data", "gpu-out-of-memory"},
+		// blank lines between the two do not count
+		{"ggml_vulkan: Failed to allocate pinned memory.\n\n\nggml_vulkan: vk::Device::allocateMemory: ErrorOutOfDeviceMemory", "gpu-out-of-memory"},
 		{"Number of platforms                               2", "opencl-no-platform"},
 		{"Number of platforms 0.5 (sic)", "opencl-no-platform"},
 		{`src/k.cu(12): error: identifier "CUDA_R_16F" is undefined`, "cuda-toolkit-too-old"},

@@ -102,18 +102,19 @@ func TestDataIsSortedAndComplete(t *testing.T) {
 
 func TestLoadRejectsBadData(t *testing.T) {
 	cases := map[string]string{
-		"not json":     `{`,
-		"schema":       `{"schema":2}`,
-		"unanchored":   `{"schema":1,"failures":[{"id":"x","signatures":[{"re":"error"}]}]}`,
-		"bad regexp":   `{"schema":1,"failures":[{"id":"x","signatures":[{"re":"^(error"}]}]}`,
-		"duplicate":    `{"schema":1,"failures":[{"id":"x"},{"id":"x"}]}`,
-		"no id":        `{"schema":1,"failures":[{"title":"x"}]}`,
-		"bad group":    `{"schema":1,"failures":[{"id":"x","signatures":[{"re":"^a","group":2}]}]}`,
-		"bad derive":   `{"schema":1,"failures":[{"id":"x","derive":[{"from":"y","when":"no_nvidia_gpu"}]}]}`,
-		"bad when":     `{"schema":1,"failures":[{"id":"x"},{"id":"y","derive":[{"from":"x","when":"moon"}]}]}`,
-		"bad symptom":  `{"schema":1,"failures":[{"id":"x","symptom_of":["nope"]}]}`,
-		"bad then":     `{"schema":1,"failures":[{"id":"x","signatures":[{"re":"^a","then":"b"}]}]}`,
-		"bad fact log": `{"schema":1,"facts":[{"key":"k","log":"x"}]}`,
+		"not json":        `{`,
+		"schema":          `{"schema":2}`,
+		"unanchored":      `{"schema":1,"failures":[{"id":"x","signatures":[{"re":"error"}]}]}`,
+		"bad regexp":      `{"schema":1,"failures":[{"id":"x","signatures":[{"re":"^(error"}]}]}`,
+		"duplicate":       `{"schema":1,"failures":[{"id":"x"},{"id":"x"}]}`,
+		"no id":           `{"schema":1,"failures":[{"title":"x"}]}`,
+		"bad group":       `{"schema":1,"failures":[{"id":"x","signatures":[{"re":"^a","group":2}]}]}`,
+		"bad derive":      `{"schema":1,"failures":[{"id":"x","derive":[{"from":"y","when":"no_nvidia_gpu"}]}]}`,
+		"bad when":        `{"schema":1,"failures":[{"id":"x"},{"id":"y","derive":[{"from":"x","when":"moon"}]}]}`,
+		"bad symptom":     `{"schema":1,"failures":[{"id":"x","symptom_of":["nope"]}]}`,
+		"bad then":        `{"schema":1,"failures":[{"id":"x","signatures":[{"re":"^a","then":"b"}]}]}`,
+		"bad unless_prev": `{"schema":1,"failures":[{"id":"x","signatures":[{"re":"^a","unless_prev":"(b"}]}]}`,
+		"bad fact log":    `{"schema":1,"facts":[{"key":"k","log":"x"}]}`,
 	}
 	for name, data := range cases {
 		if _, err := Load([]byte(data)); err == nil {
