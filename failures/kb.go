@@ -83,24 +83,24 @@ type Entry struct {
 
 // Signature is one way a failure shows in a log.
 type Signature struct {
-	Re     string `json:"re"`
-	Then   string `json:"then,omitempty"`   // must match one of the next Within lines
-	Within int    `json:"within,omitempty"` // default 5
-	Unless string `json:"unless,omitempty"` // the same line must not match this
-	// UnlessPrev: the log's previous non-blank line must not match this (a
-	// program that says it falls back, then prints the error it falls back
-	// from: ggml_vulkan's "Failed to allocate pinned memory." before the
-	// driver's ErrorOutOfDeviceMemory).
-	UnlessPrev string `json:"unless_prev,omitempty"`
-	Group      int    `json:"group,omitempty"` // capture group holding a number bounded by Min/Max
-	Min        *int   `json:"min,omitempty"`
-	Max        *int   `json:"max,omitempty"`
-	Severity   string `json:"severity,omitempty"` // overrides the entry's
+	Re       string `json:"re"`
+	Then     string `json:"then,omitempty"`   // must match one of the next Within lines
+	Within   int    `json:"within,omitempty"` // default 5
+	Unless   string `json:"unless,omitempty"` // the same line must not match this
+	Group    int    `json:"group,omitempty"`  // capture group holding a number bounded by Min/Max
+	Min      *int   `json:"min,omitempty"`
+	Max      *int   `json:"max,omitempty"`
+	Severity string `json:"severity,omitempty"` // overrides the entry's
 	// NotIn is two capture groups [a, b]: the line does not count when the
 	// number in group a is one of the numbers listed in group b (ggml's "no
 	// device code for CUDA arch 610 ... compiled for: 610" is a kernel this
 	// architecture lacks by design, not a build for other GPUs).
 	NotIn []int `json:"not_in,omitempty"`
+	// UnlessPrev: the log's previous non-blank line must not match this (a
+	// program that says it falls back, then prints the error it falls back
+	// from: ggml_vulkan's "Failed to allocate pinned memory." before the
+	// driver's ErrorOutOfDeviceMemory).
+	UnlessPrev string `json:"unless_prev,omitempty"`
 	// Probable: the line points at the cause without naming it (the finding
 	// says "probably", with the line as evidence, unless a certain
 	// signature of the entry matched too).

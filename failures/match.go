@@ -168,14 +168,14 @@ type matcher struct {
 	grams       trigramSet
 	// what feed keeps of the lines before: the previous raw line, and the
 	// wrapped pieces joined so far (from line wrapStart)
-	prevRaw string
-	// prevMsg is the previous non-blank line, normalized (unless_prev)
-	prevMsg               string
+	prevRaw               string
 	wrapText              string
 	wrapStart, wrapPieces int
 	// gap counts the lines skipped so far (PowerShell's record lines, while
 	// psRecord > 0): distances between lines are counted without them.
 	gap, psRecord int
+	// prevMsg is the previous non-blank line, normalized (unless_prev)
+	prevMsg string
 }
 
 // Diagnose reads a log as a stream (bounded memory whatever its size) and
