@@ -11,6 +11,9 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
+	"runtime"
+	"strconv"
 	"strings"
 	"time"
 
@@ -22,9 +25,12 @@ import (
 	"github.com/llamactl/llamactl/internal/cmdutil"
 	"github.com/llamactl/llamactl/internal/finding"
 	"github.com/llamactl/llamactl/internal/lang"
+	"github.com/llamactl/llamactl/internal/paths"
 	"github.com/llamactl/llamactl/internal/safefile"
 	"github.com/llamactl/llamactl/internal/ui"
 	"github.com/llamactl/llamactl/machine"
+	"github.com/llamactl/llamactl/runner/engine"
+	"github.com/llamactl/llamactl/runner/launch"
 )
 
 // Schema versions the --json document (docs/support.md).
@@ -46,6 +52,22 @@ type Options struct {
 	// Lang is --lang; lang is the language of the human output (RunE).
 	Lang string
 	lang string
+	// Model is --model FILE.gguf: when nothing in the knowledge base named a
+	// cause, the user's own model is asked to choose one of the catalog's
+	// IDs from the lines that look like errors (always a probable finding).
+	// Engine is --engine: the llama-server that runs it.
+	Model, Engine string
+	// Ask puts the question to the model (a llama-server started for it,
+	// engineAsk, in production).
+	Ask func(ctx context.Context, q failures.ModelQuestion) (string, error)
+}
+
+// ModelDoc says in --json what the model was asked and answered.
+type ModelDoc struct {
+	Path   string `json:"path"`
+	Asked  bool   `json:"asked"`
+	Answer string `json:"answer,omitempty"`
+	Error  string `json:"error,omitempty"`
 }
 
 // Doc is the --json document.
@@ -61,6 +83,8 @@ type Doc struct {
 	// Builds is set when the input is a support report: each build's log
 	// tail explained again (findings/unmatched_errors above stay empty).
 	Builds []BuildDiagnosis `json:"builds,omitempty"`
+	// Model is set with --model.
+	Model *ModelDoc `json:"model,omitempty"`
 }
 
 // NewCmd builds the command; runF replaces the run function in tests.
@@ -95,11 +119,18 @@ A support report (report.json or the zip of llamactl doctor --report) is
 explained build by build with this llamactl's knowledge and the report's own
 snapshot.
 
+With --model FILE.gguf, when nothing matched, your own language model (run by
+llama-server: --engine, or the last llamactl build, or PATH) is asked which of
+llamactl's causes the error lines show, with its answer held to the catalog's IDs
+or "none". Its finding is always "probably" and says the model named it; llamactl
+does not measure how right your model is.
+
 Examples:
   llamactl explain build.log
   cmake --build build 2>&1 | llamactl explain
   llamactl explain --snapshot report.json issue-1234.log --json
-  llamactl explain llamactl-report.zip`,
+  llamactl explain llamactl-report.zip
+  llamactl explain build.log --model qwen2.5-7b-instruct-q4_k_m.gguf`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if len(args) == 1 {
@@ -113,6 +144,26 @@ Examples:
 				return err
 			}
 			opts.lang = l
+			t := texts(l)
+			if opts.Engine != "" && opts.Model == "" {
+				return cmdutil.UsageErrorf("%s", t.T("engine-without-model"))
+			}
+			if opts.Model != "" {
+				st, err := os.Stat(opts.Model)
+				if err == nil && st.IsDir() {
+					err = errors.New("is a folder: pass the .gguf file inside it")
+				}
+				if err != nil {
+					var pe *os.PathError
+					if errors.As(err, &pe) {
+						err = pe.Err
+					}
+					return cmdutil.UsageErrorf("%s", t.T("model-missing", "file", opts.Model, "err", err))
+				}
+				if opts.Ask == nil {
+					opts.Ask = engineAsk(f, opts.Model, opts.Engine)
+				}
+			}
 			if len(runF) > 0 && runF[0] != nil {
 				return runF[0](opts)
 			}
@@ -121,6 +172,8 @@ Examples:
 	}
 	cmd.Flags().StringVar(&opts.Snapshot, "snapshot", "", "add facts from the machine in `FILE` (snapshot, doctor --json or report.json)")
 	cmd.Flags().BoolVar(&opts.Here, "here", false, "the log comes from this machine: gather its facts (a few seconds)")
+	cmd.Flags().StringVar(&opts.Model, "model", "", "when nothing matched, ask your own model `FILE.gguf` which known cause the error lines show (probable only)")
+	cmd.Flags().StringVar(&opts.Engine, "engine", "", "with --model: the llama-server binary or its `DIR` (default: last 'llamactl build', then PATH)")
 	cmdutil.AddLangFlag(cmd, &opts.Lang)
 	return cmd
 }
@@ -182,14 +235,19 @@ func Run(ctx context.Context, o *Options) error {
 		factsFrom = "this machine"
 	}
 	d = kb.WithSnapshot(d, s)
+	md, modelErr := askModel(ctx, o, kb, &d)
 
 	if o.IO.JSON {
-		doc := Doc{Schema: Schema, Input: name, Lines: d.Lines, Findings: d.Findings, UnmatchedErrors: d.UnmatchedErrors, FactsFrom: factsFrom}
+		doc := Doc{Schema: Schema, Input: name, Lines: d.Lines, Findings: d.Findings, UnmatchedErrors: d.UnmatchedErrors, FactsFrom: factsFrom, Model: md}
 		if err := ui.WriteJSON(o.IO.Out, doc); err != nil {
 			return err
 		}
 	} else {
 		render(o.IO, tr, t, name, d)
+		renderModel(o.IO, t, md)
+	}
+	if modelErr != nil {
+		return cmdutil.Errorf(cmdutil.ExitEngine, "%s", t.T("model-failed", "model", o.Model, "err", modelErr))
 	}
 	for _, f := range d.Findings {
 		if f.Severity == failures.SeverityError {
@@ -293,7 +351,9 @@ func explained(p *ui.Printer, kb *failures.Translator, t *lang.Catalog, f failur
 	title := f.Title
 	if f.Confidence == failures.ConfidenceProbable {
 		title = kb.Message("probably") + ": " + title
-		if len(f.Lines) > 1 {
+		if f.Basis == failures.BasisModel {
+			det = append(det, t.T("model-note"))
+		} else if len(f.Lines) > 1 {
 			det = append(det, kb.Message("probable_note"))
 		} else {
 			det = append(det, kb.Message("probable_note_one"))
@@ -340,3 +400,105 @@ var textZhCN []byte
 
 // texts is explain's own sentences (data/text.en.json) in l.
 func texts(l string) *lang.Catalog { return lang.FromFiles(l, textEN, textZhCN) }
+
+// askModel asks the user's model (--model) when nothing in the knowledge
+// base named a cause and some lines look like errors; its answer becomes a
+// probable finding of d. The error is the engine's or the model's.
+func askModel(ctx context.Context, o *Options, kb *failures.KB, d *failures.Diagnosis) (*ModelDoc, error) {
+	if o.Model == "" || o.Ask == nil {
+		return nil, nil
+	}
+	md := &ModelDoc{Path: o.Model}
+	q, ok := kb.ModelQuestion(*d)
+	if !ok {
+		return md, nil
+	}
+	md.Asked = true
+	ans, err := o.Ask(ctx, q)
+	if err == nil {
+		var f failures.Finding
+		var named bool
+		if f, named, err = kb.ModelFinding(q, ans); named {
+			d.Findings = append(d.Findings, f)
+		}
+		md.Answer = strings.TrimSpace(ans)
+	}
+	if err != nil {
+		md.Error = err.Error()
+	}
+	return md, err
+}
+
+// renderModel says what the model was asked when it named nothing.
+func renderModel(io *ui.IOStreams, t *lang.Catalog, md *ModelDoc) {
+	if md == nil || md.Error != "" {
+		return
+	}
+	p := ui.NewPrinter(io)
+	switch {
+	case !md.Asked:
+		p.Line(ui.Info, t.T("model-not-asked"))
+	case md.Answer == "none":
+		p.Line(ui.Info, t.T("model-none", "model", filepath.Base(md.Path)))
+	}
+}
+
+// engineAsk starts llama-server (--engine, else the last llamactl build,
+// else PATH) with the model on a free loopback port, asks the question with
+// the answer held to its grammar, and stops the server (its whole process
+// group) whatever happened.
+func engineAsk(f *cmdutil.Factory, model, enginePath string) func(ctx context.Context, q failures.ModelQuestion) (string, error) {
+	return func(ctx context.Context, q failures.ModelQuestion) (string, error) {
+		ask, stop, err := startModel(ctx, f, model, enginePath, modelMaxRun)
+		if err != nil {
+			return "", err
+		}
+		defer stop()
+		return ask(ctx, q)
+	}
+}
+
+// startModel starts the engine with the model and waits until it answers;
+// ask puts one question, stop ends the engine. Questions may follow each
+// other on one engine (the corpus harness asks hundreds).
+func startModel(ctx context.Context, f *cmdutil.Factory, model, enginePath string, maxRun time.Duration) (ask func(context.Context, failures.ModelQuestion) (string, error), stop func(), err error) {
+	loc := engine.Locator{Flag: enginePath, Getenv: f.Getenv, ReadFile: os.ReadFile, Stat: os.Stat,
+		CacheDir: paths.CacheDir(runtime.GOOS, f.Getenv), Runner: f.Runner}
+	path, _, err := loc.Find()
+	if err != nil {
+		return nil, nil, err
+	}
+	port, err := launch.FreePort()
+	if err != nil {
+		return nil, nil, err
+	}
+	base := fmt.Sprintf("http://127.0.0.1:%d", port)
+	s := launch.Start(ctx, launch.Options{
+		Runner: f.Runner, Path: path, BaseURL: base, HTTP: launch.NetHTTP{}, MaxRun: maxRun,
+		Args: []string{"-m", model, "--host", "127.0.0.1", "--port", strconv.Itoa(port), "-c", "8192", "-np", "1"},
+	})
+	stop = func() { s.Stop() }
+	if err := s.WaitReady(ctx, modelReady); err != nil {
+		stop()
+		return nil, nil, fmt.Errorf("%s: %w\n%s", path, err, lastLines(s.Tail(), 8))
+	}
+	return func(ctx context.Context, q failures.ModelQuestion) (string, error) {
+		return s.Answer(ctx, q.Prompt, q.Grammar, modelAnswerTokens)
+	}, stop, nil
+}
+
+// Bounds of one question: the model's load, the engine's whole life, the
+// answer's length (the longest ID is a few tokens).
+const (
+	modelReady        = 10 * time.Minute
+	modelMaxRun       = 15 * time.Minute
+	modelAnswerTokens = 48
+)
+
+func lastLines(s string, n int) string {
+	ls := strings.Split(strings.TrimRight(s, "\n"), "\n")
+	if len(ls) > n {
+		ls = ls[len(ls)-n:]
+	}
+	return strings.Join(ls, "\n")
+}

@@ -236,6 +236,23 @@ func (s *Server) Complete(ctx context.Context, prompt string, n int) (Completion
 	return Completion{Content: r.Content, TokensPredicted: r.TokensPredicted, PromptPerSecond: r.Timings.PromptPerSecond, TokensPerSecond: r.Timings.PredictedPerSecond}, nil
 }
 
+// Answer asks the server for a short greedy answer (at most n tokens) held
+// to a GBNF grammar (/completion's "grammar": the model can only say what
+// the grammar allows).
+func (s *Server) Answer(ctx context.Context, prompt, grammar string, n int) (string, error) {
+	resp, err := s.post(ctx, "/completion", map[string]any{"prompt": prompt, "n_predict": n, "grammar": grammar, "temperature": 0, "top_k": 1, "cache_prompt": false})
+	if err != nil {
+		return "", err
+	}
+	var r struct {
+		Content *string `json:"content"`
+	}
+	if err := json.Unmarshal(resp, &r); err != nil || r.Content == nil {
+		return "", fmt.Errorf("completion answer has no content: %.200s", resp)
+	}
+	return *r.Content, nil
+}
+
 // Embedding is the answer to one /embedding request.
 type Embedding struct {
 	Dimensions int       `json:"dimensions"`

@@ -38,6 +38,23 @@ func TestCompleteAndEmbed(t *testing.T) {
 	}
 }
 
+// Answer sends the grammar with a greedy sampler and returns the content.
+func TestAnswer(t *testing.T) {
+	a := &answer{status: http.StatusOK, body: `{"content":"cuda-no-device","tokens_predicted":3}`}
+	s := &Server{o: Options{HTTP: a, BaseURL: "http://127.0.0.1:8080"}}
+	got, err := s.Answer(context.Background(), "Q: ", `root ::= "a" | "b"`, 16)
+	if err != nil || got != "cuda-no-device" {
+		t.Fatalf("Answer = %q, %v", got, err)
+	}
+	if want := `POST http://127.0.0.1:8080/completion {"cache_prompt":false,"grammar":"root ::= \"a\" | \"b\"","n_predict":16,"prompt":"Q: ","temperature":0,"top_k":1}`; a.got[0] != want {
+		t.Errorf("request %q, want %q", a.got[0], want)
+	}
+	a.body = `{"error":"x"}`
+	if _, err := s.Answer(context.Background(), "Q", "root ::= \"a\"", 1); err == nil {
+		t.Error("an answer without content was taken")
+	}
+}
+
 // Errors name the endpoint and keep the server's answer.
 func TestRequestErrors(t *testing.T) {
 	s := &Server{o: Options{HTTP: &answer{status: http.StatusServiceUnavailable, body: `{"error":"Loading model"}`}, BaseURL: "http://h"}}

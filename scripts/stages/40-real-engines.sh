@@ -3,7 +3,8 @@
 #  1. the real llama.cpp tree (scripts/deps.d/30-llamacpp-src.sh) through
 #     `llamactl build --source COPY --backend cpu --rpc --portable --target llama-server,rpc-server`
 #     (the real tree's one ccache: scripts/stages/lib/ccache.sh), `llamactl run --prompt` with
-#     the built llama-server on a generated model, manifest.json checked against the files;
+#     the built llama-server on a generated model, `llamactl explain --model` with it (the answer
+#     held to the catalog by a grammar), manifest.json checked against the files;
 #     the built engine (RPC protocol of its tree) against a Debian sid worker: version mismatch;
 #  2. GPU offload on the Vulkan device (lavapipe, capped): go test -run RealVulkan;
 #  3. RPC workers on 127.0.0.1: go test -run RealRPC (run's split; doctor --rpc's transfer test
@@ -49,6 +50,12 @@ if [ -d "$D/llama.cpp-src" ]; then
        && grep -q '"tokens_predicted": 8' "$W/run.json"; then
       ok "real tree: llamactl run --prompt with the built llama-server"
     else ko "real tree: llamactl run --prompt"; tail -20 "$W/run.err"; fi
+    # explain --model: the built llama-server answers with the catalog's grammar (a generated model:
+    # the plumbing is checked, not the answer's worth)
+    if LLAMACTL_REAL_ENGINES=1 LLAMACTL_REAL_TREE_OUT="$W/dist" LLAMACTL_TEST_MODEL="$W/model.gguf" go test -count=1 -v ./failures/explaincmd -run TestRealEngineModel > "$W/explain-model.log" 2>&1 \
+       && grep -q -- '--- PASS: TestRealEngineModel' "$W/explain-model.log"; then
+      ok "real tree: llamactl explain --model with the built llama-server ($(grep -o 'answered "[^"]*"' "$W/explain-model.log"))"
+    else ko "real tree: llamactl explain --model"; tail -20 "$W/explain-model.log"; fi
     if LLAMACTL_REAL_ENGINES=1 LLAMACTL_REAL_TREE_OUT="$W/dist" go test -count=1 ./build -run TestRealTreeManifest > "$W/manifest.log" 2>&1; then
       ok "real tree: manifest.json matches the built files"
     else ko "real tree: manifest.json"; tail -20 "$W/manifest.log"; fi

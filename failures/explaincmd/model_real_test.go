@@ -1,0 +1,62 @@
+package explaincmd
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/llamactl/llamactl/failures"
+	"github.com/llamactl/llamactl/internal/cmdutil"
+	"github.com/llamactl/llamactl/internal/proc"
+	"github.com/llamactl/llamactl/internal/testutil"
+)
+
+// explain --model with the real tree's llama-server (stage 40's build,
+// LLAMACTL_REAL_TREE_OUT) and a generated model (LLAMACTL_TEST_MODEL):
+// random weights, so what is checked is the plumbing, not the answer's
+// worth: the engine starts, the answer is held by the grammar to "none" or
+// one of the catalog's IDs, a named ID is a probable finding based on the
+// model, and no llama-server is left running.
+func TestRealEngineModel(t *testing.T) {
+	testutil.RealEngines(t)
+	out, model := os.Getenv("LLAMACTL_REAL_TREE_OUT"), os.Getenv("LLAMACTL_TEST_MODEL")
+	if out == "" || model == "" {
+		testutil.Missing(t, "LLAMACTL_REAL_TREE_OUT and LLAMACTL_TEST_MODEL are not set: stage 40 sets them (the real tree's build, a generated model)")
+	}
+	f, stdout, stderr := cmdutil.NewTest(map[string]string{}, proc.Exec{})
+	f.IO.In = strings.NewReader("[1/3] Building CXX object a.o\nerror: the frobnicator refused the GPU\nninja: build stopped: subcommand failed.\n")
+	f.IO.JSON = true
+	o := &Options{IO: f.IO, File: "-", Model: model, Engine: out, Ask: engineAsk(f, model, out), StdinIsTerminal: func() bool { return false }}
+	err := Run(context.Background(), o)
+	if c := cmdutil.ExitCode(err); c != cmdutil.ExitOK && c != cmdutil.ExitFindings {
+		t.Fatalf("exit %d: %v\n%s", c, err, stderr)
+	}
+	var doc Doc
+	if err := json.Unmarshal([]byte(stdout.String()), &doc); err != nil {
+		t.Fatalf("%v: %s", err, stdout)
+	}
+	if doc.Model == nil || !doc.Model.Asked || doc.Model.Error != "" {
+		t.Fatalf("model: %+v", doc.Model)
+	}
+	kb := failures.Default()
+	if _, known := kb.Entry(doc.Model.Answer); !known && doc.Model.Answer != "none" {
+		t.Errorf("the grammar let the model answer %q", doc.Model.Answer)
+	}
+	for _, fd := range doc.Findings {
+		if fd.ID != doc.Model.Answer || fd.Basis != failures.BasisModel || fd.Confidence != failures.ConfidenceProbable {
+			t.Errorf("finding %+v for the answer %q", fd, doc.Model.Answer)
+		}
+	}
+	t.Logf("the generated model answered %q", doc.Model.Answer)
+	// no engine left behind (Linux: the processes' command lines)
+	server := filepath.Join(out, "llama-server")
+	ps, _ := filepath.Glob("/proc/[0-9]*/cmdline")
+	for _, p := range ps {
+		if b, err := os.ReadFile(p); err == nil && strings.HasPrefix(string(b), server+"\x00") && strings.Contains(string(b), model) {
+			t.Errorf("llama-server still running: %s", p)
+		}
+	}
+}
