@@ -492,7 +492,7 @@ func startModel(ctx context.Context, f *cmdutil.Factory, model, enginePath strin
 const (
 	modelReady        = 10 * time.Minute
 	modelMaxRun       = 15 * time.Minute
-	modelAnswerTokens = 48
+	modelAnswerTokens = 128
 )
 
 func lastLines(s string, n int) string {

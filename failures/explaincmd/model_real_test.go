@@ -60,3 +60,22 @@ func TestRealEngineModel(t *testing.T) {
 		}
 	}
 }
+
+// A model trained on a short context (LLAMACTL_TEST_MODEL_SHORT: 4096
+// tokens, which the server caps its slot to) cannot hold the question with
+// the generated model's small vocabulary: the answer is cut, and explain
+// says so (exit 5), never taking a cut ID for an answer.
+func TestRealEngineModelShortContext(t *testing.T) {
+	testutil.RealEngines(t)
+	out, model := os.Getenv("LLAMACTL_REAL_TREE_OUT"), os.Getenv("LLAMACTL_TEST_MODEL_SHORT")
+	if out == "" || model == "" {
+		testutil.Missing(t, "LLAMACTL_REAL_TREE_OUT and LLAMACTL_TEST_MODEL_SHORT are not set: stage 40 sets them")
+	}
+	f, _, _ := cmdutil.NewTest(map[string]string{}, proc.Exec{})
+	f.IO.In = strings.NewReader("[1/3] Building CXX object a.o\nerror: the frobnicator refused the GPU\nninja: build stopped: subcommand failed.\n")
+	o := &Options{IO: f.IO, File: "-", Model: model, Engine: out, Ask: engineAsk(f, model, out), StdinIsTerminal: func() bool { return false }}
+	err := Run(context.Background(), o)
+	if cmdutil.ExitCode(err) != cmdutil.ExitEngine || !strings.Contains(err.Error(), "did not fit the model's context") {
+		t.Fatalf("exit %d: %v", cmdutil.ExitCode(err), err)
+	}
+}

@@ -245,13 +245,24 @@ func (s *Server) Answer(ctx context.Context, prompt, grammar string, n int) (str
 		return "", err
 	}
 	var r struct {
-		Content *string `json:"content"`
+		Content      *string `json:"content"`
+		StopType     string  `json:"stop_type"`     // "eos", "word", "limit" (current servers)
+		StoppedLimit bool    `json:"stopped_limit"` // older servers
+		Truncated    bool    `json:"truncated"`
 	}
 	if err := json.Unmarshal(resp, &r); err != nil || r.Content == nil {
 		return "", fmt.Errorf("completion answer has no content: %.200s", resp)
 	}
+	if r.Truncated || r.StopType == "limit" || r.StoppedLimit {
+		return *r.Content, fmt.Errorf("%w after %q", ErrAnswerCut, *r.Content)
+	}
 	return *r.Content, nil
 }
+
+// ErrAnswerCut: the engine stopped the answer before the grammar ended it
+// (its context or the token limit was reached; a model trained on a short
+// context caps the server's).
+var ErrAnswerCut = errors.New("the engine cut the answer short: the question did not fit the model's context, or the token limit was reached")
 
 // Embedding is the answer to one /embedding request.
 type Embedding struct {

@@ -49,6 +49,12 @@ func TestAnswer(t *testing.T) {
 	if want := `POST http://127.0.0.1:8080/completion {"cache_prompt":false,"grammar":"root ::= \"a\" | \"b\"","n_predict":16,"prompt":"Q: ","temperature":0,"top_k":1}`; a.got[0] != want {
 		t.Errorf("request %q, want %q", a.got[0], want)
 	}
+	for _, cut := range []string{`{"content":"cpu-instr","stop_type":"limit"}`, `{"content":"cpu-instr","stopped_limit":true}`, `{"content":"none","truncated":true}`} {
+		a.body = cut
+		if _, err := s.Answer(context.Background(), "Q", "root ::= \"a\"", 1); !errors.Is(err, ErrAnswerCut) {
+			t.Errorf("%s: %v", cut, err)
+		}
+	}
 	a.body = `{"error":"x"}`
 	if _, err := s.Answer(context.Background(), "Q", "root ::= \"a\"", 1); err == nil {
 		t.Error("an answer without content was taken")

@@ -52,8 +52,11 @@ if [ -d "$D/llama.cpp-src" ]; then
     else ko "real tree: llamactl run --prompt"; tail -20 "$W/run.err"; fi
     # explain --model: the built llama-server answers with the catalog's grammar (a generated model:
     # the plumbing is checked, not the answer's worth)
-    if LLAMACTL_REAL_ENGINES=1 LLAMACTL_REAL_TREE_OUT="$W/dist" LLAMACTL_TEST_MODEL="$W/model.gguf" go test -count=1 -v ./failures/explaincmd -run TestRealEngineModel > "$W/explain-model.log" 2>&1 \
-       && grep -q -- '--- PASS: TestRealEngineModel' "$W/explain-model.log"; then
+    # (a model trained on 16k tokens holds the question; the 4k one shows the cut answer refused)
+    "$W/genmodel" -layers 4 -embd 256 -ff 512 -vocab 4096 -ctx 16384 -type Q8_0 -o "$W/model16k.gguf"
+    if LLAMACTL_REAL_ENGINES=1 LLAMACTL_REAL_TREE_OUT="$W/dist" LLAMACTL_TEST_MODEL="$W/model16k.gguf" LLAMACTL_TEST_MODEL_SHORT="$W/model.gguf" \
+       go test -count=1 -v ./failures/explaincmd -run 'TestRealEngineModel' > "$W/explain-model.log" 2>&1 \
+       && grep -q -- '--- PASS: TestRealEngineModel ' "$W/explain-model.log" && grep -q -- '--- PASS: TestRealEngineModelShortContext' "$W/explain-model.log"; then
       ok "real tree: llamactl explain --model with the built llama-server ($(grep -o 'answered "[^"]*"' "$W/explain-model.log"))"
     else ko "real tree: llamactl explain --model"; tail -20 "$W/explain-model.log"; fi
     if LLAMACTL_REAL_ENGINES=1 LLAMACTL_REAL_TREE_OUT="$W/dist" go test -count=1 ./build -run TestRealTreeManifest > "$W/manifest.log" 2>&1; then
