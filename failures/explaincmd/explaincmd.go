@@ -11,10 +11,12 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/signal"
 	"path/filepath"
 	"runtime"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -449,6 +451,10 @@ func renderModel(io *ui.IOStreams, t *lang.Catalog, md *ModelDoc) {
 // group) whatever happened.
 func engineAsk(f *cmdutil.Factory, model, enginePath string) func(ctx context.Context, q failures.ModelQuestion) (string, error) {
 	return func(ctx context.Context, q failures.ModelQuestion) (string, error) {
+		// Ctrl-C or a TERM cancels the question and stops the engine, which
+		// runs in a process group of its own and would outlive llamactl
+		ctx, cancel := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
+		defer cancel()
 		ask, stop, err := startModel(ctx, f, model, enginePath, modelMaxRun)
 		if err != nil {
 			return "", err
