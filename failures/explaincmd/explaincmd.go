@@ -153,7 +153,7 @@ Examples:
 			if opts.Model != "" {
 				st, err := os.Stat(opts.Model)
 				if err == nil && st.IsDir() {
-					err = errors.New("is a folder: pass the .gguf file inside it")
+					err = errors.New(t.T("model-is-folder"))
 				}
 				if err != nil {
 					var pe *os.PathError
