@@ -207,6 +207,9 @@ func Run(ctx context.Context, o *Options) error {
 			return err
 		}
 		if doc != nil {
+			if o.Model != "" {
+				return cmdutil.UsageErrorf("%s", t.T("model-report", "file", o.File))
+			}
 			if o.Here {
 				gctx, cancel := context.WithTimeout(ctx, 30*time.Second)
 				s, factsFrom = o.Gather(gctx), "this machine"

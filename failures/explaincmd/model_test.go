@@ -108,3 +108,18 @@ func TestModelZhCN(t *testing.T) {
 		t.Errorf("%s", out)
 	}
 }
+
+// A support report holds several logs: --model is refused there with the
+// way to use it.
+func TestModelReportRefused(t *testing.T) {
+	o, _ := testOpts(t, writeReport(t, true))
+	o.Model = "my-model.gguf"
+	o.Ask = func(context.Context, failures.ModelQuestion) (string, error) {
+		t.Fatal("asked about a report")
+		return "", nil
+	}
+	err := Run(context.Background(), o)
+	if cmdutil.ExitCode(err) != cmdutil.ExitUsage || !strings.Contains(err.Error(), "is a support report: explain it without --model") {
+		t.Errorf("exit %v", err)
+	}
+}
