@@ -32,6 +32,8 @@ func TestBatch15Signatures(t *testing.T) {
 		// ggml_vulkan falls back to ordinary host memory when pinning fails
 		// (ggml-vulkan.cpp's ggml_vk_host_malloc; ggml-org/llama.cpp#9271)
 		{"ggml_vulkan: Failed to allocate pinned memory.\nggml_vulkan: vk::Device::allocateMemory: ErrorOutOfDeviceMemory\nllama_model_load: loaded meta data", "gpu-out-of-memory"},
+		// the two lines read joined (a paste whose first line looked wrapped)
+		{"ggml_vulkan: Failed to allocate pinned memory.ggml_vulkan: vk::Device::allocateMemory: ErrorOutOfDeviceMemory", "gpu-out-of-memory"},
 		// blank lines between the two do not count
 		{"ggml_vulkan: Failed to allocate pinned memory.\n\n\nggml_vulkan: vk::Device::allocateMemory: ErrorOutOfDeviceMemory", "gpu-out-of-memory"},
 		{"Number of platforms                               2", "opencl-no-platform"},

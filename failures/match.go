@@ -174,8 +174,10 @@ type matcher struct {
 	// gap counts the lines skipped so far (PowerShell's record lines, while
 	// psRecord > 0): distances between lines are counted without them.
 	gap, psRecord int
-	// prevMsg is the previous non-blank line, normalized (unless_prev)
-	prevMsg string
+	// prevMsg is the non-blank line before the one being read, normalized
+	// (unless_prev); lastMsg the one being read, so that every reading of
+	// a line sees the same line before it
+	prevMsg, lastMsg string
 }
 
 // Diagnose reads a log as a stream (bounded memory whatever its size) and
@@ -436,6 +438,7 @@ func (m *matcher) line(raw string) {
 	if msg == "" {
 		return
 	}
+	m.prevMsg, m.lastMsg = m.lastMsg, msg
 	lower := strings.ToLower(msg)
 	m.grams.fill(lower)
 	matched := m.match(raw, msg, lower)
@@ -448,7 +451,6 @@ func (m *matcher) line(raw string) {
 	if !matched && len(m.errLines) < firstErrorsScan && m.mayLookLikeError(lower) && errorLooking.MatchString(msg) && !notErrorLooking.MatchString(msg) {
 		m.errLines = append(m.errLines, LogLine{Line: m.n, Text: cut(strings.TrimSpace(raw), maxExcerptLine)})
 	}
-	m.prevMsg = msg
 }
 
 // match runs the signatures, unless_log patterns and log facts on one

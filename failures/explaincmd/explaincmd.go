@@ -489,7 +489,7 @@ func startModel(ctx context.Context, f *cmdutil.Factory, model, enginePath strin
 	stop = func() { s.Stop() }
 	if err := s.WaitReady(ctx, modelReady); err != nil {
 		stop()
-		return nil, nil, fmt.Errorf("%s: %w\n%s", path, err, lastLines(s.Tail(), 8))
+		return nil, nil, fmt.Errorf("%s: %w\n%s", path, err, s.TailLines(8))
 	}
 	return func(ctx context.Context, q failures.ModelQuestion) (string, error) {
 		return s.Answer(ctx, q.Prompt, q.Grammar, modelAnswerTokens)
@@ -503,11 +503,3 @@ const (
 	modelMaxRun       = 15 * time.Minute
 	modelAnswerTokens = 128
 )
-
-func lastLines(s string, n int) string {
-	ls := strings.Split(strings.TrimRight(s, "\n"), "\n")
-	if len(ls) > n {
-		ls = ls[len(ls)-n:]
-	}
-	return strings.Join(ls, "\n")
-}

@@ -6,11 +6,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/llamactl/llamactl/failures/explaincmd"
 	"github.com/llamactl/llamactl/internal/cli"
 	"github.com/llamactl/llamactl/internal/cmdutil"
 )
-
-const unknownLog = "[1/3] Building CXX object a.o\nerror: the frobnicator refused the GPU\nninja: build stopped: subcommand failed.\n"
 
 // The flags: --engine only with --model, and --model must be a file.
 func TestModelFlags(t *testing.T) {
@@ -34,7 +33,7 @@ func TestModelFlags(t *testing.T) {
 		t.Fatal(err)
 	}
 	f, out, errOut := cmdutil.NewTest(nil, nil)
-	f.IO.In = strings.NewReader(unknownLog)
+	f.IO.In = strings.NewReader(explaincmd.UnknownLog)
 	if code := cli.Execute(f, []string{"explain", "--model", m, "--engine", filepath.Join(dir, "no-such-dir"), "-"}); code != cmdutil.ExitEngine || !strings.Contains(errOut.String(), "no llama.cpp engine found") {
 		t.Errorf("exit %d: %s / %s", code, out, errOut)
 	}

@@ -21,16 +21,7 @@ import (
 // one of the catalog's IDs, a named ID is a probable finding based on the
 // model, and no llama-server is left running.
 func TestRealEngineModel(t *testing.T) {
-	testutil.RealEngines(t)
-	out, model := os.Getenv("LLAMACTL_REAL_TREE_OUT"), os.Getenv("LLAMACTL_TEST_MODEL")
-	if out == "" || model == "" {
-		testutil.Missing(t, "LLAMACTL_REAL_TREE_OUT and LLAMACTL_TEST_MODEL are not set: stage 40 sets them (the real tree's build, a generated model)")
-	}
-	f, stdout, stderr := cmdutil.NewTest(map[string]string{}, proc.Exec{})
-	f.IO.In = strings.NewReader("[1/3] Building CXX object a.o\nerror: the frobnicator refused the GPU\nninja: build stopped: subcommand failed.\n")
-	f.IO.JSON = true
-	o := &Options{IO: f.IO, File: "-", Model: model, Engine: out, Ask: engineAsk(f, model, out), StdinIsTerminal: func() bool { return false }}
-	err := Run(context.Background(), o)
+	out, model, stdout, stderr, err := realModelRun(t, "LLAMACTL_TEST_MODEL")
 	if c := cmdutil.ExitCode(err); c != cmdutil.ExitOK && c != cmdutil.ExitFindings {
 		t.Fatalf("exit %d: %v\n%s", c, err, stderr)
 	}
@@ -66,16 +57,25 @@ func TestRealEngineModel(t *testing.T) {
 // the generated model's small vocabulary: the answer is cut, and explain
 // says so (exit 5), never taking a cut ID for an answer.
 func TestRealEngineModelShortContext(t *testing.T) {
-	testutil.RealEngines(t)
-	out, model := os.Getenv("LLAMACTL_REAL_TREE_OUT"), os.Getenv("LLAMACTL_TEST_MODEL_SHORT")
-	if out == "" || model == "" {
-		testutil.Missing(t, "LLAMACTL_REAL_TREE_OUT and LLAMACTL_TEST_MODEL_SHORT are not set: stage 40 sets them")
-	}
-	f, _, _ := cmdutil.NewTest(map[string]string{}, proc.Exec{})
-	f.IO.In = strings.NewReader("[1/3] Building CXX object a.o\nerror: the frobnicator refused the GPU\nninja: build stopped: subcommand failed.\n")
-	o := &Options{IO: f.IO, File: "-", Model: model, Engine: out, Ask: engineAsk(f, model, out), StdinIsTerminal: func() bool { return false }}
-	err := Run(context.Background(), o)
+	_, _, _, _, err := realModelRun(t, "LLAMACTL_TEST_MODEL_SHORT")
 	if cmdutil.ExitCode(err) != cmdutil.ExitEngine || !strings.Contains(err.Error(), "did not fit the model's context") {
 		t.Fatalf("exit %d: %v", cmdutil.ExitCode(err), err)
 	}
+}
+
+// realModelRun runs explain --json --model on a log nothing matches, with
+// the real tree's llama-server (LLAMACTL_REAL_TREE_OUT) and the model the
+// environment variable names (stage 40 sets both).
+func realModelRun(t *testing.T, modelEnv string) (out, model string, stdout, stderr *strings.Builder, err error) {
+	t.Helper()
+	testutil.RealEngines(t)
+	out, model = os.Getenv("LLAMACTL_REAL_TREE_OUT"), os.Getenv(modelEnv)
+	if out == "" || model == "" {
+		testutil.Missing(t, "LLAMACTL_REAL_TREE_OUT and %s are not set: stage 40 sets them (the real tree's build, a generated model)", modelEnv)
+	}
+	f, stdout, stderr := cmdutil.NewTest(map[string]string{}, proc.Exec{})
+	f.IO.In = strings.NewReader(unknownLog)
+	f.IO.JSON = true
+	o := &Options{IO: f.IO, File: "-", Model: model, Engine: out, Ask: engineAsk(f, model, out), StdinIsTerminal: func() bool { return false }}
+	return out, model, stdout, stderr, Run(context.Background(), o)
 }

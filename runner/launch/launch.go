@@ -135,6 +135,17 @@ func (s *Server) Tail() string {
 	return strings.Join(s.tail, "\n")
 }
 
+// TailLines returns the engine's last n lines of output.
+func (s *Server) TailLines(n int) string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	t := s.tail
+	if len(t) > n {
+		t = t[len(t)-n:]
+	}
+	return strings.Join(t, "\n")
+}
+
 // Exited says whether the engine has stopped.
 func (s *Server) Exited() bool {
 	select {

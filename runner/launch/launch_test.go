@@ -73,3 +73,16 @@ func TestRequestErrors(t *testing.T) {
 		t.Errorf("Embed error = %v", err)
 	}
 }
+
+func TestTailLines(t *testing.T) {
+	s := &Server{}
+	for _, l := range []string{"a", "b", "c"} {
+		s.line(l)
+	}
+	if got := s.TailLines(2); got != "b\nc" {
+		t.Errorf("TailLines(2) = %q", got)
+	}
+	if got := s.TailLines(8); got != "a\nb\nc" || got != s.Tail() {
+		t.Errorf("TailLines(8) = %q, Tail = %q", got, s.Tail())
+	}
+}
